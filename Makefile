@@ -1,0 +1,49 @@
+# One task runner for people and CI.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: help venv demo test lint typecheck bench clean
+
+help:
+	@echo "make demo   - create .venv, install, check a sample paper offline, write reports"
+	@echo "make test   - run the whole test suite (creates .venv if needed)"
+	@echo "make bench  - accuracy and speed benchmarks (tables; see bench/RESULTS.md)"
+	@echo "make lint   - ruff; make typecheck - mypy --strict"
+
+$(STAMP): pyproject.toml
+	@command -v $(PY) >/dev/null 2>&1 || { echo "python3.11 not found; set PY=/path/to/python3.11"; exit 2; }
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev,llm]"
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+DEMO_DIR := sample_papers/dark_matter_axions
+DEMO_OUT := citecheck-report/demo
+DEMO_INDEX := $(DEMO_OUT)/demo-index.sqlite
+
+demo: $(STAMP)
+	@mkdir -p $(DEMO_OUT)
+	$(BIN)/citecheck-tex index add $(wildcard sample_papers/*/index_records.*) --index $(DEMO_INDEX)
+	-$(BIN)/citecheck-tex $(DEMO_DIR)/paper.tex --offline --index $(DEMO_INDEX) --cache none \
+		--out $(DEMO_OUT) --format terminal,json,html,bib,sarif
+	@echo
+	@echo "Reports written to $(DEMO_OUT)/ (report.html, report.json, report.sarif, *.annotated.bib)"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check citecheck_tex tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run_all
+
+clean:
+	rm -rf $(VENV) citecheck-report build dist *.egg-info

@@ -1,0 +1,249 @@
+"""Settings: defaults < pyproject/citecheck.toml < CITECHECK_* environment < command line.
+
+One frozen :class:`Settings` is built by :func:`load_settings` and passed down.
+Unknown keys are errors that name the closest valid key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from citecheck_tex.errors import UsageError
+
+DEFAULT_BASE_URLS: Mapping[str, str] = {
+    "arxiv": "https://export.arxiv.org/api",
+    "crossref": "https://api.crossref.org",
+    "datacite": "https://api.datacite.org",
+    "inspire": "https://inspirehep.net/api",
+    "semanticscholar": "https://api.semanticscholar.org/graph/v1",
+    "openalex": "https://api.openalex.org",
+    "dblp": "https://dblp.org",
+    "ads": "https://api.adsabs.harvard.edu/v1",
+}
+
+#: Sources used when online, in no particular order (the order of asking is
+#: data in :mod:`citecheck_tex.sources.plan`).
+DEFAULT_SOURCES: tuple[str, ...] = (
+    "local",
+    "arxiv",
+    "crossref",
+    "datacite",
+    "inspire",
+    "semanticscholar",
+    "openalex",
+    "dblp",
+)
+
+FAIL_ON_CHOICES = ("major", "minor", "unverified", "never")
+FORMAT_CHOICES = ("terminal", "json", "html", "bib", "sarif", "github")
+
+
+def _default_data_dir() -> Path:
+    try:
+        import platformdirs
+
+        return Path(platformdirs.user_data_dir("citecheck-tex", appauthor=False))
+    except ImportError:  # pragma: no cover - platformdirs is a dependency
+        return Path.home() / ".local" / "share" / "citecheck-tex"
+
+
+def _default_cache_dir() -> Path:
+    try:
+        import platformdirs
+
+        return Path(platformdirs.user_cache_dir("citecheck-tex", appauthor=False))
+    except ImportError:  # pragma: no cover
+        return Path.home() / ".cache" / "citecheck-tex"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every knob of a run. Built once, never mutated."""
+
+    offline: bool = False
+    index_path: str = ""  # empty: user data dir / index.sqlite
+    cache_path: str = ""  # empty: user cache dir / cache.sqlite; "none" disables
+    out_dir: str = ""  # empty: citecheck-report/ beside the input
+    formats: tuple[str, ...] = ("terminal", "json", "html", "bib")
+    fail_on: str = "major"
+    mailto: str = ""
+    sources: tuple[str, ...] = DEFAULT_SOURCES
+    base_urls: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_BASE_URLS))
+    semanticscholar_api_key_env: str = "S2_API_KEY"
+    openalex_api_key_env: str = "OPENALEX_API_KEY"
+    ads_token_env: str = "ADS_API_TOKEN"
+    tau_minor: float = 4.0  # score >= tau_minor: the work exists (MINOR or EXACT)
+    tau_exact: float = 9.5  # score >= tau_exact: EXACT
+    ignore: tuple[str, ...] = ()
+    refresh: bool = False
+    timeout_s: float = 20.0
+    max_retries: int = 3
+    quiet: bool = False
+    verbose: bool = False
+    emit_fixed: bool = False
+    # optional LLM (openai SDK, any OpenAI-compatible server)
+    llm_base_url: str = ""
+    llm_model: str = ""
+    llm_api_key_env: str = "OPENAI_API_KEY"
+    llm_mode: str = "off"  # off | judge | fallback | review
+
+    def resolved_index_path(self) -> Path:
+        """Where the local index lives."""
+        if self.index_path:
+            return Path(self.index_path).expanduser()
+        return _default_data_dir() / "index.sqlite"
+
+    def resolved_cache_path(self) -> Path | None:
+        """Where the HTTP cache lives; None when disabled."""
+        if self.cache_path.lower() == "none":
+            return None
+        if self.cache_path:
+            return Path(self.cache_path).expanduser()
+        return _default_cache_dir() / "cache.sqlite"
+
+    def base_url(self, source: str) -> str:
+        """The base URL of ``source`` without a trailing slash."""
+        return self.base_urls.get(source, DEFAULT_BASE_URLS.get(source, "")).rstrip("/")
+
+    def api_key(self, env_name: str) -> str:
+        """Read an API key from the environment variable named in settings."""
+        return os.environ.get(env_name, "") if env_name else ""
+
+    def user_agent(self) -> str:
+        """Polite User-Agent with the mailto when configured."""
+        from citecheck_tex import __version__
+
+        contact = f"; mailto:{self.mailto}" if self.mailto else ""
+        return f"citecheck-tex/{__version__} (https://pypi.org/project/citecheck-tex{contact})"
+
+
+def _field_names() -> list[str]:
+    return [f.name for f in fields(Settings)]
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Turn a TOML/env/CLI value into the field's type, or raise UsageError."""
+    default = getattr(Settings(), name)
+    try:
+        if isinstance(default, bool):
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off", ""):
+                return False
+            raise ValueError(value)
+        if isinstance(default, float):
+            return float(value)
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, tuple):
+            if isinstance(value, str):
+                return tuple(v.strip() for v in value.split(",") if v.strip())
+            return tuple(str(v) for v in value)
+        if name == "base_urls":
+            if not isinstance(value, Mapping):
+                raise ValueError(value)
+            merged = dict(DEFAULT_BASE_URLS)
+            for k, v in value.items():
+                if k not in DEFAULT_BASE_URLS:
+                    raise UsageError(
+                        f"unknown source {k!r} in base_urls",
+                        hint="valid sources: " + ", ".join(DEFAULT_BASE_URLS),
+                    )
+                merged[k] = str(v)
+            return merged
+        return str(value)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"setting {name!r} has an invalid value {value!r}") from exc
+
+
+#: Short names accepted in the environment and config files.
+_ALIASES = {"index": "index_path", "cache": "cache_path", "out": "out_dir"}
+
+
+def _check_key(name: str, origin: str) -> str:
+    key = name.replace("-", "_").lower()
+    key = _ALIASES.get(key, key)
+    valid = _field_names()
+    if key not in valid:
+        close = difflib.get_close_matches(key, valid, n=1)
+        hint = f"did you mean {close[0]!r}?" if close else "valid keys: " + ", ".join(valid)
+        raise UsageError(f"unknown setting {name!r} in {origin}", hint=hint)
+    return key
+
+
+def _validate(s: Settings) -> Settings:
+    if s.fail_on not in FAIL_ON_CHOICES:
+        raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}, not {s.fail_on!r}")
+    bad = [f for f in s.formats if f not in FORMAT_CHOICES]
+    if bad:
+        raise UsageError(
+            f"unknown format {bad[0]!r}", hint="valid formats: " + ", ".join(FORMAT_CHOICES)
+        )
+    unknown = [src for src in s.sources if src not in DEFAULT_SOURCES and src != "ads"]
+    if unknown:
+        raise UsageError(
+            f"unknown source {unknown[0]!r}",
+            hint="valid sources: " + ", ".join((*DEFAULT_SOURCES, "ads")),
+        )
+    if not 0 <= s.tau_minor <= s.tau_exact <= 10:
+        raise UsageError("thresholds must satisfy 0 <= tau_minor <= tau_exact <= 10")
+    if s.llm_mode not in ("off", "judge", "fallback", "review"):
+        raise UsageError("llm_mode must be one of off, judge, fallback, review")
+    return s
+
+
+def read_config_file(start: Path) -> tuple[dict[str, Any], str]:
+    """Find ``citecheck.toml`` or ``pyproject.toml [tool.citecheck-tex]`` at or above ``start``."""
+    folder = start if start.is_dir() else start.parent
+    for d in (folder.resolve(), *folder.resolve().parents):
+        cfg = d / "citecheck.toml"
+        if cfg.is_file():
+            return _load_toml(cfg), str(cfg)
+        pyproject = d / "pyproject.toml"
+        if pyproject.is_file():
+            data = _load_toml(pyproject)
+            section = data.get("tool", {}).get("citecheck-tex")
+            if isinstance(section, dict):
+                return section, f"{pyproject} [tool.citecheck-tex]"
+    return {}, ""
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read configuration: {exc}", file=str(path)) from exc
+
+
+def load_settings(
+    start: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Build the run's settings from every layer, validating each key."""
+    values: dict[str, Any] = {}
+    if start is not None:
+        data, origin = read_config_file(start)
+        for k, v in data.items():
+            key = _check_key(k, origin)
+            values[key] = _coerce(key, v)
+    env = os.environ if environ is None else environ
+    for k, v in env.items():
+        if not k.startswith("CITECHECK_"):
+            continue
+        key = _check_key(k[len("CITECHECK_"):], f"environment variable {k}")
+        values[key] = _coerce(key, v)
+    for k, v in (overrides or {}).items():
+        if v is None:
+            continue
+        key = _check_key(k, "command line")
+        values[key] = _coerce(key, v)
+    return _validate(replace(Settings(), **values))

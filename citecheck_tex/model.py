@@ -1,0 +1,364 @@
+"""Core immutable types that cross stage boundaries.
+
+No I/O lives here. The stages are:
+
+    tex frontend  ->  Project (entries, citation sites, problems)
+    sources       ->  Answer (status + Records) for a Query
+    verify        ->  Comparison (score, discrepancies) -> Verdict (label)
+    report        ->  renders a RunResult
+
+Raw API JSON never leaves the source adapter that read it: it becomes a
+:class:`Record`. A BibTeX/bbl/text reference becomes an :class:`Entry`.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+class Label(enum.Enum):
+    """Verdict of one reference, ordered from most to least severe by ``rank``."""
+
+    MAJOR = "MAJOR"
+    MINOR = "MINOR"
+    UNVERIFIED = "UNVERIFIED"
+    EXACT = "EXACT"
+    SKIPPED = "SKIPPED"
+
+    @property
+    def rank(self) -> int:
+        """Sort key: 0 is the most severe."""
+        return _LABEL_RANK[self]
+
+
+_LABEL_RANK = {
+    Label.MAJOR: 0,
+    Label.MINOR: 1,
+    Label.UNVERIFIED: 2,
+    Label.EXACT: 3,
+    Label.SKIPPED: 4,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """An author name split BibTeX-style.
+
+    ``family`` keeps particles that belong to it in the bibliography sense
+    ("van der Waals" has ``von="van der"``, ``family="Waals"``).
+    ``literal`` is True for braced corporate names (``{ATLAS Collaboration}``).
+    """
+
+    family: str
+    given: str = ""
+    von: str = ""
+    jr: str = ""
+    literal: bool = False
+
+    @property
+    def full_family(self) -> str:
+        """Family name with its particle ("van der Waals")."""
+        return f"{self.von} {self.family}".strip()
+
+    def display(self) -> str:
+        """A human-readable "Given von Family, Jr" form."""
+        if self.literal:
+            return self.family
+        parts = [p for p in (self.given, self.von, self.family) if p]
+        s = " ".join(parts)
+        return f"{s}, {self.jr}" if self.jr else s
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place in a source file (1-based line)."""
+
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CiteSite:
+    """One occurrence of a key in a citation command."""
+
+    key: str
+    file: str
+    line: int
+    command: str
+
+
+class EntryOrigin(enum.Enum):
+    """Where an entry came from: decides how much structure to expect."""
+
+    BIB = "bib"
+    BBL = "bbl"
+    TEXT = "text"  # free-text reference list (.txt/.md) or thebibliography in .tex
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A reference as the author wrote it, decoded to Unicode.
+
+    ``fields`` holds every field in lowercase name -> Unicode text (LaTeX
+    decoded). ``raw_fields`` holds the original field text as written (for
+    the annotated .bib). Convenience attributes hold normalised identifiers.
+    """
+
+    key: str
+    entry_type: str
+    file: str
+    line: int
+    origin: EntryOrigin = EntryOrigin.BIB
+    fields: Mapping[str, str] = field(default_factory=dict)
+    raw_fields: Mapping[str, str] = field(default_factory=dict)
+    authors: tuple[Person, ...] = ()
+    authors_truncated: bool = False  # "and others" / "et al."
+    editors: tuple[Person, ...] = ()
+    title: str = ""
+    year: str = ""
+    venue: str = ""  # journal, booktitle, or archive name
+    volume: str = ""
+    pages: str = ""
+    doi: str = ""  # normalised: lowercase, no resolver prefix
+    arxiv: str = ""  # normalised: no "arXiv:" prefix, no version
+    url: str = ""
+    texkey: str = ""  # an INSPIRE texkey when the key or a field looks like one
+    raw_text: str = ""  # the free text of a bibitem / list line, when any
+    end_line: int = 0  # last line of the entry in its file, when known
+
+    def get(self, name: str, default: str = "") -> str:
+        """A decoded field by lowercase name."""
+        return self.fields.get(name, default)
+
+    @property
+    def content_hash(self) -> str:
+        """Hash of the normalised content: changes when a checked field changes."""
+        payload = json.dumps(
+            {
+                "t": self.entry_type.lower(),
+                "f": sorted((k, " ".join(v.split())) for k, v in self.fields.items()),
+                "x": " ".join(self.raw_text.split()),
+            },
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A finding of the frontend or the pipeline that is not a verdict.
+
+    Stable codes: undefined-key, unused-entry, duplicate-key, parse-error,
+    missing-file, bbl-mismatch, artefact-mismatch, no-bibliography,
+    missing-title-and-id, arxiv-id-form, doi-syntax, ambiguous-main,
+    network (a source could not be reached).
+    """
+
+    code: str
+    message: str
+    key: str = ""
+    file: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """What the frontend found: entries to check, citation sites, problems.
+
+    ``entries`` holds the entries to verify (cited ones for a .tex input, all
+    for a .bib/.bbl/.txt input), in file order. ``all_entries`` holds every
+    parsed entry (for unused-key and annotation). ``resources`` lists the
+    bibliography files in scope.
+    """
+
+    input: str
+    main_file: str
+    files: tuple[str, ...]
+    resources: tuple[str, ...]
+    entries: tuple[Entry, ...]
+    all_entries: tuple[Entry, ...]
+    sites: tuple[CiteSite, ...]
+    problems: tuple[Problem, ...]
+
+    def sites_for(self, key: str) -> tuple[CiteSite, ...]:
+        """Every citation site of ``key``."""
+        return tuple(s for s in self.sites if s.key == key)
+
+
+class QueryKind(enum.Enum):
+    """What a source is asked by."""
+
+    ARXIV = "arxiv"
+    DOI = "doi"
+    TEXKEY = "texkey"
+    JOURNAL_REF = "journal_ref"
+    TITLE = "title"
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One question to a source.
+
+    For identifier kinds ``value`` is the normalised identifier. For TITLE,
+    ``value`` is the title and ``authors``/``year`` help ranking. For
+    JOURNAL_REF, ``journal``, ``volume``, ``page`` are set.
+    """
+
+    kind: QueryKind
+    value: str = ""
+    authors: tuple[str, ...] = ()  # family names
+    year: str = ""
+    journal: str = ""
+    volume: str = ""
+    page: str = ""
+
+    def cache_key(self) -> str:
+        """Stable text form of the query for cache keys."""
+        return json.dumps(
+            [self.kind.value, self.value.strip().lower(), list(self.authors), self.year,
+             self.journal.lower(), self.volume.lower(), self.page.lower()],
+            ensure_ascii=False,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A bibliographic record as a source returned it."""
+
+    source: str
+    id: str
+    url: str = ""
+    title: str = ""
+    authors: tuple[Person, ...] = ()
+    authors_truncated: bool = False  # the source itself lists only some authors
+    collaborations: tuple[str, ...] = ()
+    year: str = ""
+    other_years: tuple[str, ...] = ()  # preprint (arXiv v1) year, print year, ...
+    venue: str = ""
+    venue_aliases: tuple[str, ...] = ()
+    volume: str = ""
+    pages: str = ""
+    doi: str = ""
+    arxiv: str = ""
+    texkeys: tuple[str, ...] = ()
+    entry_type: str = ""  # article, inproceedings, book, preprint, dataset, software ...
+    extra_pubs: tuple[tuple[str, str, str, str], ...] = ()  # (venue, volume, pages, year) alternates
+    score: float = 0.0  # the source's own relevance/confidence, 0..1 when known
+
+
+class SourceStatus(enum.Enum):
+    """Outcome of asking one source."""
+
+    FOUND = "found"
+    NOT_FOUND = "not_found"
+    ERROR = "error"
+    RATE_LIMITED = "rate_limited"
+    SKIPPED = "skipped"
+
+    @property
+    def failed(self) -> bool:
+        """True when the source could not give an answer."""
+        return self in (SourceStatus.ERROR, SourceStatus.RATE_LIMITED)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What one source said to one query."""
+
+    source: str
+    query: Query
+    status: SourceStatus
+    records: tuple[Record, ...] = ()
+    message: str = ""
+    latency_ms: float = 0.0
+    cached: bool = False
+    http_requests: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A summary of one source consultation, kept for provenance."""
+
+    source: str
+    kind: str
+    status: SourceStatus
+    latency_ms: float = 0.0
+    message: str = ""
+    cached: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Discrepancy:
+    """A field the citation states that contradicts the record."""
+
+    field: str
+    cited: str
+    found: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldCheck:
+    """Agreement of one field: ``agree`` is None when the field was not comparable."""
+
+    field: str
+    agree: bool | None
+    similarity: float
+    cited: str = ""
+    found: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Deterministic comparison of an entry with one record."""
+
+    record: Record
+    score: float  # 0..10
+    confidence: float  # 0..1
+    checks: tuple[FieldCheck, ...]
+    discrepancies: tuple[Discrepancy, ...]
+    identity: float  # 0..1: how sure we are that the record is the work meant
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The decided label of one entry with its evidence."""
+
+    entry: Entry
+    label: Label
+    score: float
+    confidence: float
+    reason: str
+    match: Record | None = None
+    discrepancies: tuple[Discrepancy, ...] = ()
+    suggested: Mapping[str, str] | None = None
+    attempts: tuple[Attempt, ...] = ()
+    sites: tuple[CiteSite, ...] = ()
+    checks: tuple[FieldCheck, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """Everything a reporter needs."""
+
+    input: str
+    offline: bool
+    project: Project
+    verdicts: tuple[Verdict, ...]
+    problems: tuple[Problem, ...]
+    tool_version: str
+    elapsed_s: float = 0.0
+    http_requests: int = 0
+
+    def summary(self) -> dict[str, int]:
+        """Counts per label, every label present."""
+        counts = {lab.value: 0 for lab in (Label.EXACT, Label.MINOR, Label.MAJOR,
+                                            Label.UNVERIFIED, Label.SKIPPED)}
+        for v in self.verdicts:
+            counts[v.label.value] += 1
+        return counts
