@@ -1,0 +1,292 @@
+"""Command-line interface: parse flags, load settings, call the library, write files, exit.
+
+::
+
+    citecheck-tex INPUT [--offline] [--index PATH] [--out DIR]
+                        [--format terminal,json,html,bib,sarif,github]
+                        [--fail-on major|minor|unverified|never] ...
+    citecheck-tex index add FILE... [--index PATH]
+    citecheck-tex index stats [--index PATH]
+    citecheck-tex watch INPUT [...]       re-check on save
+    citecheck-tex gate DIR [...]          arXiv pre-submission gate
+    citecheck-tex latexmk-rc              print a latexmkrc snippet
+
+Exit status: 0 nothing at or above --fail-on, 1 something was, 2 usage or input error.
+``sys.exit`` lives only here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from citecheck_tex import __version__
+from citecheck_tex.config import FAIL_ON_CHOICES, Settings, load_settings
+from citecheck_tex.errors import CitecheckError, UsageError
+from citecheck_tex.model import Label, RunResult
+
+logger = logging.getLogger("citecheck_tex")
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+_FAIL_LABELS = {
+    "major": {Label.MAJOR},
+    "minor": {Label.MAJOR, Label.MINOR},
+    "unverified": {Label.MAJOR, Label.MINOR, Label.UNVERIFIED},
+    "never": set(),
+}
+
+SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of exiting."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise UsageError(message, hint=f"see `{self.prog} --help`")
+
+
+def _add_check_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--offline", action="store_true", default=None,
+                   help="consult only the local index and the cache (no network)")
+    p.add_argument("--index", metavar="PATH", help="local index (default: user data folder; "
+                   "CITECHECK_INDEX overrides)")
+    p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
+    p.add_argument("--out", metavar="DIR", help="report folder (default: citecheck-report/ beside INPUT)")
+    p.add_argument("--format", metavar="LIST",
+                   help="comma-separated: terminal,json,html,bib,sarif,github "
+                   "(default terminal,json,html,bib)")
+    p.add_argument("--fail-on", choices=FAIL_ON_CHOICES, help="exit 1 at or above this label "
+                   "(default major)")
+    p.add_argument("--mailto", help="contact e-mail sent to APIs (polite pools)")
+    p.add_argument("--sources", metavar="LIST", help="comma-separated sources to use")
+    p.add_argument("--refresh", action="store_true", default=None, help="bypass cached answers")
+    p.add_argument("--emit-fixed", action="store_true", default=None,
+                   help="also write <name>.fixed.bib with MINOR corrections applied")
+    p.add_argument("--quiet", "-q", action="store_true", default=None, help="only the summary")
+    p.add_argument("--verbose", "-v", action="store_true", default=None,
+                   help="every entry and source attempt")
+
+
+def _check_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="citecheck-tex",
+        description="Check the references of a LaTeX paper against real scholarly sources. "
+        "Subcommands: index add|stats, watch, gate, latexmk-rc.",
+    )
+    p.add_argument("input", metavar="INPUT", help="a .tex file (or its folder), .bib, .bbl, .txt or .md")
+    p.add_argument("--version", action="version", version=f"citecheck-tex {__version__}")
+    _add_check_options(p)
+    return p
+
+
+def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
+    o: dict[str, Any] = {
+        "offline": ns.offline,
+        "index_path": ns.index,
+        "cache_path": ns.cache,
+        "out_dir": ns.out,
+        "formats": ns.format,
+        "fail_on": ns.fail_on,
+        "mailto": ns.mailto,
+        "sources": ns.sources,
+        "refresh": ns.refresh,
+        "emit_fixed": ns.emit_fixed,
+        "quiet": ns.quiet,
+        "verbose": ns.verbose,
+    }
+    return {k: v for k, v in o.items() if v is not None}
+
+
+def exit_status(result: RunResult, fail_on: str) -> int:
+    """0 when nothing at or above ``fail_on`` was found, else 1."""
+    labels = _FAIL_LABELS[fail_on]
+    return EXIT_FOUND if any(v.label in labels for v in result.verdicts) else EXIT_OK
+
+
+def default_out_dir(input_path: Path) -> Path:
+    """``citecheck-report/`` beside the input (inside it when INPUT is a folder)."""
+    base = input_path if input_path.is_dir() else input_path.parent
+    return base / "citecheck-report"
+
+
+def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[Path]:
+    """Render the file reports chosen in settings into ``out_dir``; returns written paths."""
+    from citecheck_tex.report import annotated_bib, html, json as json_report, sarif
+
+    written: list[Path] = []
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    def put(name: str, text: str) -> None:
+        path = out_dir / name
+        path.write_text(text, encoding="utf-8", newline="")
+        written.append(path)
+
+    if "json" in settings.formats:
+        put("report.json", json_report.render_json(result))
+    if "html" in settings.formats:
+        put("report.html", html.render_html(result))
+    if "sarif" in settings.formats:
+        put("report.sarif", sarif.render_sarif(result))
+    if "bib" in settings.formats or settings.emit_fixed:
+        for bib in _bib_files(result):
+            try:
+                text = Path(bib).read_text(encoding="utf-8", errors="surrogateescape")
+            except OSError:
+                continue
+            mine = [v for v in result.verdicts if v.entry.file == bib]
+            stem = Path(bib).stem
+            if "bib" in settings.formats:
+                put(f"{stem}.annotated.bib", annotated_bib.render_annotated(text, mine))
+            if settings.emit_fixed:
+                put(f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine))
+    return written
+
+
+def _bib_files(result: RunResult) -> list[str]:
+    files: list[str] = []
+    for e in result.project.all_entries:
+        if e.file.endswith(".bib") and e.file not in files:
+            files.append(e.file)
+    return files
+
+
+def run_check(argv: Sequence[str]) -> int:
+    """``citecheck-tex INPUT ...``."""
+    ns = _check_parser().parse_args(argv)
+    input_path = Path(ns.input)
+    settings = load_settings(input_path if input_path.exists() else Path.cwd(), _overrides(ns))
+    _setup_logging(settings)
+    from citecheck_tex import pipeline
+    from citecheck_tex.tex.project import load_project
+
+    if not input_path.exists():
+        raise UsageError(f"{input_path}: no such file or folder",
+                         hint="give a .tex, .bib, .bbl, .txt or .md file, or a folder")
+    project = load_project(input_path)
+    if not project.all_entries and not project.entries:
+        codes = {p.code for p in project.problems}
+        for p in project.problems:
+            print(_problem_line(p), file=sys.stderr)
+        if "no-bibliography" in codes or not project.resources:
+            raise UsageError(
+                f"{input_path}: no bibliography found",
+                hint="add \\bibliography{...} or \\addbibresource{...}, or pass the .bib directly",
+            )
+    progress: pipeline.ProgressCallback | None = None
+    if "terminal" in settings.formats and not settings.quiet:
+        from citecheck_tex.report.terminal import Progress
+
+        progress_display = Progress(sys.stderr)
+
+        def progress(st: pipeline.ProgressState) -> None:
+            progress_display.update(st.done, st.total, st.counts, st.slowest)
+
+    result = pipeline.check(project, settings, progress=progress)
+    if progress is not None and hasattr(progress_display, "finish"):
+        progress_display.finish()
+    out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
+    written = write_reports(result, settings, out_dir)
+    if "terminal" in settings.formats:
+        from citecheck_tex.report.terminal import render_terminal
+
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        sys.stdout.write(render_terminal(result, color=color, verbose=settings.verbose,
+                                         quiet=settings.quiet))
+        if written:
+            print(f"Reports written to {out_dir}{os.sep}: " + ", ".join(p.name for p in written))
+    if "github" in settings.formats:
+        from citecheck_tex.report.github import render_github
+
+        sys.stdout.write(render_github(result))
+    return exit_status(result, settings.fail_on)
+
+
+def _problem_line(p: Any) -> str:
+    where = f"{p.file}:{p.line}: " if p.file and p.line else (f"{p.file}: " if p.file else "")
+    return f"{where}{p.code}: {p.message}"
+
+
+def run_index(argv: Sequence[str]) -> int:
+    """``citecheck-tex index add FILE... | index stats``."""
+    p = _Parser(prog="citecheck-tex index", description="Manage the local offline index.")
+    sub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    add = sub.add_parser("add", help="import BibTeX, arXiv snapshot, INSPIRE, OpenAlex or "
+                         "Crossref JSON lines (gzip ok)")
+    add.add_argument("files", nargs="+", metavar="FILE")
+    add.add_argument("--index", metavar="PATH")
+    stats = sub.add_parser("stats", help="counts per source and format")
+    stats.add_argument("--index", metavar="PATH")
+    ns = p.parse_args(argv)
+    settings = load_settings(Path.cwd(), {"index_path": ns.index})
+    _setup_logging(settings)
+    from citecheck_tex.sources import local_index
+
+    path = settings.resolved_index_path()
+    if ns.action == "add":
+        files = [Path(f) for f in ns.files]
+        missing = [f for f in files if not f.is_file()]
+        if missing:
+            raise UsageError(f"{missing[0]}: no such file", hint="give files to import")
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+        def show(n: int) -> None:
+            if sys.stderr.isatty():
+                sys.stderr.write(f"\r  {n:,} records")
+                sys.stderr.flush()
+
+        all_stats = local_index.import_files(path, files, progress=show)
+        if sys.stderr.isatty():
+            sys.stderr.write("\r")
+        for st in all_stats:
+            print(st.summary() if hasattr(st, "summary") else str(st))
+        print(f"index: {path}")
+        return EXIT_OK
+    idx = local_index.LocalIndex.open(path, create=False)
+    try:
+        print(local_index.format_stats(idx.stats()))
+    finally:
+        idx.close()
+    return EXIT_OK
+
+
+def _setup_logging(settings: Settings) -> None:
+    level = logging.DEBUG if settings.verbose else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``citecheck-tex`` console script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] == "index":
+            return run_index(args[1:])
+        if args and args[0] == "watch":
+            from citecheck_tex import watch
+
+            return watch.main(args[1:])
+        if args and args[0] == "gate":
+            from citecheck_tex import gate
+
+            return gate.main(args[1:])
+        if args and args[0] == "latexmk-rc":
+            from citecheck_tex import latexmk
+
+            return latexmk.main(args[1:])
+        return run_check(args)
+    except CitecheckError as exc:
+        print(f"citecheck-tex: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("citecheck-tex: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: one line by default, the traceback with --verbose
+        if "-v" in args or "--verbose" in args:
+            raise
+        print(f"citecheck-tex: internal error: {type(exc).__name__}: {exc} "
+              "(re-run with --verbose for the traceback and please report it)", file=sys.stderr)
+        return EXIT_USAGE

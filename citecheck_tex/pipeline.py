@@ -1,0 +1,314 @@
+"""The check pipeline: frontend -> retrieval cascade -> verification.
+
+:func:`check` is the library entry point the CLI calls. The cascade runs
+stage by stage over *all* unsettled entries at once, so that sources which
+batch (arXiv ``id_list``, Crossref ``filter=doi:``, Semantic Scholar
+``/paper/batch``) see many identifiers in one request. The order of sources
+per query kind is data in :mod:`citecheck_tex.sources.plan`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from citecheck_tex import __version__
+from citecheck_tex.config import Settings
+from citecheck_tex.model import (
+    Answer,
+    Entry,
+    Label,
+    Problem,
+    Project,
+    Query,
+    QueryKind,
+    RunResult,
+    SourceStatus,
+    Verdict,
+)
+from citecheck_tex.sources.plan import BATCHED_KINDS, STAGES, sources_for
+
+if TYPE_CHECKING:
+    from citecheck_tex.sources.base import Source
+    from citecheck_tex.sources.http import Http
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class ProgressState:
+    """What a progress display needs; the pipeline updates it in place."""
+
+    total: int
+    done: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    slowest: str = ""
+    slowest_ms: float = 0.0
+    stage: str = ""
+
+
+ProgressCallback = Callable[[ProgressState], None]
+
+_PAGE_RE = re.compile(r"[A-Za-z]?\d+[A-Za-z]?")
+
+
+def build_queries(entry: Entry) -> dict[QueryKind, Query]:
+    """Every question the entry lets us ask, by kind."""
+    queries: dict[QueryKind, Query] = {}
+    families = tuple(p.full_family for p in entry.authors if p.family)[:6]
+    if entry.arxiv:
+        queries[QueryKind.ARXIV] = Query(QueryKind.ARXIV, entry.arxiv)
+    if entry.doi:
+        queries[QueryKind.DOI] = Query(QueryKind.DOI, entry.doi)
+    if entry.texkey:
+        queries[QueryKind.TEXKEY] = Query(QueryKind.TEXKEY, entry.texkey)
+    if entry.venue and entry.volume and entry.pages:
+        m = _PAGE_RE.search(entry.pages)
+        if m:
+            queries[QueryKind.JOURNAL_REF] = Query(
+                QueryKind.JOURNAL_REF,
+                f"{entry.venue},{entry.volume},{m.group(0)}",
+                authors=families,
+                year=entry.year,
+                journal=entry.venue,
+                volume=entry.volume,
+                page=m.group(0),
+            )
+    if entry.title.strip():
+        queries[QueryKind.TITLE] = Query(
+            QueryKind.TITLE, entry.title.strip(), authors=families, year=entry.year
+        )
+    return queries
+
+
+async def _ask(source: Source, kind: QueryKind, queries: list[Query]) -> list[Answer]:
+    """Ask one source many queries of one kind; never raises."""
+    try:
+        if kind in BATCHED_KINDS:
+            return list(await source.fetch_batch(queries))
+        return list(await asyncio.gather(*(source.fetch(q) for q in queries)))
+    except Exception as exc:  # a buggy adapter must not stop the run
+        logger.exception("source %s failed on %d %s queries", source.name, len(queries), kind.value)
+        return [
+            Answer(source.name, q, SourceStatus.ERROR, message=f"internal error: {exc}")
+            for q in queries
+        ]
+
+
+def _ignored(entry: Entry, settings: Settings) -> bool:
+    return entry.key in settings.ignore
+
+
+async def run_cascade(
+    entries: Sequence[Entry],
+    sources: dict[str, Source],
+    settings: Settings,
+    progress: ProgressCallback | None = None,
+) -> list[Verdict]:
+    """Retrieve candidates for every entry and decide each verdict."""
+    from citecheck_tex.verify import policy
+
+    n = len(entries)
+    state = ProgressState(total=n)
+    verdicts: list[Verdict | None] = [None] * n
+    answers: list[list[Answer]] = [[] for _ in range(n)]
+    queries = [build_queries(e) for e in entries]
+    active: set[int] = set()
+    for i, entry in enumerate(entries):
+        if _ignored(entry, settings):
+            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, "ignored by the user")
+            continue
+        reason = policy.skip_reason(entry)
+        if reason:
+            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, reason)
+            continue
+        active.add(i)
+    state.done = n - len(active)
+
+    for kind in STAGES:
+        found_for_kind: set[int] = set()
+        for name in sources_for(kind, tuple(sources)):
+            source = sources[name]
+            if kind not in source.kinds:
+                continue
+            todo = [
+                i for i in sorted(active)
+                if kind in queries[i] and (kind == QueryKind.TITLE or i not in found_for_kind)
+            ]
+            if not todo:
+                continue
+            state.stage = f"{kind.value} via {name}"
+            if progress:
+                progress(state)
+            t0 = time.perf_counter()
+            got = await _ask(source, kind, [queries[i][kind] for i in todo])
+            elapsed_ms = (time.perf_counter() - t0) * 1000 / max(1, len(todo))
+            if elapsed_ms > state.slowest_ms:
+                state.slowest, state.slowest_ms = name, elapsed_ms
+            for i, ans in zip(todo, got, strict=True):
+                answers[i].append(ans)
+                if ans.status is SourceStatus.FOUND:
+                    found_for_kind.add(i)
+            # An entry leaves the cascade as soon as a record confirms it.
+            for i in todo:
+                if policy.is_settled(entries[i], answers[i]):
+                    active.discard(i)
+                    verdicts[i] = policy.decide(entries[i], answers[i], settings)
+                    state.done += 1
+                    lab = verdicts[i].label.value  # type: ignore[union-attr]
+                    state.counts[lab] = state.counts.get(lab, 0) + 1
+            if progress:
+                progress(state)
+
+    for i in sorted(active):
+        verdicts[i] = policy.decide(entries[i], answers[i], settings)
+        state.done += 1
+        lab = verdicts[i].label.value  # type: ignore[union-attr]
+        state.counts[lab] = state.counts.get(lab, 0) + 1
+    if progress:
+        state.stage = "done"
+        progress(state)
+    return [v for v in verdicts if v is not None]
+
+
+def _index_usable(settings: Settings) -> bool:
+    path = settings.resolved_index_path()
+    return path.is_file() and path.stat().st_size > 0
+
+
+async def _build_sources(
+    http: Http, settings: Settings, cache: object | None
+) -> tuple[dict[str, Source], list[Problem]]:
+    from citecheck_tex.sources.base import make_source
+
+    problems: list[Problem] = []
+    sources: dict[str, Source] = {}
+    for name in settings.sources:
+        if name == "local":
+            if not _index_usable(settings):
+                problems.append(Problem(
+                    "index-empty",
+                    f"the local index {settings.resolved_index_path()} does not exist or is empty; "
+                    "fill it with `citecheck-tex index add FILE...`",
+                ))
+                continue
+            sources[name] = make_source(name, http, settings)
+            continue
+        try:
+            src = make_source(name, http, settings)
+        except Exception as exc:  # an optional source may be unavailable
+            logger.debug("source %s unavailable: %s", name, exc)
+            continue
+        if cache is not None or settings.offline:
+            from citecheck_tex.cache import CachedSource
+
+            src = CachedSource(
+                src, cache, refresh=settings.refresh, offline=settings.offline  # type: ignore[arg-type]
+            )
+        sources[name] = src
+    return sources, problems
+
+
+def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
+    """One clear message per failing source instead of one per reference."""
+    failures: dict[str, tuple[int, str]] = {}
+    for v in verdicts:
+        seen: set[str] = set()
+        for a in v.attempts:
+            if a.status.failed and a.source not in seen:
+                seen.add(a.source)
+                count, msg = failures.get(a.source, (0, a.message))
+                failures[a.source] = (count + 1, msg or a.message)
+    out = []
+    for src, (count, msg) in sorted(failures.items()):
+        out.append(Problem(
+            "network",
+            f"source {src} failed for {count} reference(s): {msg}. Affected references are "
+            "UNVERIFIED, not MAJOR; re-run when the network is back, or use --offline with a "
+            "local index.",
+        ))
+    return out
+
+
+async def check_entries_async(
+    entries: Sequence[Entry],
+    settings: Settings,
+    *,
+    http: Http | None = None,
+    progress: ProgressCallback | None = None,
+) -> tuple[list[Verdict], list[Problem], int]:
+    """Verify entries; returns verdicts, run-level problems and the HTTP request count."""
+    from citecheck_tex.sources.http import open_http
+
+    cache = None
+    cache_path = settings.resolved_cache_path()
+    if cache_path is not None:
+        from citecheck_tex.cache import Cache
+
+        cache_path.parent.mkdir(parents=True, exist_ok=True)
+        cache = Cache.open(cache_path)
+    try:
+        if http is None:
+            async with open_http(settings) as own_http:
+                sources, problems = await _build_sources(own_http, settings, cache)
+                verdicts = await run_cascade(entries, sources, settings, progress)
+                requests = own_http.requests
+        else:
+            sources, problems = await _build_sources(http, settings, cache)
+            verdicts = await run_cascade(entries, sources, settings, progress)
+            requests = http.requests
+    finally:
+        if cache is not None:
+            cache.close()
+    return verdicts, problems + _network_problems(verdicts), requests
+
+
+def check_entries(entries: Sequence[Entry], settings: Settings) -> list[Verdict]:
+    """Synchronous helper: verify entries and return their verdicts in order."""
+    verdicts, _, _ = asyncio.run(check_entries_async(entries, settings))
+    return verdicts
+
+
+def check(
+    project: Project,
+    settings: Settings,
+    *,
+    progress: ProgressCallback | None = None,
+) -> RunResult:
+    """Check every entry of a loaded project and return the run's result."""
+    t0 = time.perf_counter()
+    verdicts, problems, requests = asyncio.run(
+        check_entries_async(project.entries, settings, progress=progress)
+    )
+    with_sites = [
+        _with_sites(v, project) for v in verdicts
+    ]
+    return RunResult(
+        input=project.input,
+        offline=settings.offline,
+        project=project,
+        verdicts=tuple(with_sites),
+        problems=tuple(project.problems) + tuple(problems),
+        tool_version=__version__,
+        elapsed_s=time.perf_counter() - t0,
+        http_requests=requests,
+    )
+
+
+def _with_sites(v: Verdict, project: Project) -> Verdict:
+    from dataclasses import replace
+
+    sites = project.sites_for(v.entry.key)
+    return replace(v, sites=sites) if sites else v
+
+
+def check_path(path: Path, settings: Settings, *, progress: ProgressCallback | None = None) -> RunResult:
+    """Load the project at ``path`` and check it."""
+    from citecheck_tex.tex.project import load_project
+
+    return check(load_project(path), settings, progress=progress)

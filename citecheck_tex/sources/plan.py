@@ -1,0 +1,55 @@
+"""The retrieval cascade's order, as data.
+
+Identifiers come first because an identifier either pins the record down or,
+when it resolves to a paper that does not fit, is itself evidence (kept for
+the reviewer pass). Title search comes last because it is the most expensive
+and the least precise question. Within a kind, the order is:
+
+- **local** first everywhere: it is free, offline and instant, and users fill
+  it with dumps they trust.
+- **ARXIV**: arXiv itself is the authority for its ids (batched ``id_list``);
+  INSPIRE also knows the journal version of hep papers; Semantic Scholar's
+  batch endpoint covers the rest.
+- **DOI**: Crossref registers most journal DOIs (batched ``filter=doi:``);
+  DataCite registers the rest (arXiv's ``10.48550`` DOIs, Zenodo, datasets);
+  INSPIRE and OpenAlex are independent confirmations when the first two fail.
+- **TEXKEY**: only INSPIRE issues texkeys (``Maldacena:1997re``).
+- **JOURNAL_REF**: most physics citations carry no title; INSPIRE indexes
+  (journal, volume, page) for the whole HEP literature.
+- **TITLE**: Crossref's ``query.bibliographic`` is the broadest; INSPIRE is
+  precise for physics; Semantic Scholar's match endpoint and OpenAlex cover
+  preprints and other fields; DBLP is last (computer science, strict rate
+  limits).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from citecheck_tex.model import QueryKind
+
+#: Order of asking, per query kind.
+PLAN: Mapping[QueryKind, tuple[str, ...]] = {
+    QueryKind.ARXIV: ("local", "arxiv", "inspire", "semanticscholar", "ads"),
+    QueryKind.DOI: ("local", "crossref", "datacite", "inspire", "openalex", "semanticscholar", "ads"),
+    QueryKind.TEXKEY: ("local", "inspire"),
+    QueryKind.JOURNAL_REF: ("local", "inspire"),
+    QueryKind.TITLE: ("local", "crossref", "inspire", "semanticscholar", "openalex", "dblp", "ads"),
+}
+
+#: Stages of the cascade, in order.
+STAGES: tuple[QueryKind, ...] = (
+    QueryKind.ARXIV,
+    QueryKind.DOI,
+    QueryKind.TEXKEY,
+    QueryKind.JOURNAL_REF,
+    QueryKind.TITLE,
+)
+
+#: Kinds whose sources batch several queries into one request.
+BATCHED_KINDS: frozenset[QueryKind] = frozenset({QueryKind.ARXIV, QueryKind.DOI})
+
+
+def sources_for(kind: QueryKind, enabled: tuple[str, ...]) -> tuple[str, ...]:
+    """The sources to ask for ``kind``, in order, restricted to ``enabled``."""
+    return tuple(s for s in PLAN[kind] if s in enabled)

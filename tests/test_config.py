@@ -1,0 +1,79 @@
+"""Settings layering and validation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.config import Settings, load_settings
+from citecheck_tex.errors import UsageError
+
+
+def test_defaults_without_any_file(tmp_path: Path) -> None:
+    s = load_settings(tmp_path, environ={})
+    assert s == Settings()
+    assert s.fail_on == "major"
+
+
+def test_layers_override_in_order(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.citecheck-tex]\nmailto = "a@b.org"\nfail-on = "minor"\ntau_exact = 9.0\n'
+    )
+    s = load_settings(tmp_path, environ={"CITECHECK_FAIL_ON": "unverified"})
+    assert s.mailto == "a@b.org"  # from pyproject
+    assert s.fail_on == "unverified"  # env beats file
+    assert s.tau_exact == 9.0
+    s2 = load_settings(tmp_path, {"fail_on": "never"}, environ={"CITECHECK_FAIL_ON": "unverified"})
+    assert s2.fail_on == "never"  # command line beats env
+
+
+def test_citecheck_toml_beats_pyproject_in_same_folder(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.citecheck-tex]\nmailto = "p@x.org"\n')
+    (tmp_path / "citecheck.toml").write_text('mailto = "c@x.org"\nsources = ["local", "arxiv"]\n')
+    s = load_settings(tmp_path / "paper.tex", environ={})
+    assert s.mailto == "c@x.org"
+    assert s.sources == ("local", "arxiv")
+
+
+def test_unknown_key_suggests_closest(tmp_path: Path) -> None:
+    (tmp_path / "citecheck.toml").write_text('mailtoo = "x@y.org"\n')
+    with pytest.raises(UsageError) as exc:
+        load_settings(tmp_path, environ={})
+    assert "mailto" in str(exc.value)
+    assert "citecheck.toml" in str(exc.value)
+
+
+def test_env_index_alias_and_bool(tmp_path: Path) -> None:
+    s = load_settings(tmp_path, environ={"CITECHECK_INDEX": "/x/i.sqlite", "CITECHECK_OFFLINE": "yes"})
+    assert s.resolved_index_path() == Path("/x/i.sqlite")
+    assert s.offline is True
+
+
+@pytest.mark.parametrize(
+    ("overrides", "needle"),
+    [
+        ({"fail_on": "sometimes"}, "--fail-on"),
+        ({"formats": "json,pdf"}, "pdf"),
+        ({"sources": "local,google"}, "google"),
+        ({"tau_minor": 9.9, "tau_exact": 5.0}, "tau_minor"),
+        ({"timeout_s": "soon"}, "timeout_s"),
+    ],
+)
+def test_invalid_values_are_usage_errors(tmp_path: Path, overrides: dict[str, object], needle: str) -> None:
+    with pytest.raises(UsageError) as exc:
+        load_settings(tmp_path, overrides, environ={})
+    assert needle in str(exc.value)
+
+
+def test_unknown_base_url_source(tmp_path: Path) -> None:
+    (tmp_path / "citecheck.toml").write_text('[base_urls]\ncrosref = "http://127.0.0.1:1"\n')
+    with pytest.raises(UsageError) as exc:
+        load_settings(tmp_path, environ={})
+    assert "crossref" in str(exc.value)
+
+
+def test_user_agent_carries_mailto() -> None:
+    s = Settings(mailto="me@lab.org")
+    assert "mailto:me@lab.org" in s.user_agent()
+    assert s.base_url("arxiv").startswith("https://export.arxiv.org")
