@@ -1,0 +1,286 @@
+"""Parse ``.bbl`` files and ``thebibliography`` environments.
+
+Two formats: BibTeX's ``thebibliography`` (``\\bibitem[label]{key}`` then free
+text; revtex/apsrev ``\\bibinfo{field}{...}``/``\\bibfield``; natbib/plainnat
+``\\newblock`` layout) and biber's ``\\entry{key}{type}{}...\\endentry`` with
+``\\name``, ``\\field``, ``\\verb``, ``\\list`` and ``\\missing``. Free text is
+parsed into fields by :func:`citecheck_tex.tex.refstring.parse_reference`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from citecheck_tex.model import Entry, EntryOrigin, Problem
+from citecheck_tex.tex.bib import _read_delimited, build_entry, entry_hygiene
+from citecheck_tex.tex.latex_text import blank_ignored, latex_to_unicode
+from citecheck_tex.tex.refstring import parse_reference
+
+logger = logging.getLogger(__name__)
+
+_BIBITEM = re.compile(r"\\bibitem(?![A-Za-z@])\s*")
+_BIBINFO = re.compile(r"\\bibinfo\s*\{(\w+)\}\s*")
+_HREF_DOI = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:dx\.)?doi\.org/([^}\s]+)\}", re.I)
+_DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
+_EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
+_URLCMD = re.compile(r"\\url\s*\{([^}]+)\}")
+_NOISE = re.compile(r"\\penalty\s*-?\d+|\\BibitemOpen|\\BibitemShut\s*\{\w*\}|\\relax|"
+                    r"\\bibAnnoteFile\s*\{[^}]*\}|\\bibAnnote\s*\{[^}]*\}\s*\{[^}]*\}|"
+                    r"\\providecommand\s*\\\w+\s*(?:\[\d\])?\s*\{[^{}]*\}|\\Eprint\s*\{[^}]*\}\s*")
+
+
+def _line(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _group(text: str, i: int, opener: str = "{") -> tuple[str, int] | None:
+    """A balanced group at i (after whitespace): (content, end) or None."""
+    j = i
+    while j < len(text) and text[j] in " \t\n":
+        j += 1
+    if j >= len(text) or text[j] != opener:
+        return None
+    if opener == "{":
+        inner, end = _read_delimited(text, j)
+        return inner, end
+    depth = 0
+    k = j
+    while k < len(text):
+        c = text[k]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == "]" and depth == 0:
+            return text[j + 1:k], k + 1
+        k += 1
+    return None
+
+
+def parse_bbl_text(text: str, filename: str, *, line_offset: int = 0,
+                   origin: EntryOrigin = EntryOrigin.BBL) -> tuple[list[Entry], list[Problem]]:
+    """Parse a .bbl (BibTeX or biber) or a thebibliography block. Never raises."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        if "\\entry{" in text or "\\refsection" in text:
+            entries, problems = _parse_biber(text, filename, line_offset)
+        else:
+            entries, problems = _parse_bibitems(text, filename, line_offset, origin)
+    except Exception as exc:  # noqa: BLE001 - never let a bbl stop the run
+        logger.debug("bbl parse failed", exc_info=True)
+        return [], [Problem("parse-error", f"cannot parse {filename}: {exc}", file=filename,
+                            line=line_offset + 1)]
+    for e in entries:
+        problems.extend(entry_hygiene(e))
+    return entries, problems
+
+
+def _parse_bibitems(text: str, filename: str, offset: int,
+                    origin: EntryOrigin) -> tuple[list[Entry], list[Problem]]:
+    clean = blank_ignored(text)
+    end_env = clean.find("\\end{thebibliography}")
+    if end_env >= 0:
+        clean = clean[:end_env]
+    starts = [m for m in _BIBITEM.finditer(clean)]
+    entries: list[Entry] = []
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for n, m in enumerate(starts):
+        stop = starts[n + 1].start() if n + 1 < len(starts) else len(clean)
+        i = m.end()
+        label = ""
+        opt = _group(clean, i, "[")
+        if opt is not None:
+            label, i = opt
+        keyg = _group(clean, i, "{")
+        line = offset + _line(clean, m.start())
+        if keyg is None:
+            problems.append(Problem("parse-error", f"\\bibitem without a key at {filename}:{line}",
+                                    file=filename, line=line))
+            continue
+        key, i = keyg[0].strip(), keyg[1]
+        body = clean[i:stop]
+        end_line = offset + _line(clean, stop - 1 if stop > 0 else 0)
+        if key in seen:
+            problems.append(Problem("duplicate-key", f"\\bibitem key {key!r} repeats the one at "
+                                    f"line {seen[key]}; the first is used", key=key,
+                                    file=filename, line=line))
+            continue
+        seen[key] = line
+        entries.append(_bibitem_entry(key, label, body, filename, line, end_line, origin))
+    return entries, problems
+
+
+def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, end_line: int,
+                   origin: EntryOrigin) -> Entry:
+    raw: dict[str, str] = {}
+    authors: list[str] = []
+    for m in _BIBINFO.finditer(body):
+        g = _group(body, m.end())
+        if g is None:
+            continue
+        name = m.group(1).lower()
+        if name == "author":
+            authors.append(g[0])
+        elif name not in raw:
+            raw[name] = g[0]
+    ids = ""
+    dm = _HREF_DOI.search(body) or _DOIBASE.search(body)
+    if dm:
+        raw.setdefault("doi", next(x for x in dm.groups() if x))
+    em = _EPRINT.search(body)
+    if em:
+        ids = em.group(2) or em.group(1)
+        raw.setdefault("eprint", ids)
+    um = _URLCMD.search(body)
+    if um and "url" not in raw:
+        raw["url"] = um.group(1)
+    cleaned = _NOISE.sub(" ", body)
+    free = latex_to_unicode(cleaned)
+    decoded: dict[str, str] = {}
+    if authors or len(raw) >= 3:
+        if authors:
+            people = [latex_to_unicode(a) for a in authors]
+            if re.search(r"et\s*(?:~|\s)\s*al", body):
+                people.append("others")
+            decoded["author"] = " and ".join(people)
+            raw["author"] = decoded["author"]
+        if "journal" not in raw and "booktitle" not in raw:
+            parsed = parse_reference(free)
+            for k in ("journal", "volume", "pages", "year"):
+                if k in parsed and k not in raw:
+                    decoded[k] = parsed[k]
+                    raw[k] = parsed[k]
+    else:
+        blocks = [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]
+        if len(blocks) >= 3:  # natbib/plain layout: authors. title. venue.
+            venue_text = latex_to_unicode(" ".join(blocks[2:]))
+            decoded = parse_reference(venue_text)
+            decoded.pop("title", None)
+            vm = _PLAIN_VENUE.match(venue_text)
+            if vm:
+                decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
+            decoded["author"] = _plain_authors(latex_to_unicode(blocks[0]))
+            decoded["title"] = latex_to_unicode(blocks[1]).strip().rstrip(".")
+        else:
+            decoded = parse_reference(free)
+        for k, v in decoded.items():
+            raw.setdefault(k, v)
+    if label and "year" not in raw:
+        ym = re.search(r"(1[89]|20)\d{2}", label)
+        if ym:
+            decoded["year"] = ym.group(0)
+            raw["year"] = ym.group(0)
+    etype = "article" if raw.get("journal") else "misc"
+    return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
+                       raw_text=free, decoded=decoded)
+
+
+_PLAIN_VENUE = re.compile(
+    r"^\s*(?P<journal>[^,\d]+?),\s*(?P<volume>\d+)\s*(?:\((?P<number>[^)]*)\))?\s*:\s*"
+    r"(?P<pages>[\w]+(?:[-–]+\w+)?)\s*,\s*(?:[A-Z][a-z]+\s+)?(?P<year>\d{4})")
+
+
+def _plain_authors(text: str) -> str:
+    """'A. One, B. Two, and C. Three.' -> 'A. One and B. Two and C. Three'."""
+    t = text.strip().rstrip(".")
+    truncated = bool(re.search(r"\bet\s*al\b", t))
+    t = re.sub(r",?\s*et\s*al\.?", "", t)
+    names = [n.strip() for n in re.split(r",\s*and\s+|\s+and\s+|,\s*", t) if n.strip()]
+    if truncated:
+        names.append("others")
+    return " and ".join(names)
+
+
+_ENTRY = re.compile(r"\\entry\s*\{([^}]*)\}\s*\{([^}]*)\}\s*\{[^}]*\}")
+_FIELD = re.compile(r"\\field\s*(?:\[[^\]]*\])?\s*\{(\w+)\}\s*")
+_VERB = re.compile(r"\\verb\s*\{(\w+)\}\s*\n?\s*\\verb\s?(.*?)\n\s*\\endverb", re.S)
+_NAME = re.compile(r"\\name\s*\{(\w+)\}\s*\{\d+\}\s*\{[^}]*\}\s*")
+_LIST = re.compile(r"\\list\s*\{(\w+)\}\s*\{\d+\}\s*")
+_MISSING = re.compile(r"\\missing\s*\{([^}]*)\}")
+_NAMEPART = re.compile(r"\b(family|given|prefix|suffix)=")
+
+_BIBER_FIELD_MAP = {"journaltitle": "journal", "eprinttype": "archiveprefix"}
+
+
+def _biber_names(block: str) -> str:
+    people: list[str] = []
+    i = 0
+    while True:
+        g = _group(block, i)
+        if g is None:
+            j = block.find("{", i)
+            if j < 0:
+                break
+            i = j
+            continue
+        person_text, i = g
+        parts: dict[str, str] = {}
+        for m in _NAMEPART.finditer(person_text):
+            v = _group(person_text, m.end())
+            if v is not None:
+                parts[m.group(1)] = v[0]
+        if not parts:
+            continue
+        family = parts.get("family", "")
+        if family.startswith("{") and family.endswith("}") and not parts.get("given"):
+            people.append(family)
+            continue
+        name = " ".join(x for x in (parts.get("prefix", ""), family) if x)
+        if parts.get("suffix"):
+            name += ", " + parts["suffix"]
+        if parts.get("given"):
+            name += ", " + parts["given"]
+        people.append(name)
+    return " and ".join(people)
+
+
+def _parse_biber(text: str, filename: str, offset: int) -> tuple[list[Entry], list[Problem]]:
+    entries: list[Entry] = []
+    problems: list[Problem] = []
+    for m in _MISSING.finditer(text):
+        key = m.group(1).strip()
+        problems.append(Problem("undefined-key", f"biber could not find {key!r} in any "
+                                "bibliography resource (\\missing in the .bbl)", key=key,
+                                file=filename, line=offset + _line(text, m.start())))
+    for m in _ENTRY.finditer(text):
+        key, etype = m.group(1).strip(), m.group(2).strip()
+        end = text.find("\\endentry", m.end())
+        end = len(text) if end < 0 else end
+        body = text[m.end():end]
+        raw: dict[str, str] = {}
+        for fm in _FIELD.finditer(body):
+            g = _group(body, fm.end())
+            if g is not None:
+                name = fm.group(1).lower()
+                raw.setdefault(_BIBER_FIELD_MAP.get(name, name), g[0])
+        for vm in _VERB.finditer(body):
+            raw.setdefault(vm.group(1).lower(), vm.group(2).strip())
+        for lm in _LIST.finditer(body):
+            g = _group(body, lm.end())
+            if g is not None:
+                items = []
+                k = 0
+                while True:
+                    item = _group(g[0], k)
+                    if item is None:
+                        nxt = g[0].find("{", k)
+                        if nxt < 0:
+                            break
+                        k = nxt
+                        continue
+                    items.append(item[0])
+                    k = item[1]
+                raw.setdefault(lm.group(1).lower(), " and ".join(items))
+        for nm in _NAME.finditer(body):
+            g = _group(body, nm.end())
+            if g is not None:
+                raw.setdefault(nm.group(1).lower(), _biber_names(g[0]))
+        if "\\field{moreauthor}" in body or "\\true{moreauthor}" in body:
+            raw["author"] = (raw.get("author", "") + " and others").lstrip(" and")
+        line = offset + _line(text, m.start())
+        end_line = offset + _line(text, end)
+        entries.append(build_entry(key, etype, filename, line, raw, origin=EntryOrigin.BBL,
+                                   end_line=end_line))
+    return entries, problems

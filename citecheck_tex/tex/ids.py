@@ -1,0 +1,123 @@
+"""Identifier helpers: DOIs, arXiv ids and INSPIRE texkeys.
+
+Pure functions shared by the frontend, the sources and the verifier.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+logger = logging.getLogger(__name__)
+
+_DOI_PREFIX = re.compile(
+    r"^(?:https?://)?(?:dx\.)?(?:www\.)?doi\.org/|^doi:\s*|^https?://doi\.acm\.org/", re.I
+)
+#: Crossref's recommended DOI syntax check.
+DOI_SYNTAX = re.compile(r"^10\.\d{4,9}/[-._;()/:a-z0-9<>\[\]+#%]+$", re.I)
+_DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}\\,]+)", re.I)
+
+NEW_ARXIV = re.compile(r"^(\d{4}\.\d{4,5})(v\d+)?$")
+OLD_ARXIV = re.compile(r"^([a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
+_ARXIV_URL = re.compile(
+    r"^(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html|format)/(.+?)(?:\.pdf)?/?$", re.I
+)
+_ARXIV_IN_TEXT = re.compile(
+    r"(?:arxiv\s*:\s*|arxiv\.org/(?:abs|pdf)/)"
+    r"((?:\d{4}\.\d{4,5})|(?:[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?",
+    re.I,
+)
+_BARE_NEW_ARXIV = re.compile(r"(?<![\d./])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d/])")
+_OLD_ARXIV_IN_TEXT = re.compile(
+    r"\b((?:hep-th|hep-ph|hep-ex|hep-lat|gr-qc|astro-ph|nucl-th|nucl-ex|quant-ph|cond-mat"
+    r"|math-ph|physics|math|cs|nlin)(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b"
+)
+#: An arXiv id split by spaces or braces, which arXiv's reference extraction misses.
+_SPLIT_ARXIV = re.compile(
+    r"(?:arxiv\s*:\s*[{}]|(?<![\d.])\d{4}(?:\s+\.|\.\s+|[{}]+\.|\.[{}]+)\s*\d{4,5}\b"
+    r"|\b[a-z][a-z\-]+\s*/\s+\d{7}\b|\b[a-z][a-z\-]+\s+/\s*\d{7}\b)",
+    re.I,
+)
+_TEXKEY = re.compile(r"^[A-Za-z][A-Za-z'\-.]*:\d{4}[a-z]{2,3}$")
+
+
+def normalize_doi(s: str) -> str:
+    """Lower-case DOI without resolver prefix or trailing punctuation ("" when none)."""
+    text = s.strip()
+    if not text:
+        return ""
+    text = _DOI_PREFIX.sub("", text).strip()
+    text = text.replace("\\_", "_").replace("{", "").replace("}", "")
+    text = text.rstrip(".,;")
+    return text.lower()
+
+
+def doi_is_valid(doi: str) -> bool:
+    """True when a normalised DOI matches the DOI syntax."""
+    return bool(DOI_SYNTAX.match(doi))
+
+
+def find_doi(text: str) -> str:
+    """The first DOI-looking string in free text, normalised ("" when none)."""
+    m = _DOI_IN_TEXT.search(text)
+    return normalize_doi(m.group(1)) if m else ""
+
+
+def normalize_arxiv(s: str) -> str:
+    """An arXiv id without "arXiv:", URL prefix, ``.pdf`` or version.
+
+    Old-style ids keep their archive (``hep-th/9711200``). Returns the
+    stripped input unchanged when it is not recognisably an arXiv id.
+    """
+    text = s.strip().replace("{", "").replace("}", "")
+    m = _ARXIV_URL.match(text)
+    if m:
+        text = m.group(1)
+    text = re.sub(r"^arxiv\s*:\s*", "", text, flags=re.I).strip()
+    if re.fullmatch(r"[\w./\-]+(?:\s+[\w./\-]+){1,2}", text) and not text.endswith("]"):
+        joined = re.sub(r"\s+", "", text)
+        if NEW_ARXIV.match(joined) or OLD_ARXIV.match(joined):
+            text = joined
+    text = re.sub(r"\s*\[[^\]]*\]$", "", text)  # "1234.5678 [hep-th]"
+    if text.lower().endswith(".pdf"):
+        text = text[:-4]
+    m = NEW_ARXIV.match(text)
+    if m:
+        return m.group(1)
+    m = OLD_ARXIV.match(text)
+    if m:
+        return m.group(1)
+    return text
+
+
+def is_arxiv_id(s: str) -> bool:
+    """True when ``s`` is a normalised arXiv id (old or new style)."""
+    return bool(NEW_ARXIV.match(s) or OLD_ARXIV.match(s))
+
+
+def find_arxiv(text: str, *, bare: bool = False) -> str:
+    """The first arXiv id in free text ("arXiv:...", arxiv.org URL, old-style id).
+
+    With ``bare`` a lone new-style number like ``1207.7214`` also counts.
+    """
+    m = _ARXIV_IN_TEXT.search(text)
+    if m:
+        return m.group(1)
+    m = _OLD_ARXIV_IN_TEXT.search(text)
+    if m:
+        return m.group(1)
+    if bare:
+        m = _BARE_NEW_ARXIV.search(text)
+        if m:
+            return m.group(1)
+    return ""
+
+
+def has_split_arxiv(text: str) -> bool:
+    """True when text holds an arXiv id split by spaces or braces."""
+    return bool(_SPLIT_ARXIV.search(text))
+
+
+def looks_like_texkey(s: str) -> bool:
+    """True for an INSPIRE texkey such as ``Maldacena:1997re``."""
+    return bool(_TEXKEY.match(s.strip()))

@@ -1,0 +1,376 @@
+"""Load a paper: a .tex (with its includes and bibliography), a folder, a .bib/.bbl or a list.
+
+This is the frontend's I/O edge: it reads files and hands text to the pure
+parsers (:mod:`cites`, :mod:`bib`, :mod:`bbl`, :mod:`textlist`, :mod:`aux`).
+Only a missing, unreadable or unsupported *input* raises
+:class:`~citecheck_tex.errors.InputError`; everything else is a Problem.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from citecheck_tex.errors import InputError
+from citecheck_tex.model import CiteSite, Entry, EntryOrigin, Problem, Project
+from citecheck_tex.tex.aux import Artefact, parse_aux_text, parse_bcf_text
+from citecheck_tex.tex.bbl import parse_bbl_text
+from citecheck_tex.tex.bib import parse_bib_text
+from citecheck_tex.tex.cites import (
+    BibliographyEnvEvent,
+    CiteEvent,
+    IncludeEvent,
+    IncludeOnlyEvent,
+    MacroTable,
+    ResourceEvent,
+    scan_tex,
+)
+from citecheck_tex.tex.latex_text import blank_ignored
+from citecheck_tex.tex.textlist import parse_text_list
+
+logger = logging.getLogger(__name__)
+
+SUPPORTED = (".tex", ".bib", ".bbl", ".txt", ".md")
+_HYGIENE = frozenset({"missing-title-and-id", "arxiv-id-form", "doi-syntax"})
+_MAX_DEPTH = 50
+_DOCCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
+
+
+def read_text(path: Path) -> str:
+    """Read a file as UTF-8, falling back to Latin-1 (old arXiv sources)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def load_project(path: Path) -> Project:
+    """Load what to check from a .tex, a folder, a .bib/.bbl or a .txt/.md reference list.
+
+    Raises InputError only when the input itself is missing, unreadable or
+    unsupported, or when a folder has no or several candidate main files.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path} does not exist", hint="give a .tex, .bib, .bbl, .txt/.md file "
+                         "or a folder holding the paper")
+    if path.is_dir():
+        return _load_tex(find_main_file(path), input_=path)
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED:
+        raise InputError(f"unsupported input {path.name!r}",
+                         hint="give a .tex, .bib, .bbl, .txt or .md file, or a folder")
+    if suffix == ".tex":
+        return _load_tex(path, input_=path)
+    text = _read_input(path)
+    name = path.name
+    if suffix == ".bib":
+        entries, problems = parse_bib_text(text, name)
+    elif suffix == ".bbl":
+        entries, problems = parse_bbl_text(text, name)
+    else:
+        entries, problems = parse_text_list(text, name)
+    return Project(input=str(path), main_file=str(path), files=(name,), resources=(name,),
+                   entries=tuple(entries), all_entries=tuple(entries), sites=(),
+                   problems=tuple(problems))
+
+
+def _read_input(path: Path) -> str:
+    try:
+        return read_text(path)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}",
+                         hint="check the file's permissions") from exc
+
+
+def find_main_file(folder: Path) -> Path:
+    """The .tex with ``\\documentclass`` that no other file includes.
+
+    When several remain, the one with a .bbl/.aux beside it wins if it is
+    the only one; otherwise InputError lists the candidates.
+    """
+    texs = sorted(p for p in folder.rglob("*.tex") if p.is_file() and len(p.relative_to(folder).parts) <= 4)
+    if not texs:
+        raise InputError(f"no .tex file in {folder}", hint="give the main .tex file itself")
+    included: set[Path] = set()
+    roots: list[Path] = []
+    for p in texs:
+        try:
+            text = read_text(p)
+        except OSError:
+            continue
+        clean = blank_ignored(text)
+        m = _DOCCLASS.search(clean)
+        if m and m.group(1).strip() not in ("subfiles", "standalone"):
+            roots.append(p)
+        for ev in scan_tex(text):
+            if isinstance(ev, IncludeEvent):
+                for base in (folder, p.parent, folder / ev.folder, p.parent / ev.folder):
+                    for cand in (base / ev.target, base / f"{ev.target}.tex"):
+                        included.add(cand.resolve())
+    candidates = [p for p in roots if p.resolve() not in included]
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        raise InputError(f"no main .tex (with \\documentclass, not included by another file) in "
+                         f"{folder}", hint="give the main .tex file itself")
+    built = [p for p in candidates if p.with_suffix(".bbl").exists() or
+             p.with_suffix(".aux").exists()]
+    if len(built) == 1:
+        return built[0]
+    names = ", ".join(str(p.relative_to(folder)) for p in candidates)
+    raise InputError(f"several main files in {folder}: {names}",
+                     hint="give the one to check, e.g. citecheck-tex " +
+                     str(candidates[0]))
+
+
+@dataclass
+class _State:
+    main: Path
+    root: Path
+    table: MacroTable = field(default_factory=MacroTable)
+    files: list[str] = field(default_factory=list)
+    sites: list[CiteSite] = field(default_factory=list)
+    resources: list[tuple[Path | None, str, str, int]] = field(default_factory=list)
+    inline: list[Entry] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    includeonly: set[str] | None = None
+    nocite_all: bool = False
+    stack: list[Path] = field(default_factory=list)
+
+    def rel(self, p: Path) -> str:
+        try:
+            return p.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return str(p)
+
+
+def _resolve(bases: list[Path], target: str, exts: tuple[str, ...] = ("", ".tex")) -> Path | None:
+    for base in bases:
+        for ext in exts:
+            cand = base / f"{target}{ext}"
+            if cand.is_file():
+                return cand
+    return None
+
+
+def _walk(st: _State, path: Path, base: Path, depth: int) -> None:
+    try:
+        text = read_text(path)
+    except OSError as exc:
+        st.problems.append(Problem("missing-file", f"cannot read {st.rel(path)}: {exc}",
+                                   file=st.rel(path)))
+        return
+    st.files.append(st.rel(path))
+    st.stack.append(path.resolve())
+    here = st.rel(path)
+    for ev in scan_tex(text, st.table):
+        if isinstance(ev, CiteEvent):
+            for key, line in ev.keys:
+                if key == "*":
+                    st.nocite_all = True
+                else:
+                    st.sites.append(CiteSite(key, here, line, ev.command))
+        elif isinstance(ev, IncludeOnlyEvent):
+            st.includeonly = set(ev.names)
+        elif isinstance(ev, IncludeEvent):
+            _follow(st, ev, path, base, depth)
+        elif isinstance(ev, ResourceEvent):
+            for name in ev.names:
+                if ev.command == "bibliography" and not name.lower().endswith(".bib"):
+                    name = f"{name}.bib"
+                found = _resolve([st.root, path.parent, base], name, ("",))
+                st.resources.append((found, name, here, ev.line))
+        elif isinstance(ev, BibliographyEnvEvent):
+            entries, problems = parse_bbl_text(ev.text, here, line_offset=ev.line - 1,
+                                               origin=EntryOrigin.TEXT)
+            st.inline.extend(entries)
+            st.problems.extend(problems)
+    st.stack.pop()
+
+
+def _follow(st: _State, ev: IncludeEvent, path: Path, base: Path, depth: int) -> None:
+    here = st.rel(path)
+    cmd = ev.command.lower()
+    target = ev.target
+    if cmd == "include" and st.includeonly is not None and target not in st.includeonly \
+            and target.removesuffix(".tex") not in st.includeonly:
+        return
+    if cmd in ("import", "inputfrom", "includefrom"):
+        new_base = (st.root / ev.folder) if not Path(ev.folder).is_absolute() else Path(ev.folder)
+        bases = [new_base]
+    elif cmd in ("subimport", "subinputfrom", "subincludefrom"):
+        new_base = base / ev.folder
+        bases = [new_base, path.parent / ev.folder]
+    elif cmd == "subfile":
+        new_base = base
+        bases = [path.parent, base, st.root]
+    else:
+        new_base = base
+        bases = [base, st.root, path.parent]
+    found = _resolve(bases, target)
+    if found is None:
+        st.problems.append(Problem("missing-file", f"\\{ev.command}{{{target}}}: file not found "
+                                   f"(looked in {', '.join(sorted({st.rel(b) or '.' for b in bases}))})",
+                                   file=here, line=ev.line))
+        return
+    if found.resolve() in st.stack or depth >= _MAX_DEPTH:
+        st.problems.append(Problem("include-cycle", f"\\{ev.command}{{{target}}} includes a file "
+                                   "that is already being read; not followed again",
+                                   file=here, line=ev.line))
+        return
+    if cmd == "subfile":
+        new_base = found.parent
+    _walk(st, found, new_base, depth + 1)
+
+
+def _artefacts(st: _State) -> list[tuple[str, Artefact]]:
+    out: list[tuple[str, Artefact]] = []
+    aux = st.main.with_suffix(".aux")
+    if aux.is_file():
+        try:
+            art = parse_aux_text(read_text(aux))
+            keys = list(art.keys)
+            for sub in art.inputs:
+                p = st.root / sub
+                if p.is_file():
+                    keys.extend(parse_aux_text(read_text(p)).keys)
+            out.append((st.rel(aux), Artefact(tuple(dict.fromkeys(keys)), art.resources)))
+        except OSError:
+            logger.debug("cannot read %s", aux)
+    bcf = st.main.with_suffix(".bcf")
+    if bcf.is_file():
+        try:
+            out.append((st.rel(bcf), parse_bcf_text(read_text(bcf))))
+        except OSError:
+            logger.debug("cannot read %s", bcf)
+    return out
+
+
+def _load_tex(main: Path, *, input_: Path) -> Project:
+    try:
+        read_text(main)
+    except OSError as exc:
+        raise InputError(f"cannot read {main}: {exc}", hint="check the file's permissions") from exc
+    st = _State(main=main, root=main.parent)
+    _walk(st, main, main.parent, 0)
+    problems = st.problems
+    # --- bibliography resources
+    bib_entries: list[Entry] = []
+    bib_problems: list[Problem] = []
+    resource_names: list[str] = []
+    first_def: dict[str, Entry] = {}
+    bbl_path = main.with_suffix(".bbl")
+    has_bbl = bbl_path.is_file()
+    seen_res: set[Path] = set()
+    for found, name, file, line in st.resources:
+        if found is None:
+            extra = f"; using {bbl_path.name}" if has_bbl else ""
+            problems.append(Problem("missing-file", f"bibliography {name!r} not found{extra}",
+                                    file=file, line=line))
+            continue
+        if found.resolve() in seen_res:
+            continue
+        seen_res.add(found.resolve())
+        resource_names.append(st.rel(found))
+        try:
+            text = read_text(found)
+        except OSError as exc:
+            problems.append(Problem("missing-file", f"cannot read {name}: {exc}", file=file,
+                                    line=line))
+            continue
+        entries, probs = parse_bib_text(text, st.rel(found))
+        bib_problems.extend(probs)
+        for e in entries:
+            prev = first_def.get(e.key)
+            if prev is not None:
+                for a, b in ((prev, e), (e, prev)):
+                    bib_problems.append(Problem(
+                        "duplicate-key", f"key {e.key!r} is defined at {a.file}:{a.line} and "
+                        f"{b.file}:{b.line}; the first ({prev.file}:{prev.line}) is used",
+                        key=e.key, file=a.file, line=a.line))
+                continue
+            first_def[e.key] = e
+            bib_entries.append(e)
+    bbl_entries: list[Entry] = []
+    if has_bbl:
+        try:
+            bbl_entries, bbl_probs = parse_bbl_text(read_text(bbl_path), st.rel(bbl_path))
+            resource_names.append(st.rel(bbl_path))
+            bib_problems.extend(p for p in bbl_probs if p.code not in _HYGIENE or not bib_entries)
+        except OSError:
+            logger.debug("cannot read %s", bbl_path)
+    pool: list[Entry] = list(bib_entries) if bib_entries or not bbl_entries else list(bbl_entries)
+    pool.extend(st.inline)
+    if not st.resources and not has_bbl and not st.inline:
+        problems.append(Problem("no-bibliography", "no \\bibliography, \\addbibresource, .bbl or "
+                                "thebibliography found: nothing to check",
+                                file=st.rel(main), line=1))
+    # --- cited keys: source sites plus build artefacts
+    cited: dict[str, CiteSite | None] = {}
+    for s in st.sites:
+        cited.setdefault(s.key, s)
+    source_keys = set(cited)
+    for art_name, art in _artefacts(st):
+        art_keys = {k for k in art.keys if k != "*"}
+        if "*" in art.keys:
+            st.nocite_all = True
+        for k in sorted(art_keys - source_keys):
+            problems.append(Problem("artefact-mismatch", f"{art_name} cites {k!r}, which the "
+                                    "source files do not cite (stale build or unread macro?)",
+                                    key=k, file=art_name))
+            cited.setdefault(k, None)
+        for k in sorted(source_keys - art_keys):
+            site = cited[k]
+            problems.append(Problem("artefact-mismatch", f"{k!r} is cited in the source but not "
+                                    f"in {art_name} (rebuild the paper?)", key=k,
+                                    file=site.file if site else "", line=site.line if site else 0))
+    by_key = {e.key: e for e in pool}
+    by_lower = {e.key.lower(): e for e in pool}
+    used: set[str] = set()
+    for key, site in cited.items():
+        entry = by_key.get(key) or by_lower.get(key.lower())
+        if entry is None:
+            count = sum(1 for s in st.sites if s.key == key)
+            problems.append(Problem("undefined-key", f"{key!r} is cited ({count} time"
+                                    f"{'s' if count != 1 else ''}) but defined in no "
+                                    "bibliography", key=key, file=site.file if site else "",
+                                    line=site.line if site else 0))
+        else:
+            used.add(entry.key)
+            parent = entry.fields.get("crossref", "")
+            if parent:
+                used.add(parent)
+    reported_undefined = {p.key for p in problems if p.code == "undefined-key"}
+    bib_problems = [p for p in bib_problems
+                    if not (p.code == "undefined-key" and p.key in reported_undefined)]
+    if st.nocite_all:
+        checked = list(pool)
+    else:
+        checked = [e for e in pool if e.key in used]
+        for e in pool:
+            if e.key not in used:
+                problems.append(Problem("unused-entry", f"{e.key!r} is defined but never cited",
+                                        key=e.key, file=e.file, line=e.line))
+    checked_keys = {e.key for e in checked}
+    problems.extend(p for p in bib_problems if p.code not in _HYGIENE or p.key in checked_keys)
+    if bib_entries and bbl_entries:
+        bib_keys = {e.key for e in bib_entries}
+        bbl_keys = {e.key for e in bbl_entries}
+        for e in bbl_entries:
+            if e.key not in bib_keys:
+                problems.append(Problem("bbl-mismatch", f"{e.key!r} is in {e.file} but in no .bib "
+                                        "(stale .bbl?)", key=e.key, file=e.file, line=e.line))
+        for e in checked:
+            if e.origin is EntryOrigin.BIB and e.key not in bbl_keys:
+                problems.append(Problem("bbl-mismatch", f"{e.key!r} is cited and in {e.file} but "
+                                        f"not in {bbl_path.name} (rebuild the .bbl)", key=e.key,
+                                        file=e.file, line=e.line))
+    return Project(
+        input=str(input_), main_file=str(main), files=tuple(st.files),
+        resources=tuple(resource_names), entries=tuple(checked),
+        all_entries=tuple(pool), sites=tuple(st.sites), problems=tuple(problems),
+    )

@@ -1,0 +1,122 @@
+"""Unit tests of the pure parsers: ids, LaTeX decoding, names, refstrings, bbl, aux, cites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.tex.aux import parse_aux_text, parse_bcf_text
+from citecheck_tex.tex.bbl import parse_bbl_text
+from citecheck_tex.tex.bib import parse_bib_text, split_names
+from citecheck_tex.tex.cites import CiteEvent, scan_tex
+from citecheck_tex.tex.ids import looks_like_texkey, normalize_arxiv, normalize_doi
+from citecheck_tex.tex.latex_text import latex_to_unicode
+from citecheck_tex.tex.project import load_project
+from citecheck_tex.tex.refstring import parse_reference
+
+CASES = Path(__file__).parent / "cases"
+
+
+@pytest.mark.parametrize(("raw", "norm"), [
+    ("arXiv:hep-th/9711200v2", "hep-th/9711200"),
+    ("https://arxiv.org/abs/1706.03762v5", "1706.03762"),
+    ("https://arxiv.org/pdf/astro-ph/0110472.pdf", "astro-ph/0110472"),
+    ("1807.06209 [astro-ph.CO]", "1807.06209"),
+])
+def test_normalize_arxiv(raw: str, norm: str) -> None:
+    assert normalize_arxiv(raw) == norm
+
+
+def test_normalize_doi_and_texkey() -> None:
+    assert normalize_doi("https://doi.org/10.1103/PhysRevLett.30.1343") == \
+        "10.1103/physrevlett.30.1343"
+    assert normalize_doi("doi:10.1000/X_Y.") == "10.1000/x_y"
+    assert looks_like_texkey("Maldacena:1997re")
+    assert not looks_like_texkey("maldacena1997")
+
+
+@pytest.mark.parametrize(("tex", "text"), [
+    (r"Heged{\H u}s", "Hegedűs"), (r"$\Lambda$CDM", "ΛCDM"), (r"Sa{\'u}l", "Saúl"),
+    (r"\apj", "ApJ"), (r"{\v Z}eljko Ivezi\'c", "Željko Ivezić"),
+])
+def test_latex_to_unicode(tex: str, text: str) -> None:
+    assert latex_to_unicode(tex) == text
+
+
+def test_split_names_particles_suffix_literal() -> None:
+    people, truncated = split_names(
+        r"van der Waals, J. D. and Smith, Jr., John and {ATLAS Collaboration} and others")
+    assert truncated
+    assert [(p.von, p.family, p.jr, p.literal) for p in people] == [
+        ("van der", "Waals", "", False), ("", "Smith", "Jr.", False),
+        ("", "ATLAS Collaboration", "", True)]
+
+
+def test_parse_error_keeps_other_entries() -> None:
+    text = "@article{a, title={A}}\n@article{b, title={broken\n@article{c, title={C}}\n"
+    entries, problems = parse_bib_text(text, "x.bib")
+    assert [e.key for e in entries] == ["a", "c"]
+    assert [(p.code, p.line) for p in problems] == [("parse-error", 2)]
+
+
+@pytest.mark.parametrize(("ref", "expected"), [
+    ("A. Author, B. Author, Phys. Rev. Lett. 95, 251302 (2005)",
+     {"author": "A. Author and B. Author", "journal": "Phys. Rev. Lett.", "volume": "95",
+      "pages": "251302", "year": "2005"}),
+    ("Nucl.Phys.,B106,475", {"journal": "Nucl.Phys.", "volume": "B106", "pages": "475"}),
+    ("[Bean & Melchiorri, 2009, Current constraints on the dark energy equation of state]"
+     "(https://arxiv.org/pdf/astro-ph/0110472.pdf)",
+     {"author": "Bean and Melchiorri", "year": "2009", "eprint": "astro-ph/0110472",
+      "title": "Current constraints on the dark energy equation of state"}),
+    ("[Attention Is All You Need](https://arxiv.org/abs/1706.03762)",
+     {"title": "Attention Is All You Need", "eprint": "1706.03762"}),
+    ('J. M. Maldacena, "The Large N limit of superconformal field theories and supergravity," '
+     "Adv. Theor. Math. Phys. 2, 231 (1998), arXiv:hep-th/9711200.",
+     {"author": "J. M. Maldacena", "journal": "Adv. Theor. Math. Phys.", "volume": "2",
+      "pages": "231", "year": "1998", "eprint": "hep-th/9711200",
+      "title": "The Large N limit of superconformal field theories and supergravity"}),
+    ("G. Aad et al. (ATLAS Collaboration), Phys. Lett. B 716, 1 (2012), "
+     "doi:10.1016/j.physletb.2012.08.020",
+     {"author": "G. Aad and others", "journal": "Phys. Lett. B", "volume": "716", "pages": "1",
+      "doi": "10.1016/j.physletb.2012.08.020"}),
+])
+def test_parse_reference(ref: str, expected: dict[str, str]) -> None:
+    got = parse_reference(ref)
+    for k, v in expected.items():
+        assert got.get(k) == v, k
+
+
+def test_biber_bbl_given_directly() -> None:
+    project = load_project(CASES / "biber_missing" / "main.bbl")
+    assert [e.key for e in project.entries] == ["extra1", "einstein1905", "Gross:1973id"]
+    assert [(p.code, p.key) for p in project.problems] == [("undefined-key", "nokey")]
+    einstein = project.entries[1]
+    assert einstein.doi == "10.1002/andp.19053221004"
+    assert einstein.authors[1].literal
+
+
+def test_bbl_from_revtex_parses_bibinfo() -> None:
+    text = (CASES / "revtex_apsrev" / "main.bbl").read_text(encoding="utf-8")
+    entries, problems = parse_bbl_text(text, "main.bbl")
+    assert problems == []
+    mald = entries[0]
+    assert (mald.key, mald.arxiv, mald.venue, mald.volume, mald.year) == (
+        "Maldacena:1997re", "hep-th/9711200", "Adv. Theor. Math. Phys.", "2", "1998")
+
+
+def test_aux_and_bcf() -> None:
+    aux = parse_aux_text("\\citation{a,b}\n\\citation{REVTEX42Control}\n\\bibdata{refs}\n"
+                         "\\abx@aux@cite{0}{c}\n\\@input{ch.aux}\n")
+    assert aux.keys == ("a", "b", "c") and aux.resources == ("refs",)
+    assert aux.inputs == ("ch.aux",)
+    bcf = parse_bcf_text("<bcf:citekey order=\"1\">k1</bcf:citekey>"
+                         "<bcf:datasource type=\"file\">refs.bib</bcf:datasource>")
+    assert bcf.keys == ("k1",) and bcf.resources == ("refs.bib",)
+
+
+def test_cite_variants() -> None:
+    tex = ("\\Textcite{a}\\footfullcite[p]{b}\\citepalias{c}\\autocites[1]{d}[2]{e}\n"
+           "\\supercite{ f , g }\\cite{x-y_z+w/v}\n")
+    keys = [k for ev in scan_tex(tex) if isinstance(ev, CiteEvent) for k, _ in ev.keys]
+    assert keys == ["a", "b", "c", "d", "e", "f", "g", "x-y_z+w/v"]
