@@ -1,0 +1,492 @@
+"""arXiv pre-submission gate: ``citecheck-tex gate DIR``.
+
+Looks at a submission folder the way arXiv will, then verifies the references:
+
+1. **main file**: the ``toplevel`` file of ``00README`` / ``00README.XXX``
+   (``filename toplevel`` lines) or of ``00README.yaml``/``.json``
+   (``sources: - filename: ... usage: toplevel``); else the one ``.tex`` file
+   with ``\\documentclass`` that no other file includes.
+2. **bibliography**: arXiv runs neither Biber nor (reliably) BibTeX: it needs
+   ``<main>.bbl`` beside the main file. A ``.bbl`` under another name is not used.
+3. **bbl format**: a biblatex ``.bbl`` must declare the format version that
+   arXiv's biblatex reads (:data:`ARXIV_BBL_FORMAT`).
+4. **bbl/bib agreement**: every cited key is in the ``.bbl``; the ``.bbl`` holds
+   no key the ``.bib`` files lack (a stale ``.bbl``).
+5. **arXiv ids**: ids written so that arXiv's reference extraction finds them
+   (``arXiv:2101.01234``, ``hep-th/9901001``; not split by spaces or braces).
+6. **references**: the usual check; fails at or above ``--fail-on`` (MAJOR).
+
+Every check is one PASS/WARN/FAIL/SKIP line, suitable for CI logs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from citecheck_tex.config import Settings
+from citecheck_tex.model import Label, RunResult
+from citecheck_tex.tex.ids import has_split_arxiv
+
+logger = logging.getLogger(__name__)
+
+#: The biblatex ``.bbl`` format version arXiv's current TeX Live reads.
+ARXIV_BBL_FORMAT = "3.3"
+
+PASS, WARN, FAIL, SKIP = "PASS", "WARN", "FAIL", "SKIP"
+
+_README_NAMES = ("00README", "00README.XXX")
+_README_STRUCTURED = ("00README.yaml", "00README.yml", "00README.json")
+_DOCCLASS = re.compile(r"\\documentclass\b|\\documentstyle\b")
+_BIBLATEX_PKG = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\bbiblatex\b[^}]*\}")
+_BBL_VERSION = re.compile(r"^%\s*\$\s*biblatex bbl format version\s+([0-9.]+)\s*\$", re.M)
+_BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]*)\}")
+_BIBLATEX_ENTRY = re.compile(r"^\s*\\entry\{([^}]*)\}\{", re.M)
+_BIB_KEY = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s]+)\s*,")
+
+
+@dataclass(frozen=True, slots=True)
+class GateCheck:
+    """One line of the gate's summary."""
+
+    name: str
+    status: str  # PASS | WARN | FAIL | SKIP
+    message: str
+    file: str = ""
+    line: int = 0
+
+    def render(self) -> str:
+        """``FAIL  bbl-file      message (file:line)``."""
+        where = ""
+        if self.file:
+            where = f" ({self.file}:{self.line})" if self.line else f" ({self.file})"
+        return f"{self.status:<4}  {self.name:<12}  {self.message}{where}"
+
+
+@dataclass(frozen=True, slots=True)
+class GateReport:
+    """Everything the gate found; ``result`` is None when references were not verified."""
+
+    folder: str
+    main_file: str
+    checks: tuple[GateCheck, ...]
+    result: RunResult | None = None
+
+    @property
+    def passed(self) -> bool:
+        """True when no check failed."""
+        return all(c.status != FAIL for c in self.checks)
+
+    def render(self) -> str:
+        """The CI-log summary: one line per check, then the verdict."""
+        lines = [f"citecheck-tex gate: {self.folder}"]
+        lines += [c.render() for c in self.checks]
+        n_fail = sum(c.status == FAIL for c in self.checks)
+        n_warn = sum(c.status == WARN for c in self.checks)
+        verdict = "PASS" if self.passed else "FAIL"
+        lines.append(f"gate: {verdict} ({n_fail} failed, {n_warn} warning(s), "
+                     f"{len(self.checks)} checks)")
+        return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ main file
+
+
+def parse_readme_toplevel(text: str, name: str) -> list[str]:
+    """Toplevel file names declared by an arXiv ``00README`` file (old or new format)."""
+    if name.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return []
+        sources = data.get("sources", []) if isinstance(data, dict) else []
+        return [str(s.get("filename", "")) for s in sources
+                if isinstance(s, dict) and s.get("usage") == "toplevel" and s.get("filename")]
+    if name.endswith((".yaml", ".yml")):
+        return _yaml_toplevel(text)
+    out = []
+    for raw in text.splitlines():
+        words = raw.split("#", 1)[0].split()
+        if len(words) >= 2 and words[1].lower() == "toplevel":
+            out.append(words[0])
+    return out
+
+
+def _unquote(s: str) -> str:
+    s = s.strip()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
+        return s[1:-1]
+    return s
+
+
+def _yaml_toplevel(text: str) -> list[str]:
+    """The ``sources`` list of arXiv's YAML 00README, read without a YAML library."""
+    items: list[dict[str, str]] = []
+    in_sources = False
+    for raw in text.splitlines():
+        line = raw.split(" #", 1)[0].rstrip()
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line.startswith((" ", "-", "\t")):
+            in_sources = line.split(":", 1)[0].strip() == "sources"
+            continue
+        if not in_sources:
+            continue
+        m = re.match(r"^\s*-\s*([A-Za-z_]+)\s*:\s*(.*)$", line)
+        if m:
+            items.append({m.group(1): _unquote(m.group(2))})
+            continue
+        m = re.match(r"^\s+([A-Za-z_]+)\s*:\s*(.*)$", line)
+        if m and items:
+            items[-1][m.group(1)] = _unquote(m.group(2))
+    return [it["filename"] for it in items if it.get("usage") == "toplevel" and it.get("filename")]
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _scan(path: Path) -> list[object]:
+    from citecheck_tex.tex.cites import scan_tex
+
+    return list(scan_tex(_read(path)))
+
+
+def _resolve_tex(folder: Path, target: str) -> Path:
+    p = folder / target
+    return p if p.suffix == ".tex" or p.is_file() else p.with_name(p.name + ".tex")
+
+
+def find_main_file(folder: Path) -> tuple[Path | None, GateCheck]:
+    """The file arXiv will compile, and the check line that says how it was found."""
+    for name in (*_README_STRUCTURED, *_README_NAMES):
+        readme = folder / name
+        if readme.is_file():
+            tops = parse_readme_toplevel(_read(readme), name)
+            if tops:
+                main = folder / tops[0]
+                if not main.is_file():
+                    return None, GateCheck("main-file", FAIL,
+                                           f"{name} names {tops[0]} as toplevel, but it is "
+                                           "not in the folder", str(readme))
+                return main, GateCheck("main-file", PASS,
+                                       f"{tops[0]} (toplevel in {name})", str(main))
+    from citecheck_tex.tex.cites import IncludeEvent
+    from citecheck_tex.tex.latex_text import blank_ignored
+
+    texs = sorted(p for p in folder.rglob("*.tex") if p.is_file())
+    included: set[Path] = set()
+    for tex in texs:
+        for ev in _scan(tex):
+            if isinstance(ev, IncludeEvent):
+                base = folder / ev.folder if ev.folder else folder
+                included.add(_resolve_tex(base, ev.target).resolve())
+    candidates = [t for t in texs if t.resolve() not in included
+                  and _DOCCLASS.search(blank_ignored(_read(t)))]
+    if not candidates:
+        return None, GateCheck("main-file", FAIL,
+                               "no .tex file with \\documentclass that no other file includes",
+                               str(folder))
+    top = [c for c in candidates if c.parent == folder] or candidates
+    if len(top) > 1:
+        names = ", ".join(c.name for c in top)
+        return None, GateCheck("main-file", FAIL,
+                               f"several main-file candidates ({names}); arXiv compiles only "
+                               "one: add a 00README with `NAME.tex toplevel`", str(folder))
+    rel = top[0].relative_to(folder)
+    return top[0], GateCheck("main-file", PASS,
+                             f"{rel} (the only \\documentclass not included by another file)",
+                             str(top[0]))
+
+
+# ------------------------------------------------------------------ bibliography
+
+
+@dataclass(frozen=True, slots=True)
+class _Bibliography:
+    files: tuple[Path, ...]  # main + included .tex files
+    bib_names: tuple[str, ...]  # resources as written
+    biblatex: bool
+    inline: bool  # thebibliography in the source
+    cited: dict[str, tuple[str, int]]  # key -> first (file, line)
+
+
+def _collect(main: Path) -> _Bibliography:
+    from citecheck_tex.tex.cites import (
+        BibliographyEnvEvent,
+        CiteEvent,
+        IncludeEvent,
+        ResourceEvent,
+    )
+
+    folder = main.parent
+    todo, seen = [main], set()
+    names: list[str] = []
+    cited: dict[str, tuple[str, int]] = {}
+    biblatex = inline = False
+    while todo:
+        tex = todo.pop(0)
+        if tex.resolve() in seen or not tex.is_file():
+            continue
+        seen.add(tex.resolve())
+        if _BIBLATEX_PKG.search(_read(tex)):
+            biblatex = True
+        for ev in _scan(tex):
+            if isinstance(ev, IncludeEvent):
+                base = folder / ev.folder if ev.folder else folder
+                todo.append(_resolve_tex(base, ev.target))
+            elif isinstance(ev, ResourceEvent):
+                if ev.command.lower() != "bibliography":
+                    biblatex = True
+                names.extend(n for n in ev.names if n)
+            elif isinstance(ev, BibliographyEnvEvent):
+                inline = True
+            elif isinstance(ev, CiteEvent):
+                for key, line in ev.keys:
+                    if key != "*" and key not in cited:
+                        cited[key] = (str(tex), line)
+    files = tuple(sorted(seen))
+    return _Bibliography(files, tuple(dict.fromkeys(names)), biblatex, inline, cited)
+
+
+def _bib_path(folder: Path, name: str, biblatex: bool) -> Path:
+    p = folder / name
+    if biblatex or p.suffix == ".bib":
+        return p
+    return p.with_name(p.name + ".bib")
+
+
+def bbl_keys(text: str) -> list[str]:
+    """Keys of a BibTeX (``\\bibitem``) or biblatex (``\\entry``) ``.bbl``."""
+    keys = [m.group(1).strip() for m in _BIBITEM.finditer(text)]
+    keys += [m.group(1).strip() for m in _BIBLATEX_ENTRY.finditer(text)]
+    return list(dict.fromkeys(k for k in keys if k))
+
+
+def bib_keys(text: str) -> list[str]:
+    """Entry keys of a ``.bib`` text (``@string``/``@preamble``/``@comment`` excluded)."""
+    return [m.group(2) for m in _BIB_KEY.finditer(text)
+            if m.group(1).lower() not in ("string", "preamble", "comment")]
+
+
+def is_biblatex_bbl(text: str) -> bool:
+    """True for a ``.bbl`` written by Biber for biblatex."""
+    return "biblatex auxiliary file" in text or "\\abx@aux@" in text or "\\datalist" in text
+
+
+def split_arxiv_lines(text: str) -> list[int]:
+    """1-based lines holding an arXiv id split by spaces or braces."""
+    return [i for i, line in enumerate(text.splitlines(), start=1)
+            if not line.lstrip().startswith("%") and has_split_arxiv(line)]
+
+
+def check_structure(folder: Path, *, bbl_format: str = ARXIV_BBL_FORMAT) -> tuple[
+    Path | None, list[GateCheck]
+]:
+    """The structural checks (no retrieval): main file, bbl, format, keys, arXiv ids."""
+    main, main_check = find_main_file(folder)
+    checks = [main_check]
+    if main is None:
+        return None, checks
+    bib = _collect(main)
+    mfolder = main.parent
+    bbl = main.with_suffix(".bbl")
+    bib_paths = [_bib_path(mfolder, n, bib.biblatex) for n in bib.bib_names]
+    missing_bibs = [p for p in bib_paths if not p.is_file()]
+    others = sorted(p.name for p in mfolder.glob("*.bbl") if p != bbl)
+
+    bbl_text = _read(bbl) if bbl.is_file() else ""
+    if not bib.bib_names and not bib.inline and not bbl.is_file():
+        checks.append(GateCheck("bibliography", SKIP, "no \\bibliography or \\addbibresource"))
+    elif bib.inline and not bib.bib_names:
+        checks.append(GateCheck("bbl-file", PASS, "thebibliography is in the source; no .bbl "
+                                "needed"))
+    elif bbl.is_file():
+        checks.append(GateCheck("bbl-file", PASS, f"{bbl.name} is present", str(bbl)))
+    elif others:
+        checks.append(GateCheck(
+            "bbl-file", FAIL,
+            f"found {', '.join(others)} but arXiv reads {bbl.name} (named after {main.name}): "
+            f"rename it, or regenerate it from {main.name}", str(mfolder / others[0])))
+    elif bib.biblatex:
+        checks.append(GateCheck(
+            "bbl-file", FAIL,
+            f"{bbl.name} is missing and arXiv does not run Biber: run biber locally and "
+            f"include {bbl.name}", str(main)))
+    elif missing_bibs:
+        checks.append(GateCheck(
+            "bbl-file", FAIL,
+            f"{bbl.name} is missing and so is {missing_bibs[0].name}: the references cannot "
+            f"be built; include {bbl.name}", str(main)))
+    else:
+        checks.append(GateCheck(
+            "bbl-file", WARN,
+            f"{bbl.name} is missing; arXiv asks for the .bbl that BibTeX made (only the .bib "
+            f"files are here): include {bbl.name}", str(main)))
+
+    if bbl.is_file():
+        if is_biblatex_bbl(bbl_text):
+            m = _BBL_VERSION.search(bbl_text)
+            if m is None:
+                checks.append(GateCheck("bbl-format", FAIL,
+                                        "biblatex .bbl without a format version line",
+                                        str(bbl), 1))
+            elif m.group(1) != bbl_format:
+                line = bbl_text.count("\n", 0, m.start()) + 1
+                checks.append(GateCheck(
+                    "bbl-format", FAIL,
+                    f"biblatex .bbl format {m.group(1)}, arXiv's TeX Live expects {bbl_format}: "
+                    "regenerate it with the biblatex/biber versions arXiv uses",
+                    str(bbl), line))
+            else:
+                checks.append(GateCheck("bbl-format", PASS, f"biblatex .bbl format {bbl_format}",
+                                        str(bbl)))
+        else:
+            checks.append(GateCheck("bbl-format", SKIP, "BibTeX .bbl (no format version)"))
+
+    checks.append(_key_check(bib, bbl, bbl_text, bib_paths))
+    checks.append(_arxiv_check(bbl, bbl_text, [p for p in bib_paths if p.is_file()]))
+    return main, checks
+
+
+def _key_check(bib: _Bibliography, bbl: Path, bbl_text: str, bib_paths: list[Path]) -> GateCheck:
+    present_bibs = [p for p in bib_paths if p.is_file()]
+    if not bbl.is_file():
+        return GateCheck("bbl-keys", SKIP, "no .bbl to compare")
+    in_bbl = set(bbl_keys(bbl_text))
+    not_in_bbl = [k for k in bib.cited if k not in in_bbl]
+    if not_in_bbl:
+        file, line = bib.cited[not_in_bbl[0]]
+        shown = ", ".join(not_in_bbl[:5]) + (" ..." if len(not_in_bbl) > 5 else "")
+        return GateCheck("bbl-keys", FAIL,
+                         f"{len(not_in_bbl)} cited key(s) missing from {bbl.name} ({shown}): the "
+                         ".bbl is stale; re-run bibtex/biber", file, line)
+    if present_bibs:
+        in_bib: set[str] = set()
+        for p in present_bibs:
+            in_bib.update(bib_keys(_read(p)))
+        stale = sorted(in_bbl - in_bib)
+        if stale:
+            shown = ", ".join(stale[:5]) + (" ..." if len(stale) > 5 else "")
+            return GateCheck("bbl-keys", FAIL,
+                             f"{bbl.name} has {len(stale)} key(s) that no .bib file has "
+                             f"({shown}): the .bbl and .bib disagree; re-run bibtex/biber",
+                             str(bbl))
+        return GateCheck("bbl-keys", PASS, f"{bbl.name} and the .bib files agree "
+                         f"({len(in_bbl)} keys, every cited key present)")
+    return GateCheck("bbl-keys", PASS, f"every cited key is in {bbl.name}")
+
+
+def _arxiv_check(bbl: Path, bbl_text: str, bibs: list[Path]) -> GateCheck:
+    sources = [(bbl, bbl_text)] if bbl.is_file() else [(p, _read(p)) for p in bibs]
+    bad: list[tuple[Path, int]] = []
+    for path, text in sources:
+        bad += [(path, n) for n in split_arxiv_lines(text)]
+    if not sources:
+        return GateCheck("arxiv-ids", SKIP, "no .bbl or .bib to read")
+    if bad:
+        path, line = bad[0]
+        return GateCheck("arxiv-ids", FAIL,
+                         f"{len(bad)} arXiv id(s) split by spaces or braces, which arXiv's "
+                         "reference extraction misses: write arXiv:YYMM.NNNNN or "
+                         "archive/YYMMNNN in one piece", str(path), line)
+    return GateCheck("arxiv-ids", PASS, "arXiv ids are written in one piece")
+
+
+# ------------------------------------------------------------------ references
+
+
+def verify_references(main: Path, settings: Settings) -> tuple[RunResult, GateCheck]:
+    """Check the references of the main file; the check line counts labels."""
+    from citecheck_tex import pipeline
+    from citecheck_tex.ignore import apply_ignores
+    from citecheck_tex.tex.project import load_project
+
+    project = load_project(main)
+    settings, _ = apply_ignores(project, settings)
+    result = pipeline.check(project, settings)
+    counts = result.summary()
+    text = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no references"
+    fail_labels = {
+        "major": {Label.MAJOR},
+        "minor": {Label.MAJOR, Label.MINOR},
+        "unverified": {Label.MAJOR, Label.MINOR, Label.UNVERIFIED},
+        "never": set(),
+    }[settings.fail_on]
+    bad = [v for v in result.verdicts if v.label in fail_labels]
+    if bad:
+        first = bad[0]
+        keys = ", ".join(v.entry.key for v in bad[:5]) + (" ..." if len(bad) > 5 else "")
+        return result, GateCheck("references", FAIL,
+                                 f"{len(bad)} at or above {settings.fail_on.upper()}: {keys} "
+                                 f"({text})", first.entry.file, first.entry.line)
+    return result, GateCheck("references", PASS, f"{len(result.verdicts)} checked: {text}")
+
+
+def run_gate(folder: Path, settings: Settings, *, verify: bool = True,
+             bbl_format: str = ARXIV_BBL_FORMAT) -> GateReport:
+    """All checks on a submission folder; never raises for a bad submission."""
+    main, checks = check_structure(folder, bbl_format=bbl_format)
+    result = None
+    if main is not None and verify:
+        try:
+            result, line = verify_references(main, settings)
+        except Exception as exc:  # the summary must still be printed
+            logger.debug("verification failed", exc_info=True)
+            line = GateCheck("references", FAIL, f"could not verify: {exc}", str(main))
+        checks.append(line)
+    elif main is not None:
+        checks.append(GateCheck("references", SKIP, "--no-verify"))
+    shown = tuple(replace(c, file=_relative(folder, c.file)) for c in checks)
+    return GateReport(str(folder), str(main) if main else "", shown, result)
+
+
+def _relative(folder: Path, name: str) -> str:
+    """``name`` relative to the submission folder when it lies inside it."""
+    if not name:
+        return ""
+    try:
+        return Path(name).resolve().relative_to(folder.resolve()).as_posix()
+    except (ValueError, OSError):
+        return name
+
+
+def main(argv: Sequence[str]) -> int:
+    """``citecheck-tex gate DIR [check options] [--no-verify] [--bbl-format V]``."""
+    from citecheck_tex import cli
+    from citecheck_tex.config import load_settings
+    from citecheck_tex.errors import UsageError
+
+    p = cli._Parser(prog="citecheck-tex gate",
+                    description="Check an arXiv submission folder before uploading it.")
+    p.add_argument("folder", metavar="DIR", help="the submission folder")
+    p.add_argument("--no-verify", action="store_true",
+                   help="structural checks only (no reference retrieval)")
+    p.add_argument("--bbl-format", default=ARXIV_BBL_FORMAT, metavar="VERSION",
+                   help=f"biblatex .bbl format arXiv expects (default {ARXIV_BBL_FORMAT})")
+    cli._add_check_options(p)
+    ns = p.parse_args(list(argv))
+    folder = Path(ns.folder)
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: not a folder", hint="give the submission folder")
+    overrides = cli._overrides(ns)
+    settings = load_settings(folder, overrides)
+    report = run_gate(folder, settings, verify=not ns.no_verify, bbl_format=ns.bbl_format)
+    sys.stdout.write(report.render())
+    if report.result is not None:
+        if ns.out:
+            written = cli.write_reports(report.result, settings, Path(ns.out))
+            print(f"Reports written to {ns.out}: " + ", ".join(w.name for w in written))
+        if "github" in settings.formats:
+            from citecheck_tex.report.github import render_github
+
+            sys.stdout.write(render_github(report.result))
+    return 0 if report.passed else 1

@@ -1,0 +1,196 @@
+"""arXiv gate on a clean and on broken submission folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex import gate
+from citecheck_tex.config import Settings
+from citecheck_tex.gate import FAIL, PASS, WARN, parse_readme_toplevel, run_gate
+
+from .conftest import bib_entry, load_records, tex_source
+
+WRONG_TITLE = "Quantum error correction with topological codes in six dimensions"
+
+
+def _bibitem(meta: dict[str, object], *, arxiv: str = "") -> str:
+    m: dict = meta  # type: ignore[type-arg]
+    pub = m["publication_info"][0]
+    names = ", ".join(a["full_name"] for a in m["authors"])
+    eprint = arxiv or f"arXiv:{m['arxiv_eprints'][0]['value']}"
+    return (f"\\bibitem{{{m['texkeys'][0]}}}\n{names}.\n\\newblock {m['titles'][0]['title']}.\n"
+            f"\\newblock {{\\em {pub['journal_title']}}}, {pub['journal_volume']}:"
+            f"{pub['page_start']}, {pub['year']}.\n\\newblock {eprint}.\n\n")
+
+
+def _bibtex_bbl(recs: list[dict[str, object]], *, split_first: bool = False) -> str:
+    items = []
+    for i, r in enumerate(recs):
+        arxiv = ""
+        if split_first and i == 0:
+            num = r["arxiv_eprints"][0]["value"]  # type: ignore[index]
+            arxiv = "arXiv:" + num.replace(".", ". ")
+        items.append(_bibitem(r, arxiv=arxiv))
+    head = "\\begin{thebibliography}{" + str(len(recs)) + "}\n\n"
+    return head + "".join(items) + "\\end{thebibliography}\n"
+
+
+def _submission(folder: Path, *, main: str = "main", bbl_name: str | None = "main",
+                corrupt: bool = False, split: bool = False, readme: str = "") -> Path:
+    recs = load_records()
+    folder.mkdir(parents=True, exist_ok=True)
+    keys = [r["texkeys"][0] for r in recs]  # type: ignore[index]
+    (folder / f"{main}.tex").write_text(tex_source(keys), encoding="utf-8")
+    bib = [bib_entry(r, title=WRONG_TITLE) if corrupt and i == 0 else bib_entry(r)
+           for i, r in enumerate(recs)]
+    (folder / "refs.bib").write_text("\n".join(bib), encoding="utf-8")
+    if bbl_name:
+        (folder / f"{bbl_name}.bbl").write_text(_bibtex_bbl(recs, split_first=split),
+                                                encoding="utf-8")
+    if readme:
+        (folder / "00README").write_text(readme, encoding="utf-8")
+    return folder
+
+
+def _status(report: gate.GateReport, name: str) -> str:
+    return next(c.status for c in report.checks if c.name == name)
+
+
+def test_clean_submission_passes(tmp_path: Path, settings: Settings) -> None:
+    folder = _submission(tmp_path / "clean")
+    report = run_gate(folder, settings)
+    assert report.passed, report.render()
+    assert {c.name for c in report.checks} >= {"main-file", "bbl-file", "bbl-keys",
+                                               "arxiv-ids", "references"}
+    text = report.render()
+    assert "gate: PASS" in text
+    assert all(line.split()[0] in ("PASS", "SKIP") for line in text.splitlines()[1:-1])
+
+
+def test_missing_bbl_with_bib_is_a_warning(tmp_path: Path, settings: Settings) -> None:
+    report = run_gate(_submission(tmp_path / "s", bbl_name=None), settings, verify=False)
+    assert _status(report, "bbl-file") == WARN
+    assert report.passed
+
+
+def test_bbl_named_after_another_file_fails(tmp_path: Path, settings: Settings) -> None:
+    report = run_gate(_submission(tmp_path / "s", bbl_name="paper"), settings, verify=False)
+    check = next(c for c in report.checks if c.name == "bbl-file")
+    assert check.status == FAIL and "paper.bbl" in check.message and "main.bbl" in check.message
+    assert not report.passed
+
+
+def test_biblatex_without_bbl_fails(tmp_path: Path, settings: Settings) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[backend=biber]{biblatex}\n"
+        "\\addbibresource{refs.bib}\n\\begin{document}\\cite{a}\\printbibliography"
+        "\\end{document}\n", encoding="utf-8")
+    (folder / "refs.bib").write_text("@article{a, title={A}, author={B, C}, year={2000}}\n",
+                                     encoding="utf-8")
+    report = run_gate(folder, settings, verify=False)
+    check = next(c for c in report.checks if c.name == "bbl-file")
+    assert check.status == FAIL and "Biber" in check.message
+
+
+@pytest.mark.parametrize(("version", "expected"), [("3.3", PASS), ("3.2", FAIL)])
+def test_biblatex_bbl_format_version(tmp_path: Path, settings: Settings, version: str,
+                                     expected: str) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{biblatex}\n\\addbibresource{refs.bib}\n"
+        "\\begin{document}\\cite{a}\\printbibliography\\end{document}\n", encoding="utf-8")
+    (folder / "refs.bib").write_text("@article{a, title={A}, author={B, C}, year={2000}}\n",
+                                     encoding="utf-8")
+    (folder / "main.bbl").write_text(
+        "% $ biblatex auxiliary file $\n"
+        f"% $ biblatex bbl format version {version} $\n"
+        "% Do not modify the above lines!\n\\begingroup\n\\makeatletter\n"
+        "\\@ifundefined{ver@biblatex.sty}{}{}\n\\endgroup\n\\refsection{0}\n"
+        "  \\datalist[entry]{nty/global//global/global/global}\n"
+        "    \\entry{a}{article}{}{}\n      \\field{title}{A}\n    \\endentry\n"
+        "  \\enddatalist\n\\endrefsection\n\\endinput\n", encoding="utf-8")
+    report = run_gate(folder, settings, verify=False)
+    check = next(c for c in report.checks if c.name == "bbl-format")
+    assert check.status == expected
+    if expected == FAIL:
+        assert check.line == 2 and "3.3" in check.message
+
+
+def test_split_arxiv_id_fails_with_line(tmp_path: Path, settings: Settings) -> None:
+    report = run_gate(_submission(tmp_path / "s", split=True), settings, verify=False)
+    check = next(c for c in report.checks if c.name == "arxiv-ids")
+    assert check.status == FAIL
+    assert check.file.endswith("main.bbl") and check.line > 0
+
+
+def test_stale_bbl_fails(tmp_path: Path, settings: Settings) -> None:
+    folder = _submission(tmp_path / "s")
+    tex = folder / "main.tex"
+    tex.write_text(tex.read_text().replace("\\bibliographystyle", "\\cite{Witten:1998qj}\n"
+                                           "\\bibliographystyle"), encoding="utf-8")
+    report = run_gate(folder, settings, verify=False)
+    check = next(c for c in report.checks if c.name == "bbl-keys")
+    assert check.status == FAIL and "Witten:1998qj" in check.message
+
+
+def test_major_reference_fails_and_fail_on_never_passes(tmp_path: Path,
+                                                        settings: Settings) -> None:
+    folder = _submission(tmp_path / "s", corrupt=True)
+    report = run_gate(folder, settings)
+    check = next(c for c in report.checks if c.name == "references")
+    assert check.status == FAIL and "MAJOR" in check.message
+    first_key = load_records()[0]["texkeys"][0]  # type: ignore[index]
+    assert first_key in check.message
+    from dataclasses import replace
+
+    relaxed = run_gate(folder, replace(settings, fail_on="never"))
+    assert relaxed.passed
+
+
+def test_readme_toplevel_picks_the_main_file(tmp_path: Path, settings: Settings) -> None:
+    folder = _submission(tmp_path / "s", main="paper", bbl_name="paper",
+                         readme="paper.tex toplevel\nfigs/old.tex ignore\n")
+    (folder / "supplement.tex").write_text("\\documentclass{article}\n\\begin{document}x"
+                                           "\\end{document}\n", encoding="utf-8")
+    report = run_gate(folder, settings, verify=False)
+    assert report.main_file.endswith("paper.tex")
+    assert "00README" in report.checks[0].message
+
+
+def test_two_candidates_without_readme_fail(tmp_path: Path, settings: Settings) -> None:
+    folder = _submission(tmp_path / "s")
+    (folder / "other.tex").write_text("\\documentclass{article}\n\\begin{document}x"
+                                      "\\end{document}\n", encoding="utf-8")
+    report = run_gate(folder, settings)
+    assert report.checks[0].status == FAIL and "00README" in report.checks[0].message
+    assert not report.passed
+
+
+def test_readme_formats() -> None:
+    assert parse_readme_toplevel("main.tex toplevel\nfig.tex ignore\nnohypertex\n",
+                                 "00README.XXX") == ["main.tex"]
+    yaml = ("process:\n  compiler: pdflatex\nsources:\n  - filename: intro.tex\n"
+            "    usage: include\n  - filename: \"ms.tex\"\n    usage: toplevel\n")
+    assert parse_readme_toplevel(yaml, "00README.yaml") == ["ms.tex"]
+    js = '{"sources": [{"filename": "ms.tex", "usage": "toplevel"}]}'
+    assert parse_readme_toplevel(js, "00README.json") == ["ms.tex"]
+    assert parse_readme_toplevel("{not json", "00README.json") == []
+
+
+def test_main_exit_codes_and_summary(tmp_path: Path, index_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    opts = ["--offline", "--index", str(index_path), "--cache", "none"]
+    clean = _submission(tmp_path / "clean")
+    assert gate.main([str(clean), *opts]) == 0
+    out = capsys.readouterr().out
+    assert out.strip().endswith("checks)") and "gate: PASS" in out
+    broken = _submission(tmp_path / "broken", bbl_name="paper", split=True, corrupt=True)
+    assert gate.main([str(broken), *opts]) == 1
+    out = capsys.readouterr().out
+    assert "gate: FAIL" in out
+    assert sum(line.startswith("FAIL") for line in out.splitlines()) >= 2
