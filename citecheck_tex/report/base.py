@@ -1,0 +1,222 @@
+"""The reporter protocol, its registry and helpers shared by the reporters.
+
+A reporter takes a :class:`~citecheck_tex.model.RunResult` and returns text:
+one ``str`` for a single report, or a mapping file name -> content when it
+produces one file per input (the annotated .bib reporter). Reporters never
+write files; the CLI does. Built-in reporters register themselves exactly as a
+third-party one would, through :func:`register_reporter`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from urllib.parse import quote
+
+from citecheck_tex.errors import UsageError
+from citecheck_tex.model import CiteSite, Label, Record, Verdict
+
+if TYPE_CHECKING:
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import RunResult
+
+logger = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Reporter(Protocol):
+    """Something that renders a run.
+
+    ``name`` is the registry name (the ``--format`` value). ``render`` returns
+    the report text, or a mapping file name -> content for per-file reports.
+    """
+
+    name: str
+
+    def render(self, result: RunResult, settings: Settings) -> str | dict[str, str]:
+        """Render ``result``; never writes files."""
+        ...
+
+
+#: A factory builds a reporter; it takes no argument (settings come with ``render``).
+ReporterFactory = Callable[[], Reporter]
+
+_REGISTRY: dict[str, ReporterFactory] = {}
+
+_BUILTIN_MODULES = ("terminal", "json", "html", "annotated_bib", "sarif", "github")
+
+
+def register_reporter(name: str) -> Callable[[ReporterFactory], ReporterFactory]:
+    """Register a reporter factory under ``name`` (used as a class decorator)."""
+
+    def deco(factory: ReporterFactory) -> ReporterFactory:
+        _REGISTRY[name] = factory
+        return factory
+
+    return deco
+
+
+def reporter_names() -> tuple[str, ...]:
+    """Names of all registered reporters."""
+    _load_builtins()
+    return tuple(sorted(_REGISTRY))
+
+
+def make_reporter(name: str) -> Reporter:
+    """Build a registered reporter, or fail with the list of valid names."""
+    _load_builtins()
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise UsageError(
+            f"unknown report format {name!r}",
+            hint="valid formats: " + ", ".join(sorted(_REGISTRY)),
+        ) from None
+    return factory()
+
+
+def _load_builtins() -> None:
+    import importlib
+
+    for mod in _BUILTIN_MODULES:
+        importlib.import_module(f"citecheck_tex.report.{mod}")
+
+
+# --------------------------------------------------------------------------- helpers
+
+#: Labels in the order reports list them (most severe first).
+LABEL_ORDER: tuple[Label, ...] = tuple(sorted(Label, key=lambda lab: lab.rank))
+
+#: Fields compared side by side, in display order: (key, human name).
+DISPLAY_FIELDS: tuple[tuple[str, str], ...] = (
+    ("title", "Title"),
+    ("authors", "Authors"),
+    ("year", "Year"),
+    ("venue", "Venue"),
+    ("volume", "Volume"),
+    ("pages", "Pages"),
+    ("doi", "DOI"),
+    ("arxiv", "arXiv"),
+)
+
+_SAFE_URL = re.compile(r"^https?://", re.IGNORECASE)
+
+
+def safe_url(url: str) -> str:
+    """``url`` when it is an http(s) URL, else the empty string (no javascript: links)."""
+    url = url.strip()
+    return url if _SAFE_URL.match(url) else ""
+
+
+def doi_url(doi: str) -> str:
+    """The resolver URL of a DOI."""
+    return "https://doi.org/" + quote(doi.strip(), safe="/:;()._-<>[]")
+
+
+def arxiv_url(arxiv: str) -> str:
+    """The abstract page of an arXiv identifier."""
+    return "https://arxiv.org/abs/" + quote(arxiv.strip(), safe="/._-")
+
+
+def record_links(record: Record) -> list[tuple[str, str]]:
+    """Links to a found record as (text, url): the source's page, DOI, arXiv.
+
+    The source page comes first (INSPIRE, Crossref, ... as the adapter gave it);
+    identifier links follow. Only http(s) URLs are kept.
+    """
+    links: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def add(text: str, url: str) -> None:
+        url = safe_url(url)
+        if url and url not in seen:
+            seen.add(url)
+            links.append((text, url))
+
+    add(record.source, record.url)
+    if record.doi:
+        add(f"doi:{record.doi}", doi_url(record.doi))
+        if record.source.lower() == "crossref" and not record.url:
+            add("crossref", "https://api.crossref.org/works/" + quote(record.doi, safe="/"))
+    if record.arxiv:
+        add(f"arXiv:{record.arxiv}", arxiv_url(record.arxiv))
+    if record.source.lower() == "inspire" and not record.url and record.id.isdigit():
+        add("inspire", f"https://inspirehep.net/literature/{record.id}")
+    return links
+
+
+def primary_link(record: Record | None) -> str:
+    """The single most useful link to a record, or ''."""
+    if record is None:
+        return ""
+    links = record_links(record)
+    for text, url in links:
+        if text.startswith("doi:"):
+            return url
+    return links[0][1] if links else ""
+
+
+def record_field(record: Record, name: str) -> str:
+    """A record's field as display text (``authors`` joined with '; ')."""
+    if name == "authors":
+        names = [p.display() for p in record.authors]
+        if record.collaborations:
+            names = [*record.collaborations, *names]
+        text = "; ".join(names)
+        return text + ("; et al." if record.authors_truncated and text else "")
+    value = getattr(record, name, "")
+    return value if isinstance(value, str) else ""
+
+
+def entry_field(verdict: Verdict, name: str) -> str:
+    """An entry's field as display text, by the same names as :func:`record_field`."""
+    entry = verdict.entry
+    if name == "authors":
+        text = "; ".join(p.display() for p in entry.authors)
+        return text + ("; et al." if entry.authors_truncated and text else "")
+    value = getattr(entry, name, "")
+    if isinstance(value, str) and value:
+        return value
+    alias = {"venue": ("journal", "booktitle", "journaltitle"), "arxiv": ("eprint",)}
+    for field_name in alias.get(name, (name,)):
+        if entry.get(field_name):
+            return entry.get(field_name)
+    return ""
+
+
+def wrong_fields(verdict: Verdict) -> tuple[str, ...]:
+    """Names of the fields that disagree, in discrepancy order, without repeats."""
+    out: list[str] = []
+    for d in verdict.discrepancies:
+        if d.field not in out:
+            out.append(d.field)
+    return tuple(out)
+
+
+def sites_of(verdict: Verdict, result: RunResult) -> tuple[CiteSite, ...]:
+    """Citation sites of a verdict: its own, else the project's sites of its key."""
+    if verdict.sites:
+        return verdict.sites
+    return result.project.sites_for(verdict.entry.key)
+
+
+def sorted_verdicts(verdicts: tuple[Verdict, ...] | list[Verdict]) -> list[Verdict]:
+    """Verdicts by severity, then file, line and key (a stable reading order)."""
+    return sorted(
+        verdicts, key=lambda v: (v.label.rank, v.entry.file, v.entry.line, v.entry.key)
+    )
+
+
+def location(file: str, line: int) -> str:
+    """``file:line``, or ``file`` when the line is unknown."""
+    if not file:
+        return ""
+    return f"{file}:{line}" if line > 0 else file
+
+
+def shorten(text: str, width: int) -> str:
+    """One line of at most ``width`` characters, ending in '…' when cut."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"

@@ -1,0 +1,78 @@
+"""GitHub Actions workflow commands (``--format github``).
+
+``::error`` for MAJOR, ``::warning`` for MINOR and for problems, ``::notice``
+for UNVERIFIED; each annotated at the .bib entry's file and line. Values are
+escaped as the runner expects (``%``, CR, LF, and in properties ``:`` and ``,``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from citecheck_tex.model import Label
+from citecheck_tex.report.base import primary_link, register_reporter, sorted_verdicts
+
+if TYPE_CHECKING:
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import RunResult
+
+logger = logging.getLogger(__name__)
+
+_COMMAND = {Label.MAJOR: "error", Label.MINOR: "warning", Label.UNVERIFIED: "notice"}
+
+
+def escape_data(text: str) -> str:
+    """Escape a workflow command's message."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow command's property value."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _command(kind: str, message: str, *, file: str = "", line: int = 0, title: str = "") -> str:
+    props: list[str] = []
+    if file:
+        props.append(f"file={escape_property(file)}")
+        if line > 0:
+            props.append(f"line={line}")
+    if title:
+        props.append(f"title={escape_property(title)}")
+    head = f"::{kind} " + ",".join(props) if props else f"::{kind}"
+    return f"{head}::{escape_data(message)}"
+
+
+def render_github(result: RunResult) -> str:
+    """One workflow command per MAJOR/MINOR/UNVERIFIED reference and per problem."""
+    lines: list[str] = []
+    for v in sorted_verdicts(result.verdicts):
+        kind = _COMMAND.get(v.label)
+        if kind is None:
+            continue
+        parts = [v.reason] if v.reason else []
+        for d in v.discrepancies:
+            found = (v.suggested or {}).get(d.field, d.found)
+            parts.append(f'{d.field}: cited "{d.cited}", found "{found}"')
+        link = primary_link(v.match)
+        if link:
+            parts.append(link)
+        message = f"{v.entry.key}: " + ("; ".join(parts) or v.label.value)
+        lines.append(_command(kind, message, file=v.entry.file, line=v.entry.line,
+                              title=f"{v.label.value} reference {v.entry.key}"))
+    for p in result.problems:
+        lines.append(_command("warning", p.message or p.code, file=p.file, line=p.line,
+                              title=f"{p.code}" + (f" {p.key}" if p.key else "")))
+    return "".join(line + "\n" for line in lines)
+
+
+@register_reporter("github")
+class GithubReporter:
+    """Registry adapter for :func:`render_github`."""
+
+    name = "github"
+
+    def render(self, result: RunResult, settings: Settings) -> str:
+        """Render ``result`` as GitHub workflow commands."""
+        return render_github(result)

@@ -1,0 +1,202 @@
+"""The HTML report: one self-contained file (inline CSS and JS, no external assets).
+
+The template lives in ``templates/report.html.j2`` (shipped as the package
+``citecheck_tex.templates``) and is rendered with autoescape on: titles with
+``<``, ``&`` or LaTeX are shown as text, never as markup. This module only
+prepares plain view data; all markup is in the template.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import logging
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+
+from citecheck_tex.model import Label, Verdict
+from citecheck_tex.report.annotated_bib import suggested_bibtex
+from citecheck_tex.report.base import (
+    DISPLAY_FIELDS,
+    LABEL_ORDER,
+    entry_field,
+    location,
+    record_field,
+    record_links,
+    register_reporter,
+    sites_of,
+    sorted_verdicts,
+)
+
+if TYPE_CHECKING:
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import RunResult
+
+logger = logging.getLogger(__name__)
+
+TEMPLATE = "report.html.j2"
+
+#: Discrepancy field names -> the display field they belong to.
+_FIELD_GROUP = {
+    "author": "authors", "authors": "authors", "journal": "venue", "booktitle": "venue",
+    "journaltitle": "venue", "venue": "venue", "eprint": "arxiv", "arxiv": "arxiv",
+    "date": "year",
+}
+
+_LABEL_HELP = {
+    "MAJOR": "no real record matches: possibly hallucinated",
+    "MINOR": "real work, some fields wrong",
+    "UNVERIFIED": "could not be confirmed",
+    "EXACT": "matches a real record",
+    "SKIPPED": "not checked",
+}
+
+
+def _load_template(name: str) -> str | None:
+    resource = importlib.resources.files("citecheck_tex.templates").joinpath(name)
+    try:
+        return resource.read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(_load_template),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
+    return env
+
+
+def _group(field: str) -> str:
+    return _FIELD_GROUP.get(field.lower(), field.lower())
+
+
+def _loose(text: str) -> str:
+    """Text reduced for an "obviously equal" test: case, punctuation, leading zeros."""
+    words = re.findall(r"\w+", text.casefold())
+    return " ".join(w.lstrip("0") or "0" for w in words)
+
+
+def _field_rows(v: Verdict) -> list[dict[str, Any]]:
+    """Cited vs found rows with a status: diff, same, other, missing (found only) or none."""
+    wrong = {_group(d.field) for d in v.discrepancies}
+    agree = {_group(c.field): c.agree for c in v.checks}
+    rows: list[dict[str, Any]] = []
+    names = [name for name, _ in DISPLAY_FIELDS]
+    extra = [_group(d.field) for d in v.discrepancies if _group(d.field) not in names]
+    for name, human in [*DISPLAY_FIELDS, *((e, e.capitalize()) for e in dict.fromkeys(extra))]:
+        cited = entry_field(v, name)
+        found = record_field(v.match, name) if v.match is not None else ""
+        d = next((d for d in v.discrepancies if _group(d.field) == name), None)
+        if d is not None:
+            cited, found = cited or d.cited, found or d.found
+        if not cited and not found:
+            continue
+        if name in wrong or agree.get(name) is False:
+            status = "diff"
+        elif not found:
+            status = "none"
+        elif not cited:
+            status = "missing"
+        elif agree.get(name) is True or _loose(cited) == _loose(found):
+            status = "same"
+        else:
+            status = "other"  # not compared, or judged equivalent (abbreviations, ...)
+        rows.append({"name": human, "cited": cited, "found": found, "status": status})
+    return rows
+
+
+def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
+    entry = v.entry
+    authors = [p.display() for p in entry.authors]
+    author_text = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or
+                                             entry.authors_truncated else "")
+    title = entry.title or entry.get("title") or entry.raw_text
+    sites = [{"loc": location(s.file, s.line),
+              "command": "\\" + s.command.lstrip("\\") if s.command else ""}
+             for s in sites_of(v, result)]
+    suggested_bib = ""
+    if v.label is Label.MINOR and v.suggested:
+        suggested_bib = suggested_bibtex(entry, v.suggested)
+    links = [{"text": t, "url": u} for t, u in record_links(v.match)] if v.match else []
+    search = " ".join([entry.key, title, author_text, entry.year, entry.venue, v.reason,
+                       v.label.value, entry.file, *(d.field for d in v.discrepancies)])
+    return {
+        "n": n,
+        "id": f"ref-{n}",
+        "key": entry.key,
+        "label": v.label.value,
+        "rank": v.label.rank,
+        "label_help": _LABEL_HELP.get(v.label.value, ""),
+        "title": title,
+        "authors": author_text,
+        "year": entry.year or entry.get("year"),
+        "venue": entry.venue,
+        "entry_type": entry.entry_type,
+        "score": "—" if v.match is None and not v.score else f"{v.score:.1f}",
+        "score_value": round(v.score, 3),
+        "score_pct": max(0, min(100, round(v.score * 10))),
+        "confidence": f"{v.confidence:.2f}",
+        "reason": v.reason,
+        "loc": location(entry.file, entry.line),
+        "file": entry.file,
+        "line": entry.line,
+        "wrong": [d.field for d in v.discrepancies],
+        "discrepancies": [{"field": d.field, "cited": d.cited, "found": d.found, "note": d.note}
+                          for d in v.discrepancies],
+        "rows": _field_rows(v),
+        "match": v.match,
+        "links": links,
+        "attempts": [{"source": a.source, "kind": a.kind, "status": a.status.value,
+                      "latency": f"{a.latency_ms:.0f} ms", "cached": a.cached,
+                      "message": a.message} for a in v.attempts],
+        "suggested": dict(v.suggested or {}),
+        "suggested_bib": suggested_bib,
+        "sites": sites,
+        "search": " ".join(search.lower().split()),
+    }
+
+
+def build_context(result: RunResult) -> dict[str, Any]:
+    """The template's data: references (most severe first), counts, problems."""
+    summary = result.summary()
+    refs = [_reference(v, result, i + 1) for i, v in enumerate(sorted_verdicts(result.verdicts))]
+    return {
+        "tool_version": result.tool_version,
+        "input": result.input,
+        "offline": result.offline,
+        "elapsed": f"{result.elapsed_s:.1f}" if result.elapsed_s else "",
+        "http_requests": result.http_requests,
+        "labels": [{"name": lab.value, "count": summary[lab.value],
+                    "help": _LABEL_HELP[lab.value]} for lab in LABEL_ORDER],
+        "total": len(refs),
+        "refs": refs,
+        "problems": [{"code": p.code, "message": p.message, "key": p.key,
+                      "loc": location(p.file, p.line)} for p in result.problems],
+    }
+
+
+def render_html(result: RunResult) -> str:
+    """The self-contained HTML report as text."""
+    template = _environment().get_template(TEMPLATE)
+    return template.render(**build_context(result))
+
+
+@register_reporter("html")
+class HtmlReporter:
+    """Registry adapter for :func:`render_html`."""
+
+    name = "html"
+
+    def render(self, result: RunResult, settings: Settings) -> str:
+        """Render ``result`` as one HTML page."""
+        return render_html(result)

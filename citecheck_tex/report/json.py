@@ -1,0 +1,121 @@
+"""The JSON report: the stable schema-1 contract (``docs/report.schema.json``).
+
+Keys are never removed or renamed within schema 1; new keys may be added
+(``sources``, ``elapsed_s``, ``http_requests``, ``entry_type``, ``origin``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from citecheck_tex.model import Record, Verdict
+from citecheck_tex.report.base import register_reporter, sites_of
+
+if TYPE_CHECKING:
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import RunResult
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+
+def _match(record: Record | None) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    return {
+        "source": record.source,
+        "id": record.id,
+        "url": record.url,
+        "title": record.title,
+        "authors": [p.display() for p in record.authors],
+        "year": record.year,
+        "venue": record.venue,
+        "volume": record.volume,
+        "pages": record.pages,
+        "doi": record.doi,
+        "arxiv": record.arxiv,
+    }
+
+
+def _cited(verdict: Verdict) -> dict[str, Any]:
+    entry = verdict.entry
+    cited: dict[str, Any] = {k: str(v) for k, v in entry.fields.items()}
+    cited["authors"] = [p.display() for p in entry.authors]
+    return cited
+
+
+def _entry(verdict: Verdict, result: RunResult) -> dict[str, Any]:
+    entry = verdict.entry
+    return {
+        "key": entry.key,
+        "label": verdict.label.value,
+        "score": round(float(verdict.score), 3),
+        "confidence": round(float(verdict.confidence), 3),
+        "reason": verdict.reason,
+        "file": entry.file,
+        "line": entry.line,
+        "entry_type": entry.entry_type,
+        "origin": entry.origin.value,
+        "cited": _cited(verdict),
+        "match": _match(verdict.match),
+        "discrepancies": [
+            {"field": d.field, "cited": d.cited, "found": d.found, "note": d.note}
+            for d in verdict.discrepancies
+        ],
+        "suggested": dict(verdict.suggested) if verdict.suggested is not None else None,
+        "cited_at": [
+            {"file": s.file, "line": s.line, "command": s.command}
+            for s in sites_of(verdict, result)
+        ],
+        "sources": [
+            {
+                "source": a.source,
+                "kind": a.kind,
+                "status": a.status.value,
+                "latency_ms": round(float(a.latency_ms), 1),
+                "cached": a.cached,
+                "message": a.message,
+            }
+            for a in verdict.attempts
+        ],
+    }
+
+
+def build_report(result: RunResult) -> dict[str, Any]:
+    """The schema-1 report as plain JSON-ready data."""
+    summary = result.summary()
+    return {
+        "schema": SCHEMA_VERSION,
+        "tool": {"name": "citecheck-tex", "version": result.tool_version},
+        "input": result.input,
+        "offline": result.offline,
+        "summary": {k: summary.get(k, 0) for k in ("EXACT", "MINOR", "MAJOR", "UNVERIFIED",
+                                                   "SKIPPED")},
+        "entries": [_entry(v, result) for v in result.verdicts],
+        "problems": [
+            {"code": p.code, "message": p.message, "key": p.key, "file": p.file,
+             "line": p.line}
+            for p in result.problems
+        ],
+        "elapsed_s": round(float(result.elapsed_s), 3),
+        "http_requests": result.http_requests,
+    }
+
+
+def render_json(result: RunResult) -> str:
+    """The schema-1 JSON report, pretty-printed, UTF-8 text with a final newline."""
+    return json.dumps(build_report(result), ensure_ascii=False, indent=2) + "\n"
+
+
+@register_reporter("json")
+class JsonReporter:
+    """Registry adapter for :func:`render_json`."""
+
+    name = "json"
+
+    def render(self, result: RunResult, settings: Settings) -> str:
+        """Render ``result`` as schema-1 JSON."""
+        return render_json(result)

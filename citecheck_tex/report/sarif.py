@@ -1,0 +1,201 @@
+"""SARIF 2.1.0 report (``report.sarif``) for GitHub code scanning and other viewers.
+
+One rule per label that produces results (MAJOR error, MINOR warning,
+UNVERIFIED note) and one per problem code. Each result is located at the .bib
+entry's file and line; file URIs are relative (to ``root`` when given) so that
+code scanning can map them onto the repository.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from citecheck_tex.model import Label, Verdict
+from citecheck_tex.report.base import primary_link, register_reporter
+
+if TYPE_CHECKING:
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import Problem, RunResult
+
+logger = logging.getLogger(__name__)
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/citecheck-tex/"
+
+_LABEL_RULES: dict[Label, tuple[str, str, str, str]] = {
+    # label: (rule id, level, short description, full description)
+    Label.MAJOR: (
+        "citecheck/major",
+        "error",
+        "Reference does not match any real record",
+        "No scholarly record matches this reference closely enough: it may be hallucinated, "
+        "or key facts (title, authors, identifiers) are wrong.",
+    ),
+    Label.MINOR: (
+        "citecheck/minor",
+        "warning",
+        "Reference matches a real record with wrong fields",
+        "The work exists, but some fields (year, pages, venue, identifiers...) differ from "
+        "the record found. The annotated .bib holds a corrected entry.",
+    ),
+    Label.UNVERIFIED: (
+        "citecheck/unverified",
+        "note",
+        "Reference could not be verified",
+        "No source could confirm or refute this reference (not indexed, or sources failed).",
+    ),
+}
+
+#: Problem codes known to the frontend and pipeline, with a short description.
+PROBLEM_CODES: dict[str, str] = {
+    "undefined-key": "A citation key has no bibliography entry",
+    "unused-entry": "A bibliography entry is never cited",
+    "duplicate-key": "A key is defined more than once",
+    "parse-error": "A file could not be parsed",
+    "missing-file": "A referenced file is missing",
+    "bbl-mismatch": "The .bbl does not match the .bib",
+    "artefact-mismatch": "Build artefacts do not match the sources",
+    "no-bibliography": "No bibliography was found",
+    "missing-title-and-id": "An entry has neither a title nor an identifier",
+    "arxiv-id-form": "An arXiv identifier is malformed",
+    "doi-syntax": "A DOI is malformed",
+    "ambiguous-main": "The main .tex file is ambiguous",
+    "network": "A source could not be reached",
+}
+
+
+def _uri(file: str, root: str | None) -> str:
+    """A relative URI for ``file`` (relative to ``root`` when absolute and below it)."""
+    path = Path(file)
+    if path.is_absolute():
+        if root is not None:
+            try:
+                rel = os.path.relpath(path, root)
+            except ValueError:  # another drive on Windows
+                rel = ""
+            if rel and not rel.startswith(".."):
+                return quote(PurePosixPath(Path(rel).as_posix()).as_posix())
+        return path.as_uri()
+    return quote(path.as_posix().removeprefix("./"))
+
+
+def _location(file: str, line: int, root: str | None) -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(file, root)}}
+    if not Path(file).is_absolute() or root is not None:
+        physical["artifactLocation"]["uriBaseId"] = "%SRCROOT%"
+    if line > 0:
+        physical["region"] = {"startLine": line}
+    return {"physicalLocation": physical}
+
+
+def _rule(rule_id: str, level: str, short: str, full: str) -> dict[str, Any]:
+    return {
+        "id": rule_id,
+        "name": "".join(p.capitalize() for p in rule_id.replace("/", "-").split("-")),
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
+        "defaultConfiguration": {"level": level},
+        "help": {"text": full},
+        "helpUri": INFORMATION_URI,
+        "properties": {"tags": ["references", "bibliography"]},
+    }
+
+
+def _verdict_message(v: Verdict) -> str:
+    parts = [f"{v.entry.key}: {v.label.value} (score {v.score:.1f}/10)."]
+    if v.reason:
+        parts.append(v.reason.rstrip(".") + ".")
+    for d in v.discrepancies:
+        parts.append(f'{d.field}: cited "{d.cited}", found "{d.found}".')
+    if v.suggested:
+        parts.append("Suggested: " + "; ".join(f"{k} = {val}" for k, val in v.suggested.items())
+                     + ".")
+    link = primary_link(v.match)
+    if link:
+        parts.append(f"Record: {link}")
+    return " ".join(parts)
+
+
+def render_sarif(result: RunResult, *, root: str | None = None) -> str:
+    """SARIF 2.1.0 log of the run as JSON text.
+
+    ``root`` is the folder URIs are made relative to (the repository root in
+    CI); relative entry paths are kept as they are.
+    """
+    rules: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for label, (rule_id, level, short, full) in _LABEL_RULES.items():
+        index[label.value] = len(rules)
+        rules.append(_rule(rule_id, level, short, full))
+    codes = list(PROBLEM_CODES)
+    codes += sorted({p.code for p in result.problems} - set(codes))
+    for code in codes:
+        index[code] = len(rules)
+        desc = PROBLEM_CODES.get(code, code.replace("-", " ").capitalize())
+        rules.append(_rule(code, "warning", desc, desc))
+
+    fallback = result.project.main_file or result.input
+    results: list[dict[str, Any]] = []
+    for v in result.verdicts:
+        if v.label not in _LABEL_RULES:
+            continue
+        rule_id, level, _, _ = _LABEL_RULES[v.label]
+        results.append({
+            "ruleId": rule_id,
+            "ruleIndex": index[v.label.value],
+            "level": level,
+            "message": {"text": _verdict_message(v)},
+            "locations": [_location(v.entry.file or fallback, v.entry.line, root)],
+            "partialFingerprints": {"citecheckEntry/v1": f"{v.entry.key}:{v.entry.content_hash}"},
+            "properties": {"key": v.entry.key, "score": round(v.score, 3),
+                           "confidence": round(v.confidence, 3)},
+        })
+    for p in result.problems:
+        results.append(_problem_result(p, index[p.code], fallback, root))
+
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "citecheck-tex",
+                "version": result.tool_version,
+                "semanticVersion": result.tool_version,
+                "informationUri": INFORMATION_URI,
+                "rules": rules,
+            }},
+            "results": results,
+            "columnKind": "unicodeCodePoints",
+            "properties": {"input": result.input, "offline": result.offline,
+                           "summary": result.summary()},
+        }],
+    }
+    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+def _problem_result(p: Problem, rule_index: int, fallback: str, root: str | None) -> dict[str, Any]:
+    text = p.message if not p.key or p.key in p.message else f"{p.key}: {p.message}"
+    return {
+        "ruleId": p.code,
+        "ruleIndex": rule_index,
+        "level": "warning",
+        "message": {"text": text or p.code},
+        "locations": [_location(p.file or fallback, p.line, root)],
+        "partialFingerprints": {"citecheckProblem/v1": f"{p.code}:{p.key}:{p.file}"},
+    }
+
+
+@register_reporter("sarif")
+class SarifReporter:
+    """Registry adapter for :func:`render_sarif`; URIs relative to the working folder."""
+
+    name = "sarif"
+
+    def render(self, result: RunResult, settings: Settings) -> str:
+        """Render ``result`` as SARIF 2.1.0."""
+        return render_sarif(result, root=os.getcwd())

@@ -1,0 +1,223 @@
+"""The terminal report and the progress line shown while sources are queried.
+
+The table lists MAJOR, MINOR and UNVERIFIED references one per line (key,
+file:line, the wrong fields with the suggested values) and collapses the rest
+into counts. ANSI colour only when asked (the CLI asks when stdout is a TTY).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TextIO
+
+from citecheck_tex.model import Label, Verdict
+from citecheck_tex.report.base import (
+    LABEL_ORDER,
+    location,
+    register_reporter,
+    shorten,
+    sorted_verdicts,
+)
+
+if TYPE_CHECKING:
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import RunResult
+
+logger = logging.getLogger(__name__)
+
+_RESET = "\x1b[0m"
+_STYLE: Mapping[str, str] = {
+    "MAJOR": "\x1b[1;31m",
+    "MINOR": "\x1b[33m",
+    "UNVERIFIED": "\x1b[35m",
+    "EXACT": "\x1b[32m",
+    "SKIPPED": "\x1b[2m",
+    "dim": "\x1b[2m",
+    "bold": "\x1b[1m",
+    "problem": "\x1b[33m",
+}
+
+#: Labels listed one line per reference; the others are collapsed into counts.
+_LISTED = (Label.MAJOR, Label.MINOR, Label.UNVERIFIED)
+
+
+class _Painter:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def __call__(self, style: str, text: str) -> str:
+        if not self.color or not text:
+            return text
+        return f"{_STYLE[style]}{text}{_RESET}"
+
+
+def _fix_text(verdict: Verdict, width: int) -> str:
+    """``field: cited → found`` for each wrong field (suggested values preferred)."""
+    suggested = dict(verdict.suggested or {})
+    parts: list[str] = []
+    for d in verdict.discrepancies:
+        new = suggested.pop(d.field, d.found)
+        parts.append(f"{d.field}: {shorten(d.cited, 28) or '∅'} → {shorten(new, 28) or '∅'}")
+    for field, value in suggested.items():
+        parts.append(f"{field}: + {shorten(value, 40)}")
+    return shorten("; ".join(parts), width) if parts else ""
+
+
+def _row(verdict: Verdict, paint: _Painter, key_w: int, loc_w: int, verbose: bool) -> list[str]:
+    label = verdict.label.value
+    loc = location(verdict.entry.file, verdict.entry.line)
+    head = (f"{paint(label, label.ljust(10))} {verdict.entry.key.ljust(key_w)}  "
+            f"{paint('dim', loc.ljust(loc_w))}  ")
+    detail = _fix_text(verdict, 90)
+    if not detail:
+        detail = shorten(verdict.reason, 90)
+    lines = [head + detail]
+    if verbose:
+        pad = " " * 11
+        lines.append(f"{pad}score {verdict.score:.1f}/10, confidence {verdict.confidence:.2f}: "
+                     f"{verdict.reason}")
+        if verdict.match is not None:
+            m = verdict.match
+            ident = m.doi or m.arxiv or m.id
+            lines.append(f"{pad}found: {m.source} {ident} {shorten(m.title, 70)}")
+        for a in verdict.attempts:
+            cached = ", cached" if a.cached else ""
+            msg = f" ({shorten(a.message, 60)})" if a.message else ""
+            lines.append(f"{pad}asked {a.source} by {a.kind}: {a.status.value}, "
+                         f"{a.latency_ms:.0f} ms{cached}{msg}")
+    return lines
+
+
+def render_terminal(
+    result: RunResult, *, color: bool, verbose: bool = False, quiet: bool = False
+) -> str:
+    """The terminal report: severity-sorted table, collapsed counts, problems, summary.
+
+    ``quiet`` keeps only the MAJOR/MINOR/UNVERIFIED lines and the summary;
+    ``verbose`` lists every reference with its score, match and sources asked.
+    """
+    paint = _Painter(color)
+    summary = result.summary()
+    listed_labels = tuple(LABEL_ORDER) if verbose else _LISTED
+    verdicts = [v for v in sorted_verdicts(result.verdicts) if v.label in listed_labels]
+    lines: list[str] = []
+    if not quiet:
+        mode = "offline" if result.offline else "online"
+        lines.append(paint("bold", f"citecheck-tex {result.tool_version}") +
+                     f" · {result.input} · {len(result.verdicts)} references · {mode}")
+    key_w = min(max((len(v.entry.key) for v in verdicts), default=0), 32)
+    loc_w = min(max((len(location(v.entry.file, v.entry.line)) for v in verdicts), default=0), 40)
+    for v in verdicts:
+        lines.extend(_row(v, paint, key_w, loc_w, verbose))
+    collapsed = [(lab, summary[lab.value]) for lab in LABEL_ORDER
+                 if lab not in listed_labels and summary[lab.value]]
+    if collapsed and not quiet:
+        lines.append(paint("dim", "+ " + ", ".join(f"{n} {lab.value}" for lab, n in collapsed)))
+    if result.problems and not quiet:
+        lines.append("")
+        lines.append(paint("bold", f"Problems ({len(result.problems)})"))
+        for p in result.problems:
+            where = location(p.file, p.line)
+            where = f"{where}: " if where else ""
+            lines.append(f"  {paint('problem', p.code)} {where}{p.message}")
+    counts = " · ".join(paint(lab.value, f"{summary[lab.value]} {lab.value}")
+                        for lab in LABEL_ORDER)
+    tail = ""
+    if result.elapsed_s and not quiet:
+        tail = f"  ({result.elapsed_s:.1f} s, {result.http_requests} HTTP requests)"
+    if lines and not quiet:
+        lines.append("")
+    lines.append(f"Summary: {counts}{tail}")
+    return "\n".join(lines) + "\n"
+
+
+class Progress:
+    """A one-line progress display while sources are queried.
+
+    On a TTY the line is redrawn in place with ``\\r``; elsewhere (logs, CI) a
+    plain line is written at each tenth of the work and at the end.
+    """
+
+    def __init__(self, stream: TextIO, *, color: bool = False, width: int = 24) -> None:
+        """Write to ``stream``; ``width`` is the bar length in characters."""
+        self.stream = stream
+        self.color = color
+        self.width = width
+        isatty = getattr(stream, "isatty", None)
+        self.tty = bool(isatty()) if callable(isatty) else False
+        self._last_step = -1
+        self._shown = False
+        self._last_len = 0
+
+    def line(
+        self,
+        done: int,
+        total: int,
+        counts: Mapping[str, int] | Mapping[Label, int],
+        slowest: str | tuple[str, float] | None = None,
+    ) -> str:
+        """The progress text (without control characters)."""
+        frac = done / total if total > 0 else 1.0
+        frac = min(max(frac, 0.0), 1.0)
+        filled = round(frac * self.width)
+        bar = "█" * filled + "░" * (self.width - filled)
+        norm = {(k.value if isinstance(k, Label) else str(k)): n for k, n in counts.items()}
+        parts = [f"{n} {lab.value}" for lab in LABEL_ORDER if (n := norm.get(lab.value, 0))]
+        text = f"[{bar}] {done}/{total}"
+        if parts:
+            text += "  " + " · ".join(parts)
+        if isinstance(slowest, tuple):
+            text += f"  slowest: {slowest[0]} {slowest[1] / 1000:.1f} s"
+        elif slowest:
+            text += f"  slowest: {slowest}"
+        return text
+
+    def update(
+        self,
+        done: int,
+        total: int,
+        counts: Mapping[str, int] | Mapping[Label, int],
+        slowest: str | tuple[str, float] | None = None,
+    ) -> None:
+        """Show that ``done`` of ``total`` references are checked.
+
+        ``counts`` maps labels (or their names) to counts so far; ``slowest``
+        names the slowest source, optionally with its latency in milliseconds.
+        """
+        text = self.line(done, total, counts, slowest)
+        if self.tty:
+            pad = " " * max(0, self._last_len - len(text))
+            self.stream.write("\r" + text + pad)
+            self._last_len = len(text)
+            self._shown = True
+        else:
+            step = int(10 * done / total) if total > 0 else 10
+            if step == self._last_step:
+                return
+            self._last_step = step
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        """End the progress line (a newline on a TTY so the report starts clean)."""
+        if self.tty and self._shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._shown = False
+
+
+@register_reporter("terminal")
+class TerminalReporter:
+    """Registry adapter for :func:`render_terminal` (colour is the CLI's decision)."""
+
+    name = "terminal"
+
+    def __init__(self, color: bool = False) -> None:
+        """``color``: emit ANSI colour codes."""
+        self.color = color
+
+    def render(self, result: RunResult, settings: Settings) -> str:
+        """Render ``result`` for a terminal with the settings' quiet/verbose."""
+        return render_terminal(result, color=self.color, verbose=settings.verbose,
+                               quiet=settings.quiet)

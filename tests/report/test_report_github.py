@@ -1,0 +1,35 @@
+"""GitHub workflow commands: one per finding, escaped as the runner expects."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from citecheck_tex.model import Problem
+from citecheck_tex.report.github import escape_data, escape_property, render_github
+from tests.report.factories import run_result
+
+
+def test_commands_per_label_and_problem() -> None:
+    lines = render_github(run_result()).splitlines()
+    assert lines[0].startswith("::error file=paper/refs.bib,line=43,title=MAJOR reference Smith")
+    kinds = [line.split(" ", 1)[0] for line in lines]
+    assert kinds == ["::error", "::warning", "::warning", "::notice",
+                     "::warning", "::warning", "::warning"]
+    assert not any("Larkoski" in line or "numpy" in line for line in lines)  # EXACT, SKIPPED
+    assert lines[-1] == "::warning title=network::semanticscholar: HTTP 429, retried 3 times"
+
+
+def test_escaping() -> None:
+    assert escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
+    assert escape_property("a:b,c%") == "a%3Ab%2Cc%25"
+    result = replace(run_result(), verdicts=(), problems=(
+        Problem("parse-error", "line one\nline two 100%", file="dir,1/x:y.bib", line=3),))
+    (line,) = render_github(result).splitlines()
+    assert line == ("::warning file=dir%2C1/x%3Ay.bib,line=3,title=parse-error"
+                    "::line one%0Aline two 100%25")
+
+
+def test_every_command_is_one_line() -> None:
+    out = render_github(run_result())
+    assert out.endswith("\n")
+    assert all(line.startswith("::") for line in out.splitlines())

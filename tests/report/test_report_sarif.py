@@ -1,0 +1,79 @@
+"""SARIF 2.1.0 output validates against the official OASIS schema."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from citecheck_tex.model import Problem
+from citecheck_tex.report.sarif import render_sarif
+from tests.report.factories import run_result
+
+SCHEMA = json.loads((Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json")
+                    .read_text("utf-8"))
+
+
+def _validate(doc: dict) -> None:  # type: ignore[type-arg]
+    jsonschema.Draft4Validator(SCHEMA).validate(doc)
+
+
+def test_valid_against_the_sarif_schema() -> None:
+    doc = json.loads(render_sarif(run_result()))
+    _validate(doc)
+    assert doc["version"] == "2.1.0"
+
+
+def test_schema_catches_a_bad_level() -> None:
+    doc = json.loads(render_sarif(run_result()))
+    doc["runs"][0]["results"][0]["level"] = "fatal"
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(doc)
+
+
+def test_rules_and_results() -> None:
+    run = json.loads(render_sarif(run_result()))["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    ids = [r["id"] for r in rules]
+    assert ids[:3] == ["citecheck/major", "citecheck/minor", "citecheck/unverified"]
+    assert "undefined-key" in ids and "unused-entry" in ids and "network" in ids
+    assert len(ids) == len(set(ids))
+    results = run["results"]
+    levels = {r["properties"]["key"]: r["level"] for r in results if "properties" in r}
+    assert levels == {"deOliveira:2015xxd": "warning", "Carrazza:2019efs": "warning",
+                      "Smith:2021qgj": "error", "Kasieczka:2019dbj": "note"}
+    for r in results:
+        assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
+    smith = next(r for r in results if r.get("properties", {}).get("key") == "Smith:2021qgj")
+    loc = smith["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "paper/refs.bib"
+    assert loc["region"] == {"startLine": 43}
+
+
+def test_absolute_paths_become_relative_to_root(tmp_path: Path) -> None:
+    result = run_result()
+    abs_file = str(tmp_path / "paper" / "my refs.bib")
+    verdicts = tuple(replace(v, entry=replace(v.entry, file=abs_file)) for v in result.verdicts)
+    result = replace(result, verdicts=verdicts, problems=(
+        Problem("duplicate-key", "key x defined twice", key="x", file=abs_file, line=9),))
+    doc = json.loads(render_sarif(result, root=str(tmp_path)))
+    _validate(doc)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in doc["runs"][0]["results"]}
+    assert uris == {"paper/my%20refs.bib"}
+    outside = json.loads(render_sarif(result, root=str(tmp_path / "elsewhere")))
+    _validate(outside)
+    uri = outside["runs"][0]["results"][0]["locations"][0]["physicalLocation"][
+        "artifactLocation"]["uri"]
+    assert uri.startswith("file:///")
+
+
+def test_problem_without_file_is_located_at_the_input() -> None:
+    run = json.loads(render_sarif(run_result()))["runs"][0]
+    network = next(r for r in run["results"] if r["ruleId"] == "network")
+    loc = network["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "paper/main.tex"
+    assert "region" not in loc
