@@ -40,7 +40,7 @@ _FAIL_LABELS = {
     "never": set(),
 }
 
-SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc")
+SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc", "ignore")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -123,7 +123,7 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
 
     def put(name: str, text: str) -> None:
         path = out_dir / name
-        path.write_text(text, encoding="utf-8", newline="")
+        path.write_text(text, encoding="utf-8", errors="surrogateescape", newline="")
         written.append(path)
 
     if "json" in settings.formats:
@@ -133,9 +133,10 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
     if "sarif" in settings.formats:
         put("report.sarif", sarif.render_sarif(result))
     if "bib" in settings.formats or settings.emit_fixed:
+        root = project_root(result)
         for bib in _bib_files(result):
             try:
-                text = Path(bib).read_text(encoding="utf-8", errors="surrogateescape")
+                text = (root / bib).read_text(encoding="utf-8", errors="surrogateescape")
             except OSError:
                 continue
             mine = [v for v in result.verdicts if v.entry.file == bib]
@@ -145,6 +146,12 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
             if settings.emit_fixed:
                 put(f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine))
     return written
+
+
+def project_root(result: RunResult) -> Path:
+    """The folder entry and site file names are relative to (the main file's)."""
+    main = Path(result.project.main_file)
+    return main if main.is_dir() else main.parent
 
 
 def _bib_files(result: RunResult) -> list[str]:
@@ -273,6 +280,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from citecheck_tex import gate
 
             return gate.main(args[1:])
+        if args and args[0] == "ignore":
+            from citecheck_tex import ignore
+
+            return ignore.main(args[1:])
         if args and args[0] == "latexmk-rc":
             from citecheck_tex import latexmk
 

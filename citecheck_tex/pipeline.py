@@ -281,13 +281,16 @@ def check(
     progress: ProgressCallback | None = None,
 ) -> RunResult:
     """Check every entry of a loaded project and return the run's result."""
+    from citecheck_tex.ignore import apply_ignores, explain_ignored, load_ignores, project_folder
+
     t0 = time.perf_counter()
+    settings, ignore_problems = apply_ignores(project, settings)
     verdicts, problems, requests = asyncio.run(
         check_entries_async(project.entries, settings, progress=progress)
     )
-    with_sites = [
-        _with_sites(v, project) for v in verdicts
-    ]
+    verdicts = list(explain_ignored(verdicts, load_ignores(project_folder(project))))
+    problems = list(ignore_problems) + problems
+    with_sites = [_with_sites(v, project) for v in verdicts]
     return RunResult(
         input=project.input,
         offline=settings.offline,
