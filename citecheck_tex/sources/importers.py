@@ -1,0 +1,561 @@
+"""Pure converters from dump records to index rows (no I/O, no SQLite).
+
+Each converter takes one parsed record of a real dump format and returns an
+:class:`IndexRow` (a :class:`~citecheck_tex.model.Record` plus the lookup keys
+the index stores) or ``None`` when the record has nothing to look it up by.
+
+Formats (detected per JSON line by shape, see :func:`classify_json`):
+
+==================  ==============================================================
+``inspire``         INSPIRE literature API hits ``{"id", "metadata": {...}}``; also a
+                    whole search response ``{"hits": {"hits": [...]}}`` on one line
+``inspire-corpus``  the project corpus ``inspire_hep_records.jsonl`` (``recid`` ...)
+``arxiv``           the arXiv metadata snapshot (``id, authors_parsed, versions``)
+``arxiv-corpus``    the project corpus ``arxiv_abs_records.jsonl`` (``arxiv_id`` ...)
+``openalex``        OpenAlex works (``"id": "https://openalex.org/W..."``)
+``crossref``        Crossref works: ``message`` objects, ``{"message": ...}``
+                    envelopes, or a ``message.items`` list
+``bibtex``          BibTeX entries (converted from :class:`~citecheck_tex.model.Entry`)
+==================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from citecheck_tex.model import Entry, Person, Record
+from citecheck_tex.verify.journals import journal_display, split_volume_letter
+
+logger = logging.getLogger(__name__)
+
+SOURCE_NAME = "local"
+
+#: Real INSPIRE control numbers are far below this; the project's dump gives records
+#: that have no INSPIRE id control numbers from 90000001 (no inspirehep.net page).
+SYNTHETIC_INSPIRE_ID = 90_000_001
+
+#: Authors kept per record: large collaborations list thousands; the rest is marked
+#: ``authors_truncated`` (the comparison needs the first few).
+MAX_AUTHORS = 100
+
+_JSON = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    """One record ready for the index: the Record and its lookup keys."""
+
+    uid: str  # unique per identity in its dump: "inspire:100761", "bib:HEPML.bib:key"
+    origin: str  # the dump family: inspire, arxiv, openalex, crossref, bib
+    format: str  # the detected format name (see module docstring)
+    record: Record
+    norm_title: str
+    dois: tuple[str, ...] = ()
+    arxivs: tuple[str, ...] = ()
+    texkeys: tuple[str, ...] = ()
+    jrefs: tuple[tuple[str, str, str], ...] = ()  # (journal_key, volume, first page)
+
+
+# --------------------------------------------------------------------------- normalisers
+
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+_ARXIV_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:\s*)", re.IGNORECASE)
+_ARXIV_VERSION = re.compile(r"v\d+$")
+_OLD_ARXIV = re.compile(r"^([a-z\-]+)(?:\.[a-z]{2})?/(\d{7})$", re.IGNORECASE)
+_NEW_ARXIV = re.compile(r"^\d{4}\.\d{4,5}$")
+_MACRO_FIELD = re.compile(r"^\{?\s*\\[A-Za-z]+\s*\}?$")
+_TEXKEY = re.compile(r"^[A-Za-z][\w\-'.+]*:\d{4}[a-z]{2,3}$")
+_NON_WORD = re.compile(r"[\W_]+")
+_YEAR = re.compile(r"(1[6-9]\d\d|20\d\d)")
+
+
+def normalize_doi(value: str) -> str:
+    """Lower-case DOI without resolver prefix; "" when it does not look like a DOI."""
+    doi = _DOI_PREFIX.sub("", value.strip()).strip().lower()
+    return doi if doi.startswith("10.") and "/" in doi else ""
+
+
+def normalize_arxiv(value: str) -> str:
+    """arXiv id without prefix and version; old-style subject classes dropped.
+
+    ``arXiv:hep-th/9711200v3`` -> ``hep-th/9711200``; ``math.GT/0309136`` ->
+    ``math/0309136``; ``0704.0001v2`` -> ``0704.0001``. "" when not an arXiv id.
+    """
+    text = _ARXIV_PREFIX.sub("", value.strip()).strip()
+    text = _ARXIV_VERSION.sub("", text)
+    m = _OLD_ARXIV.match(text)
+    if m:
+        return f"{m.group(1).lower()}/{m.group(2)}"
+    return text if _NEW_ARXIV.match(text) else ""
+
+
+def normalize_title(title: str) -> str:
+    """Lower-case, accent-free, punctuation-free title with single spaces."""
+    text = unicodedata.normalize("NFKD", title)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+def normalize_volume(volume: str) -> str:
+    """Volume key: stripped, lower-case, leading zeros of a number dropped."""
+    vol = volume.strip().lower()
+    return vol.lstrip("0") or vol if vol.isdigit() else vol
+
+
+def first_page(pages: str) -> str:
+    """The first page (or article id) of a page field, lower-case."""
+    text = pages.strip().lower()
+    text = re.sub(r"^(?:pp?\.?\s*)", "", text)
+    return re.split(r"\s*[-\u2013\u2014,]+\s*", text, maxsplit=1)[0].strip()
+
+
+def journal_ref_key(journal: str, volume: str, page: str) -> tuple[str, str, str] | None:
+    """The index key of a journal reference, or None when a part is missing."""
+    if not (journal.strip() and volume.strip() and page.strip()):
+        return None
+    jkey, vol = split_volume_letter(journal, volume)
+    fpage = first_page(page)
+    if not (jkey and vol and fpage):
+        return None
+    return jkey, normalize_volume(vol), fpage
+
+
+def _year_of(value: Any) -> str:
+    m = _YEAR.search(str(value or ""))
+    return m.group(1) if m else ""
+
+
+def _str(value: Any) -> str:
+    return str(value).strip() if value is not None else ""
+
+
+def _dict(value: Any) -> _JSON:
+    return value if isinstance(value, dict) else {}
+
+
+def _uniq(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(v for v in values if v))
+
+
+def _pages(start: str, end: str) -> str:
+    start, end = start.strip(), end.strip()
+    return f"{start}-{end}" if start and end and end != start else start
+
+
+def _needs_latex_decoding(text: str) -> bool:
+    return "\\" in text or "{" in text or "$" in text
+
+
+@functools.lru_cache(maxsize=1)
+def _latex_converter() -> Any:
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+
+
+def latex_to_text(text: str) -> str:
+    """Decode LaTeX markup in a metadata string to Unicode (cheap when there is none)."""
+    text = " ".join(text.split())
+    if not _needs_latex_decoding(text):
+        return text
+    try:
+        return " ".join(str(_latex_converter().latex_to_text(text)).split())
+    except Exception:  # noqa: BLE001 - pylatexenc raises assorted errors on bad input
+        return text.replace("{", "").replace("}", "")
+
+
+def person_from_display(name: str) -> Person:
+    """A Person from "Given Family" or "Family, Given"."""
+    name = " ".join(name.split())
+    if "," in name:
+        family, _, given = name.partition(",")
+        return Person(family=family.strip(), given=given.strip())
+    parts = name.split(" ")
+    if len(parts) == 1:
+        return Person(family=parts[0])
+    # Keep lower-case particles with the family name: "Ludwig van Beethoven".
+    i = len(parts) - 1
+    while i > 1 and parts[i - 1][:1].islower():
+        i -= 1
+    von = " ".join(parts[i:-1]) if i < len(parts) - 1 else ""
+    return Person(family=parts[-1], given=" ".join(parts[:i]), von=von)
+
+
+# --------------------------------------------------------------------------- detection
+
+
+def classify_json(obj: Any) -> str:
+    """The format of one parsed JSON line, or "" when it is not a known shape."""
+    if not isinstance(obj, dict):
+        return ""
+    if isinstance(obj.get("metadata"), dict) and "id" in obj:
+        return "inspire"
+    if isinstance(obj.get("hits"), dict):
+        return "inspire"
+    if isinstance(obj.get("message"), dict):
+        return "crossref"
+    if "recid" in obj and "publication_info" in obj:
+        return "inspire-corpus"
+    if "arxiv_id" in obj:
+        return "arxiv-corpus"
+    if "authors_parsed" in obj or ("versions" in obj and "id" in obj and "submitter" in obj):
+        return "arxiv"
+    ident = _str(obj.get("id"))
+    if ident.startswith("https://openalex.org/") or ident.startswith("W") and "authorships" in obj:
+        return "openalex"
+    if "DOI" in obj and ("title" in obj or "container-title" in obj):
+        return "crossref"
+    return ""
+
+
+def rows_from_json(obj: Any, fmt: str) -> list[IndexRow | None]:
+    """Convert one JSON line of format ``fmt`` to rows (None for an unusable record)."""
+    if fmt == "inspire":
+        if isinstance(obj.get("hits"), dict):
+            return [inspire_row(h) for h in obj["hits"].get("hits", []) if isinstance(h, dict)]
+        return [inspire_row(obj)]
+    if fmt == "crossref":
+        msg = obj.get("message", obj)
+        if isinstance(msg, dict) and isinstance(msg.get("items"), list):
+            return [crossref_row(m) for m in msg["items"] if isinstance(m, dict)]
+        return [crossref_row(msg)] if isinstance(msg, dict) else [None]
+    converter = _CONVERTERS.get(fmt)
+    return [converter(obj)] if converter else [None]
+
+
+# --------------------------------------------------------------------------- converters
+
+
+def _make_row(
+    uid: str, origin: str, fmt: str, rec: Record,
+    jrefs: Iterable[tuple[str, str, str] | None] = (),
+    extra_dois: Iterable[str] = (), extra_arxivs: Iterable[str] = (),
+) -> IndexRow | None:
+    if len(rec.authors) > MAX_AUTHORS:
+        rec = replace(rec, authors=rec.authors[:MAX_AUTHORS], authors_truncated=True)
+    norm = normalize_title(rec.title)
+    dois = _uniq([rec.doi, *extra_dois])
+    arxivs = _uniq([rec.arxiv, *extra_arxivs])
+    keys = _uniq(j for j in jrefs if j)  # type: ignore[misc]
+    if not (norm or dois or arxivs or rec.texkeys or keys):
+        return None
+    return IndexRow(uid=uid, origin=origin, format=fmt, record=rec, norm_title=norm,
+                    dois=dois, arxivs=arxivs, texkeys=rec.texkeys,
+                    jrefs=tuple(keys))  # type: ignore[arg-type]
+
+
+def _best_url(doi: str, arxiv: str, fallback: str = "") -> str:
+    if doi:
+        return f"https://doi.org/{doi}"
+    if arxiv:
+        return f"https://arxiv.org/abs/{arxiv}"
+    return fallback
+
+
+def _entry_type(raw: str, has_journal: bool, has_arxiv: bool) -> str:
+    kind = raw.lower().replace("_", "-")
+    mapping = {
+        "article": "article", "journal-article": "article", "review": "article",
+        "conference paper": "inproceedings", "proceedings-article": "inproceedings",
+        "proceedings": "proceedings", "book": "book", "book chapter": "incollection",
+        "book-chapter": "incollection", "thesis": "phdthesis", "dissertation": "phdthesis",
+        "posted-content": "preprint", "preprint": "preprint", "report": "techreport",
+        "dataset": "dataset", "software": "software", "note": "misc",
+    }
+    if kind in mapping:
+        return mapping[kind]
+    if has_journal:
+        return "article"
+    return "preprint" if has_arxiv else (kind or "misc")
+
+
+def inspire_row(hit: _JSON) -> IndexRow | None:
+    """Row of an INSPIRE literature API hit ``{"id", "metadata": {...}}``."""
+    md = hit.get("metadata")
+    if not isinstance(md, dict):
+        return None
+    recid = _str(hit.get("id") or md.get("control_number"))
+    titles = md.get("titles") or []
+    title = latex_to_text(_str(titles[0].get("title"))) if titles else ""
+    all_authors = md.get("authors") or []
+    authors = tuple(
+        Person(family=_str(a.get("last_name")), given=_str(a.get("first_name")))
+        if a.get("last_name") else person_from_display(_str(a.get("full_name")))
+        for a in all_authors[:MAX_AUTHORS] if isinstance(a, dict)
+    )
+    collabs = _uniq(_str(c.get("value")) for c in md.get("collaborations") or [])
+    dois = _uniq(normalize_doi(_str(d.get("value"))) for d in md.get("dois") or [])
+    arxivs = _uniq(normalize_arxiv(_str(e.get("value"))) for e in md.get("arxiv_eprints") or [])
+    texkeys = _uniq(_str(t) for t in md.get("texkeys") or [])
+    pubs = [p for p in md.get("publication_info") or [] if isinstance(p, dict)
+            and (p.get("journal_title") or p.get("journal_volume"))]
+    main = next((p for p in pubs if not p.get("material") or p.get("material") == "publication"),
+                pubs[0] if pubs else {})
+    venue = _str(main.get("journal_title"))
+    pages = _pages(_str(main.get("page_start")), _str(main.get("page_end"))) or _str(
+        main.get("artid"))
+    preprint_year = _year_of(md.get("preprint_date"))
+    year = _year_of(main.get("year")) or _year_of(md.get("publication_date")) or preprint_year \
+        or _year_of(md.get("earliest_date"))
+    other = _uniq(y for y in (preprint_year, _year_of(md.get("earliest_date"))) if y != year)
+    extra = tuple(
+        (_str(p.get("journal_title")), _str(p.get("journal_volume")),
+         _pages(_str(p.get("page_start")), _str(p.get("page_end"))) or _str(p.get("artid")),
+         _year_of(p.get("year")))
+        for p in pubs if p is not main
+    )
+    synthetic = recid.isdigit() and int(recid) >= SYNTHETIC_INSPIRE_ID
+    doi = dois[0] if dois else ""
+    arxiv = arxivs[0] if arxivs else ""
+    if synthetic:
+        ident = f"doi:{doi}" if doi else (f"arxiv:{arxiv}" if arxiv else f"inspire:{recid}")
+        url = _best_url(doi, arxiv)
+    else:
+        ident, url = f"inspire:{recid}", f"https://inspirehep.net/literature/{recid}"
+    doc_types = md.get("document_type") or []
+    rec = Record(
+        source=SOURCE_NAME, id=ident, url=url, title=title, authors=authors,
+        authors_truncated=len(all_authors) > MAX_AUTHORS,
+        collaborations=collabs, year=year, other_years=other, venue=venue,
+        venue_aliases=_uniq([journal_display(venue)] if venue else []) if venue else (),
+        volume=_str(main.get("journal_volume")), pages=pages, doi=doi, arxiv=arxiv,
+        texkeys=texkeys, entry_type=_entry_type(_str(doc_types[0]) if doc_types else "",
+                                                bool(venue), bool(arxiv)),
+        extra_pubs=extra,
+    )
+    jrefs = [journal_ref_key(_str(p.get("journal_title")), _str(p.get("journal_volume")),
+                             _str(p.get("page_start")) or _str(p.get("artid"))) for p in pubs]
+    return _make_row(f"inspire:{recid}", "inspire", "inspire", rec, jrefs, dois, arxivs)
+
+
+def inspire_corpus_row(obj: _JSON) -> IndexRow | None:
+    """Row of the project corpus format (``inspire_hep_records.jsonl``)."""
+    recid = _str(obj.get("recid"))
+    dois = _uniq(normalize_doi(_str(d)) for d in obj.get("doi") or [])
+    arxivs = _uniq(normalize_arxiv(_str(a)) for a in obj.get("arxiv") or [])
+    doi = dois[0] if dois else ""
+    arxiv = arxivs[0] if arxivs else ""
+    pubs = [p for p in obj.get("publication_info") or [] if isinstance(p, dict)]
+    main = pubs[0] if pubs else {}
+    venue = _str(main.get("journal"))
+    year = _str(obj.get("year")) or _year_of(main.get("year"))
+    date_year = _year_of(obj.get("date"))
+    if recid:
+        uid, url = f"inspire:{recid}", f"https://inspirehep.net/literature/{recid}"
+    elif doi or arxiv:
+        uid = f"doi:{doi}" if doi else f"arxiv:{arxiv}"
+        url = _best_url(doi, arxiv)
+    else:
+        return None
+    rec = Record(
+        source=SOURCE_NAME, id=uid, url=url, title=latex_to_text(_str(obj.get("title"))),
+        authors=tuple(person_from_display(_str(a)) for a in obj.get("authors") or []),
+        collaborations=_uniq(_str(c) for c in obj.get("collaborations") or []),
+        year=year, other_years=_uniq([date_year] if date_year != year else []), venue=venue,
+        venue_aliases=(journal_display(venue),) if venue else (),
+        volume=_str(main.get("volume")), pages=_str(main.get("pages")), doi=doi, arxiv=arxiv,
+        texkeys=_uniq(_str(t) for t in obj.get("texkey") or []),
+        entry_type=_entry_type("", bool(venue), bool(arxiv)),
+        extra_pubs=tuple((_str(p.get("journal")), _str(p.get("volume")), _str(p.get("pages")),
+                          _str(p.get("year"))) for p in pubs[1:]),
+    )
+    jrefs = [journal_ref_key(_str(p.get("journal")), _str(p.get("volume")), _str(p.get("pages")))
+             for p in pubs]
+    # Its own uid: the richer literature-API record of the same recid is kept beside it
+    # and preferred at lookup (same Record.id, see FORMAT_ORDER in local_index).
+    return _make_row(f"inspire-corpus:{uid}", "inspire", "inspire-corpus", rec, jrefs, dois,
+                     arxivs)
+
+
+_JREF_RE = re.compile(
+    r"^\s*(?P<journal>[^\d]*?[A-Za-z.)\]])\s*,?\s*(?:vol\.?\s*)?"
+    r"(?P<volume>[A-Z]?\d+[A-Z]?)\b\s*(?:\((?P<year>\d{4})\))?\s*[,:]?\s*"
+    r"(?:no\.\s*\d+\s*,?\s*)?(?:pp?\.\s*)?(?P<page>[A-Z]?\d+[A-Za-z]?)?"
+    r"(?:\s*-+\s*\d+)?\s*(?:\((?P<year2>\d{4})\))?"
+)
+
+
+def parse_journal_ref(text: str) -> tuple[str, str, str, str]:
+    """Split a free-text journal reference into (journal, volume, first page, year).
+
+    ``"Phys.Rev. D66 (2002) 010001"`` -> ``("Phys.Rev.", "D66", "010001", "2002")``;
+    parts that cannot be found are "".
+    """
+    m = _JREF_RE.match(" ".join(text.split()))
+    if not m:
+        return "", "", "", _year_of(text)
+    year = m.group("year") or m.group("year2") or _year_of(text[m.end():])
+    return m.group("journal").strip(" ,"), m.group("volume"), m.group("page") or "", year or ""
+
+
+def _arxiv_common(
+    ident: str, fmt: str, title: str, authors: tuple[Person, ...], journal_ref: str,
+    doi_field: str, v1_year: str,
+) -> IndexRow | None:
+    arxiv = normalize_arxiv(ident)
+    if not arxiv:
+        return None
+    dois = _uniq(normalize_doi(d) for d in doi_field.split())
+    journal, volume, page, pub_year = parse_journal_ref(journal_ref) if journal_ref else (
+        "", "", "", "")
+    year = pub_year or v1_year
+    rec = Record(
+        source=SOURCE_NAME, id=f"arxiv:{arxiv}", url=f"https://arxiv.org/abs/{arxiv}",
+        title=latex_to_text(title), authors=authors, year=year,
+        other_years=(v1_year,) if v1_year and v1_year != year else (),
+        venue=journal, venue_aliases=_uniq([journal_display(journal), journal_ref])
+        if journal else (), volume=volume, pages=page, doi=dois[0] if dois else "",
+        arxiv=arxiv, entry_type="article" if journal else "preprint",
+    )
+    return _make_row(f"{fmt}:{arxiv}", "arxiv", fmt, rec,
+                     [journal_ref_key(journal, volume, page)], dois)
+
+
+def arxiv_snapshot_row(obj: _JSON) -> IndexRow | None:
+    """Row of one arXiv metadata snapshot line (Kaggle/OAI snapshot format)."""
+    parsed = obj.get("authors_parsed")
+    if isinstance(parsed, list) and parsed:
+        authors = tuple(
+            Person(family=latex_to_text(_str(p[0])),
+                   given=latex_to_text(_str(p[1])) if len(p) > 1 else "",
+                   jr=_str(p[2]) if len(p) > 2 else "")
+            for p in parsed if isinstance(p, list) and p
+        )
+    else:
+        authors = _split_arxiv_authors(_str(obj.get("authors")))
+    versions = obj.get("versions") or []
+    v1 = _year_of(versions[0].get("created")) if versions and isinstance(versions[0], dict) else ""
+    return _arxiv_common(_str(obj.get("id")), "arxiv", _str(obj.get("title")), authors,
+                         _str(obj.get("journal-ref")), _str(obj.get("doi")),
+                         v1 or _year_of(obj.get("update_date")))
+
+
+def _split_arxiv_authors(text: str) -> tuple[Person, ...]:
+    text = re.sub(r"\([^()]*\)", " ", latex_to_text(text))
+    parts = re.split(r",\s*|\s+and\s+", text)
+    return tuple(person_from_display(p) for p in parts if p.strip())
+
+
+def arxiv_corpus_row(obj: _JSON) -> IndexRow | None:
+    """Row of the project corpus format (``arxiv_abs_records.jsonl``)."""
+    versions = obj.get("versions") or []
+    v1 = _year_of(versions[0].get("value")) if versions and isinstance(versions[0], dict) else ""
+    return _arxiv_common(_str(obj.get("arxiv_id")), "arxiv-corpus", _str(obj.get("title")),
+                         _split_arxiv_authors(_str(obj.get("authors"))),
+                         _str(obj.get("journal_ref")), _str(obj.get("doi")), v1)
+
+
+def openalex_row(obj: _JSON) -> IndexRow | None:
+    """Row of one OpenAlex work (snapshot or API format)."""
+    work_id = _str(obj.get("id")).rsplit("/", 1)[-1]
+    if not work_id:
+        return None
+    doi = normalize_doi(_str(obj.get("doi")))
+    ids = _dict(obj.get("ids"))
+    arxiv = normalize_arxiv(_str(ids.get("arxiv")))
+    loc = _dict(obj.get("primary_location"))
+    src = _dict(loc.get("source"))
+    venue = _str(src.get("display_name")) or _str(loc.get("raw_source_name"))
+    if not venue and isinstance(obj.get("host_venue"), dict):
+        venue = _str(obj["host_venue"].get("display_name"))
+    if venue.startswith("http"):
+        venue = ""
+    biblio = _dict(obj.get("biblio"))
+    volume = _str(biblio.get("volume"))
+    pages = _pages(_str(biblio.get("first_page")), _str(biblio.get("last_page")))
+    authors = tuple(
+        person_from_display(_str((a.get("author") or {}).get("display_name")
+                                 or a.get("raw_author_name")))
+        for a in obj.get("authorships") or [] if isinstance(a, dict)
+    )
+    rec = Record(
+        source=SOURCE_NAME, id=f"openalex:{work_id}",
+        url=_best_url(doi, arxiv, f"https://openalex.org/{work_id}"),
+        title=_str(obj.get("title") or obj.get("display_name")), authors=authors,
+        year=_year_of(obj.get("publication_year")), venue=venue,
+        venue_aliases=(journal_display(venue),) if venue else (), volume=volume, pages=pages,
+        doi=doi, arxiv=arxiv,
+        entry_type=_entry_type(_str(obj.get("type_crossref") or obj.get("type")), False,
+                               bool(arxiv)),
+    )
+    return _make_row(f"openalex:{work_id}", "openalex", "openalex", rec,
+                     [journal_ref_key(venue, volume, pages)])
+
+
+def _crossref_year(msg: _JSON) -> str:
+    for key in ("published-print", "issued", "published-online", "published", "created"):
+        part = msg.get(key)
+        if isinstance(part, dict):
+            dp = part.get("date-parts") or [[]]
+            if dp and dp[0] and dp[0][0]:
+                return _year_of(dp[0][0])
+    return ""
+
+
+def crossref_row(msg: _JSON) -> IndexRow | None:
+    """Row of one Crossref work (a ``message`` object)."""
+    doi = normalize_doi(_str(msg.get("DOI")))
+    if not doi:
+        return None
+    titles = msg.get("title") or []
+    title = latex_to_text(_str(titles[0] if isinstance(titles, list) and titles else titles))
+    containers = [_str(c) for c in msg.get("container-title") or []]
+    shorts = [_str(c) for c in msg.get("short-container-title") or []]
+    venue = containers[0] if containers else (shorts[0] if shorts else "")
+    authors = tuple(
+        Person(family=_str(a.get("family")), given=_str(a.get("given")))
+        if a.get("family") else Person(family=_str(a.get("name")), literal=True)
+        for a in msg.get("author") or [] if isinstance(a, dict)
+    )
+    pages = _str(msg.get("page")) or _str(msg.get("article-number"))
+    volume = _str(msg.get("volume"))
+    year = _crossref_year(msg)
+    online = msg.get("published-online")
+    other: tuple[str, ...] = ()
+    if isinstance(online, dict):
+        oy = _year_of((online.get("date-parts") or [[None]])[0][0])
+        other = (oy,) if oy and oy != year else ()
+    rec = Record(
+        source=SOURCE_NAME, id=f"doi:{doi}", url=f"https://doi.org/{doi}", title=title,
+        authors=authors, year=year, other_years=other, venue=venue,
+        venue_aliases=_uniq([*containers[1:], *shorts, journal_display(venue)]) if venue else (),
+        volume=volume, pages=pages, doi=doi,
+        entry_type=_entry_type(_str(msg.get("type")), False, False),
+    )
+    return _make_row(f"crossref:{doi}", "crossref", "crossref", rec,
+                     [journal_ref_key(v, volume, pages) for v in (venue, *shorts)])
+
+
+def bib_row(entry: Entry, file_label: str) -> IndexRow | None:
+    """Row of one BibTeX entry of a trusted library (INSPIRE, ADS, Zotero exports)."""
+    doi = normalize_doi(entry.doi or entry.get("doi"))
+    arxiv = normalize_arxiv(entry.arxiv or entry.get("eprint"))
+    venue = entry.venue or entry.get("journal") or entry.get("booktitle")
+    raw_journal = entry.raw_fields.get("journal", "").strip()
+    if _MACRO_FIELD.match(raw_journal):
+        venue = raw_journal  # an ADS macro like {\apj}: journal_key expands it
+    texkeys = _uniq([entry.texkey, entry.key if _TEXKEY.match(entry.key) else ""])
+    rec = Record(
+        source=SOURCE_NAME, id=f"bib:{file_label}:{entry.key}",
+        url=_best_url(doi, arxiv, entry.url or entry.get("url")), title=entry.title,
+        authors=entry.authors, authors_truncated=entry.authors_truncated, year=entry.year,
+        venue=venue, venue_aliases=(journal_display(venue),) if venue else (),
+        volume=entry.volume, pages=entry.pages, doi=doi, arxiv=arxiv, texkeys=texkeys,
+        entry_type=entry.entry_type.lower(),
+    )
+    return _make_row(rec.id, "bib", "bibtex", rec,
+                     [journal_ref_key(venue, entry.volume, entry.pages)])
+
+
+_CONVERTERS = {
+    "inspire-corpus": inspire_corpus_row,
+    "arxiv": arxiv_snapshot_row,
+    "arxiv-corpus": arxiv_corpus_row,
+    "openalex": openalex_row,
+}

@@ -1,0 +1,265 @@
+"""Journal-name normalisation: one canonical key for every spelling of a journal.
+
+"Phys. Rev. D", "Phys.Rev.D", "Physical Review D", "PHYSICAL REVIEW D", "Phys Rev D"
+and the AAS macro ``\\prd`` all give the key ``"physrevd"``.
+
+Three layers, tried in order:
+
+1. INSPIRE's refextract knowledge base (7,648 full-title variants -> INSPIRE
+   abbreviation). Both the variants and the abbreviations themselves are looked
+   up, word by word and as one compact string ("physrevd"). When INSPIRE knows a
+   journal, its key is the compact INSPIRE abbreviation.
+2. Crossref's abbreviation table (compact abbreviation key -> full title). A hit
+   whose full title INSPIRE knows goes back to layer 1; otherwise the key is the
+   compact full title, so "J. Mater. Chem. A" and "Journal of Materials
+   Chemistry A" agree.
+3. A fallback: lower-case, accents and punctuation stripped, "the", "and" and
+   "&" dropped, spaces removed.
+
+The tables ship as package data (``citecheck_tex/data/*.csv.gz``, provenance in
+``citecheck_tex/data/PROVENANCE.md``) and are loaded lazily, once.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import gzip
+import io
+import logging
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+
+logger = logging.getLogger(__name__)
+
+_INSPIRE_FILE = "inspire_journal_titles.csv.gz"
+_CROSSREF_FILE = "crossref_journal_abbreviations.csv.gz"
+
+#: The standard AAS/ADS journal macros (aastex ``aasjournal`` definitions) mapped to a
+#: name the abbreviation tables resolve. ADS BibTeX exports write ``journal = {\apj}``.
+AAS_MACROS: Mapping[str, str] = {
+    "aj": "Astron. J.",
+    "actaa": "Acta Astron.",
+    "araa": "Ann. Rev. Astron. Astrophys.",
+    "apj": "Astrophys. J.",
+    "apjl": "Astrophys. J. Lett.",
+    "apjlett": "Astrophys. J. Lett.",
+    "apjs": "Astrophys. J. Suppl.",
+    "apjsupp": "Astrophys. J. Suppl.",
+    "ao": "Applied Optics",
+    "applopt": "Applied Optics",
+    "apss": "Astrophys. Space Sci.",
+    "aap": "Astron. Astrophys.",
+    "astap": "Astron. Astrophys.",
+    "aapr": "Astron. Astrophys. Rev.",
+    "aaps": "Astron. Astrophys. Suppl. Ser.",
+    "azh": "Astronomicheskii Zhurnal",
+    "baas": "Bull. Am. Astron. Soc.",
+    "bac": "Bulletin of the Astronomical Institutes of Czechoslovakia",
+    "caa": "Chinese Astronomy and Astrophysics",
+    "cjaa": "Chin. J. Astron. Astrophys.",
+    "icarus": "Icarus",
+    "jcap": "JCAP",
+    "jrasc": "J. Roy. Astron. Soc. Canada",
+    "memras": "Mem. Roy. Astron. Soc.",
+    "mnras": "Mon. Not. Roy. Astron. Soc.",
+    "na": "New Astron.",
+    "nar": "New Astron. Rev.",
+    "pra": "Phys. Rev. A",
+    "prb": "Phys. Rev. B",
+    "prc": "Phys. Rev. C",
+    "prd": "Phys. Rev. D",
+    "pre": "Phys. Rev. E",
+    "prl": "Phys. Rev. Lett.",
+    "pasa": "Publ. Astron. Soc. Austral.",
+    "pasp": "Publ. Astron. Soc. Pac.",
+    "pasj": "Publ. Astron. Soc. Jap.",
+    "rmxaa": "Rev. Mex. Astron. Astrofis.",
+    "qjras": "Q. J. Roy. Astron. Soc.",
+    "skytel": "Sky and Telescope",
+    "solphys": "Solar Phys.",
+    "sovast": "Sov. Astron.",
+    "ssr": "Space Sci. Rev.",
+    "zap": "Z. Astrophys.",
+    "nat": "Nature",
+    "iaucirc": "IAU Circ.",
+    "aplett": "Astrophys. Lett.",
+    "apspr": "Astrophysics Space Physics Research",
+    "bain": "Bull. Astron. Inst. Netherlands",
+    "fcp": "Fund. Cosmic Phys.",
+    "gca": "Geochim. Cosmochim. Acta",
+    "grl": "Geophys. Res. Lett.",
+    "jcp": "J. Chem. Phys.",
+    "jgr": "J. Geophys. Res.",
+    "jqsrt": "J. Quant. Spectrosc. Radiat. Transf.",
+    "memsai": "Mem. Soc. Astron. Ital.",
+    "nphysa": "Nucl. Phys. A",
+    "physrep": "Phys. Rept.",
+    "physscr": "Phys. Scripta",
+    "planss": "Planet. Space Sci.",
+    "procspie": "Proc. SPIE Int. Soc. Opt. Eng.",
+}
+
+_DROP_WORDS = frozenset({"THE", "AND", "&"})
+_TOKEN_RE = re.compile(r"[A-Z0-9&]+")
+_MACRO_RE = re.compile(r"^\{?\s*\\([A-Za-z]+)\s*\}?$")
+_VOL_LETTER_FIRST = re.compile(r"([A-Za-z])[\s.\-]?(\d+)")
+_VOL_LETTER_LAST = re.compile(r"(\d+)\s?([A-Za-z])")
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    by_words: Mapping[str, str]  # "PHYS REV D" -> "Phys. Rev. D"
+    by_compact: Mapping[str, str]  # "physrevd" -> "Phys. Rev. D"
+    display: Mapping[str, str]  # key -> INSPIRE abbreviation
+    crossref: Mapping[str, str]  # "physrevlett" -> "physical review letters"
+
+
+def _strip_accents(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _clean_latex(name: str) -> str:
+    """Expand an AAS macro and drop the LaTeX markup a bib field may carry."""
+    text = name.strip()
+    m = _MACRO_RE.match(text)
+    if m and m.group(1).lower() in AAS_MACROS:
+        return AAS_MACROS[m.group(1).lower()]
+    text = text.replace("\\&", "&").replace("~", " ")
+    text = re.sub(r"\\[A-Za-z]+\s*", " ", text)  # other control words (\textit, \em)
+    return text.replace("{", "").replace("}", "").replace("\\", " ")
+
+
+def _tokens(name: str) -> list[str]:
+    text = _strip_accents(name).upper()
+    return [t for t in _TOKEN_RE.findall(text) if t not in _DROP_WORDS]
+
+
+def _compact(tokens: list[str]) -> str:
+    return "".join(tokens).lower()
+
+
+def _read_csv(filename: str) -> list[list[str]]:
+    data = resources.files("citecheck_tex.data").joinpath(filename).read_bytes()
+    text = gzip.decompress(data).decode("utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    return [[c.strip() for c in row] for row in rows[1:] if len(row) >= 2]
+
+
+@functools.lru_cache(maxsize=1)
+def _tables() -> _Tables:
+    """Load and index both abbreviation tables (once per process)."""
+    by_words: dict[str, str] = {}
+    by_compact: dict[str, str] = {}
+    display: dict[str, str] = {}
+    inspire_rows = _read_csv(_INSPIRE_FILE)
+    # Abbreviations first: "Phys. Rev. D" itself must resolve to itself.
+    for _full, abbr in inspire_rows:
+        toks = _tokens(abbr)
+        if not toks:
+            continue
+        by_words.setdefault(" ".join(toks), abbr)
+        by_compact.setdefault(_compact(toks), abbr)
+        display.setdefault(_compact(toks), abbr)
+    for full, abbr in inspire_rows:
+        toks = _tokens(full)
+        if not toks:
+            continue
+        by_words.setdefault(" ".join(toks), abbr)
+        by_compact.setdefault(_compact(toks), abbr)
+    crossref = {key.lower(): full for key, full in _read_csv(_CROSSREF_FILE) if key and full}
+    logger.debug(
+        "journal tables: %d INSPIRE variants, %d Crossref abbreviations",
+        len(by_words), len(crossref),
+    )
+    return _Tables(by_words, by_compact, display, crossref)
+
+
+def _inspire_abbreviation(tokens: list[str]) -> str:
+    t = _tables()
+    return t.by_words.get(" ".join(tokens)) or t.by_compact.get(_compact(tokens), "")
+
+
+@functools.lru_cache(maxsize=65536)
+def journal_key(name: str) -> str:
+    """A canonical key for a journal name: equal for every spelling of one journal.
+
+    Returns "" for an empty name. The key is lower-case ASCII without spaces.
+    """
+    text = _clean_latex(name)
+    toks = _tokens(text)
+    if not toks:
+        return ""
+    abbr = _inspire_abbreviation(toks)
+    if not abbr and ":" in text:
+        # A subtitle: "Physical Review D: Particles and Fields" is Physical Review D.
+        abbr = _inspire_abbreviation(_tokens(text.split(":", 1)[0]))
+    if abbr:
+        return _compact(_tokens(abbr))
+    compact = _compact(toks)
+    full = _tables().crossref.get(compact)
+    if full:
+        ftoks = _tokens(full)
+        abbr = _inspire_abbreviation(ftoks)
+        if abbr:
+            return _compact(_tokens(abbr))
+        return _compact(ftoks)
+    return compact
+
+
+def is_known_journal(name: str) -> bool:
+    """True when an abbreviation table knows ``name`` (not just the fallback)."""
+    key = journal_key(name)
+    t = _tables()
+    return key in t.display or key in t.crossref or key in _crossref_full_keys()
+
+
+@functools.lru_cache(maxsize=1)
+def _crossref_full_keys() -> frozenset[str]:
+    return frozenset(_compact(_tokens(full)) for full in _tables().crossref.values())
+
+
+def journal_display(name: str) -> str:
+    """The INSPIRE abbreviation of ``name`` when known, else the name tidied up."""
+    key = journal_key(name)
+    if key in _tables().display:
+        return _tables().display[key]
+    return " ".join(_clean_latex(name).split())
+
+
+def same_journal(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` name the same journal (both non-empty)."""
+    ka, kb = journal_key(a), journal_key(b)
+    return bool(ka) and ka == kb
+
+
+def split_volume_letter(journal: str, volume: str) -> tuple[str, str]:
+    """Move a physics series letter from the volume into the journal.
+
+    ``("Nucl. Phys.", "B106")``, ``("Nucl.Phys.B", "106")``, ``("Nucl.Phys.B", "B106")``
+    and ``("Phys. Lett.", "47B")`` give ``(journal_key("Nucl. Phys. B"), "106")`` and
+    ``(journal_key("Phys. Lett. B"), "47")``. The letter moves only when the lettered
+    journal is a known one; otherwise the volume is returned unchanged (stripped).
+    Returns ``(journal_key, volume)``.
+    """
+    vol = volume.strip()
+    base = journal_key(journal)
+    m = _VOL_LETTER_FIRST.fullmatch(vol)
+    if m:
+        letter, number = m.group(1), m.group(2)
+    else:
+        m = _VOL_LETTER_LAST.fullmatch(vol)
+        if not m:
+            return base, vol
+        number, letter = m.group(1), m.group(2)
+    letter = letter.upper()
+    if base.endswith(letter.lower()) and base in _tables().display:
+        return base, number  # "Nucl.Phys.B" with volume "B106"
+    lettered = journal_key(f"{_clean_latex(journal)} {letter}")
+    if lettered != base and lettered in _tables().display:
+        return lettered, number
+    return base, vol
