@@ -1,0 +1,494 @@
+"""Field-by-field comparison of a citation (:class:`Entry`) with a :class:`Record`.
+
+Each comparator returns a :class:`FieldCheck` (``agree`` True/False, or None
+when the field cannot be compared because one side does not state it) and,
+when contradicted, a :class:`Discrepancy` named with the BibTeX field name
+(``author``, ``title``, ``year``, ``journal``, ``volume``, ``pages``, ``doi``,
+``eprint``, ``url``).
+
+:func:`compare` combines them into ``identity`` (0..1: how sure we are that the
+record is the work the citation means, from title, authors, identifiers and
+the publication reference) and ``score`` (0..10: identity, lowered a little
+for each contradicted field). Thresholds on the score are applied in
+:mod:`citecheck_tex.verify.policy`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz.distance import Levenshtein
+
+from citecheck_tex.model import Comparison, Discrepancy, Entry, FieldCheck, Person, Record
+from citecheck_tex.verify import normalize as nz
+
+logger = logging.getLogger(__name__)
+
+#: Score lost per contradicted field (keeps severity monotone: more wrong
+#: fields never raise the score).
+PENALTY_PER_DISCREPANCY = 0.35
+
+_YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)")
+_COLLAB = re.compile(r"\b(collaborations?|collab\.?|group|consortium|team)\b", re.IGNORECASE)
+
+
+def _journals_same(a: str, b: str) -> bool:
+    try:
+        from citecheck_tex.verify.journals import same_journal
+    except ImportError:  # pragma: no cover - the module is part of the package
+        return nz.venue_key(a) == nz.venue_key(b)
+    return same_journal(a, b)
+
+
+@lru_cache(maxsize=16384)
+def _abbrev_tokens(name: str) -> tuple[str, ...]:
+    return tuple(t for t in re.split(r"[^0-9a-z]+", nz.fold(name)) if t
+                 and t not in ("of", "the", "and", "for", "in", "on", "de", "der", "und"))
+
+
+def _abbrev_match(a: str, b: str) -> bool:
+    """Token-wise abbreviation match: "Phys. Rev. D" ~ "Physical Review D"."""
+    ta, tb = _abbrev_tokens(a), _abbrev_tokens(b)
+    if not ta or len(ta) != len(tb):
+        return False
+    return all(x.startswith(y) or y.startswith(x) for x, y in zip(ta, tb, strict=True))
+
+
+def same_venue(a: str, b: str) -> bool:
+    """True when two journal statements name the same venue."""
+    if not a or not b:
+        return False
+    if _journals_same(a, b):
+        return True
+    ka, kb = nz.venue_key(a), nz.venue_key(b)
+    if ka == kb:
+        return True
+    return _abbrev_match(a, b)
+
+
+def _year_of(text: str) -> str:
+    m = _YEAR.search(text or "")
+    return m.group(1) if m else ""
+
+
+# ---------------------------------------------------------------- authors
+
+
+def _person_text(p: Person) -> str:
+    return p.family if p.literal else f"{p.given} {p.full_family}".strip()
+
+
+def _is_collaboration(p: Person) -> bool:
+    return bool(_COLLAB.search(_person_text(p))) or (p.literal and len(p.family.split()) > 1)
+
+
+def _collab_key(name: str) -> str:
+    return nz.name_key(_COLLAB.sub(" ", name))
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorMatch:
+    """Alignment of the cited author list with the record's."""
+
+    similarity: float | None  # 0..1 share of cited authors found, None if not comparable
+    first_author: bool | None
+    notes: tuple[str, ...]  # one note per problem ("misspelt ...", "missing ...")
+    matched: int
+    cited: int
+
+
+def _fuzzy(a: str, b: str) -> float:
+    if not a or not b:
+        return 0.0
+    return float(Levenshtein.normalized_similarity(a, b))
+
+
+def _key_variants(p: Person) -> tuple[str, ...]:
+    """Keys a cited person may match on (handles "Pelizzola A." parsed as one family)."""
+    keys = [nz.name_key(p.full_family)]
+    if len(keys[0]) <= 1 and p.given:
+        keys = [nz.name_key(p.given)]  # "Pelizzola A." read as family "A."
+    words = [w for w in re.split(r"[\s,]+", p.full_family) if len(w.rstrip(".")) > 1]
+    if len(words) > 1:
+        keys.extend(nz.name_key(w) for w in words)
+    if p.given and not p.family:
+        keys.append(nz.name_key(p.given))
+    return tuple(k for k in keys if k)
+
+
+def _same_family(cited_keys: tuple[str, ...], rec_key: str, rec: Person) -> bool:
+    """Equal family keys, or one side is a single part of the other's compound name."""
+    full = cited_keys[0] if cited_keys else ""
+    if full == rec_key or rec_key in cited_keys[1:]:
+        return True
+    words = {nz.name_key(w) for w in re.split(r"[\s\-]+", rec.family) if len(w) >= 2}
+    return full in words
+
+
+def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
+                  found: tuple[Person, ...], found_truncated: bool,
+                  collaborations: tuple[str, ...] = ()) -> AuthorMatch:
+    """Align two author lists: family names with particles and transliterations,
+    initials compatible with full names, truncation on either side, order."""
+    collab_keys = {_collab_key(c) for c in collaborations}
+    collab_keys.update(_collab_key(_person_text(p)) for p in found if _is_collaboration(p))
+    people = [p for p in cited if not _is_collaboration(p)]
+    collabs = [p for p in cited if _is_collaboration(p)]
+    rec = [p for p in found if not _is_collaboration(p)]
+    notes: list[str] = []
+    collab_ok = 0
+    for c in collabs:
+        if _collab_key(_person_text(c)) in collab_keys:
+            collab_ok += 1
+        elif collab_keys:
+            notes.append(f"collaboration {_person_text(c)!r} differs from "
+                         f"{', '.join(collaborations) or '?'}")
+    if not people:
+        if collabs:
+            sim = collab_ok / len(collabs) if collab_keys else None
+            return AuthorMatch(sim, None, tuple(notes), collab_ok, len(collabs))
+        return AuthorMatch(None, None, (), 0, 0)
+    if not rec:
+        if collab_keys and collabs:
+            return AuthorMatch(collab_ok / len(collabs), None, tuple(notes), collab_ok,
+                               len(collabs))
+        return AuthorMatch(None, None, (), 0, 0)
+
+    rec_keys = [nz.name_key(p.full_family) for p in rec]
+    index: dict[str, list[int]] = {}
+    for j, k in enumerate(rec_keys):
+        index.setdefault(k, []).append(j)
+    for j, p in enumerate(rec):
+        # compound family names ("Hosseini Nejad") are often cut to their last word
+        words = [w for w in re.split(r"[\s\-]+", p.family) if len(w) >= 2]
+        if len(words) > 1:
+            for w in (words[-1], words[0]):
+                index.setdefault(nz.name_key(w), []).append(j)
+    used: set[int] = set()
+    pairs: list[tuple[int, int, float]] = []  # (cited i, record j, weight)
+    unmatched: list[int] = []
+    for i, p in enumerate(people):
+        hit = -1
+        variants = _key_variants(p)
+        for key in variants:
+            for j in index.get(key, ()):
+                if j not in used and _same_family(variants, rec_keys[j], rec[j]):
+                    hit = j
+                    break
+            if hit >= 0:
+                break
+        if hit < 0:
+            unmatched.append(i)
+            continue
+        used.add(hit)
+        weight = 1.0
+        if not nz.initials_compatible(p.given, rec[hit].given):
+            weight = 0.85
+            notes.append(f"initials of {p.display()!r} differ from {rec[hit].display()!r}")
+        pairs.append((i, hit, weight))
+
+    still: list[int] = []
+    window = len(rec) if len(rec) <= 60 else 60
+    for i in unmatched:
+        p = people[i]
+        key = _key_variants(p)[0] if _key_variants(p) else ""
+        best_j, best = -1, 0.0
+        # misspellings: look near the same position first, the whole list if short
+        for j in range(min(len(rec), window)):
+            if j in used:
+                continue
+            s = _fuzzy(key, rec_keys[j])
+            if s > best:
+                best_j, best = j, s
+        prefix = best_j >= 0 and len(key) >= 5 and key[:4] == rec_keys[best_j][:4]
+        if best_j >= 0 and (best >= 0.7 or (prefix and best >= 0.55)) and len(key) >= 3:
+            used.add(best_j)
+            pairs.append((i, best_j, 0.5 + 0.4 * best))
+            notes.append(f"author {p.display()!r} misspelt (record: {rec[best_j].display()!r})")
+        else:
+            still.append(i)
+
+    limit = len(rec)
+    for i in still:
+        # a record that lists only some authors cannot contradict the later ones
+        if found_truncated and i >= limit:
+            continue
+        notes.append(f"author {people[i].display()!r} not in the record")
+    if pairs:
+        max_j = max(j for _, j, _ in pairs)
+    else:
+        max_j = -1
+    if cited_truncated:
+        missing = [j for j in range(max_j + 1) if j not in used]
+    elif found_truncated:
+        missing = [j for j in range(min(len(rec), max_j + 1)) if j not in used]
+    else:
+        missing = [j for j in range(len(rec)) if j not in used]
+    if missing:
+        names = ", ".join(rec[j].display() for j in missing[:3])
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        notes.append(f"missing author(s): {names}{more}")
+    order = [j for _, j, _ in sorted(pairs)]
+    if any(b < a for a, b in zip(order, order[1:], strict=False)):
+        notes.append("authors in a different order")
+    counted = len(people) - sum(1 for i in still if found_truncated and i >= limit)
+    total = sum(w for _, _, w in pairs) + collab_ok
+    denom = max(1, counted + len(collabs))
+    first = None
+    if people and not collabs:
+        first = any(i == 0 and j == 0 and w >= 0.99 for i, j, w in pairs)
+    return AuthorMatch(min(1.0, total / denom), first, tuple(notes), len(pairs) + collab_ok,
+                       denom)
+
+
+def bibtex_authors(people: tuple[Person, ...]) -> str:
+    """Authors in BibTeX "Family, Given and ..." form."""
+    out = []
+    for p in people:
+        if p.literal:
+            out.append("{" + p.family + "}")
+            continue
+        fam = p.full_family
+        name = f"{fam}, {p.jr}, {p.given}" if p.jr else (f"{fam}, {p.given}" if p.given else fam)
+        out.append(name)
+    return " and ".join(out)
+
+
+# ---------------------------------------------------------------- identifiers
+
+
+_URL_TAIL = re.compile(r"^(?:https?://)?(?:www\.)?([^/]+)(/.*)?$", re.IGNORECASE)
+
+
+def _url_parts(url: str) -> tuple[str, str]:
+    m = _URL_TAIL.match(url.strip())
+    if not m:
+        return "", ""
+    return m.group(1).lower(), (m.group(2) or "").rstrip("/").lower()
+
+
+def _entry_arxiv(entry: Entry) -> str:
+    if entry.arxiv:
+        return nz.norm_arxiv(entry.arxiv)
+    if "arxiv.org/" in entry.url.lower():
+        return nz.norm_arxiv(entry.url)
+    return ""
+
+
+def _entry_doi(entry: Entry) -> str:
+    if entry.doi:
+        return nz.norm_doi(entry.doi)
+    if "doi.org/" in entry.url.lower():
+        return nz.norm_doi(entry.url)
+    return ""
+
+
+def _pubs(record: Record) -> list[tuple[str, str, str, str]]:
+    pubs = [(record.venue, record.volume, record.pages, record.year)]
+    pubs.extend(record.extra_pubs)
+    return pubs
+
+
+# ---------------------------------------------------------------- compare
+
+
+def _title_factor(t: float) -> float:
+    """Map title similarity to evidence of identity: steep between 0.45 and 0.95."""
+    return max(0.0, min(1.0, (t - 0.45) / 0.5))
+
+
+def compare(entry: Entry, record: Record) -> Comparison:
+    """Compare every field the citation states with the record.
+
+    Returns the field checks, the discrepancies (contradicted fields), the
+    identity (0..1) and the score (0..10).
+    """
+    checks: list[FieldCheck] = []
+    disc: list[Discrepancy] = []
+
+    def add(check: FieldCheck) -> None:
+        checks.append(check)
+        if check.agree is False:
+            disc.append(Discrepancy(check.field, check.cited, check.found, check.note))
+
+    # title
+    t: float | None = None
+    if entry.title and record.title:
+        t = nz.title_similarity(entry.title, record.title)
+        exact = nz.title_key(entry.title) == nz.title_key(record.title)
+        sub = not exact and nz.is_subtitle_variant(entry.title, record.title)
+        note = "subtitle omitted" if sub else ("" if exact else f"similarity {t:.2f}")
+        add(FieldCheck("title", exact or sub, t, entry.title, record.title, note))
+    else:
+        add(FieldCheck("title", None, 0.0, entry.title, record.title))
+
+    # authors
+    am = match_authors(entry.authors, entry.authors_truncated, record.authors,
+                       record.authors_truncated, record.collaborations)
+    a = am.similarity
+    if a is None:
+        add(FieldCheck("author", None, 0.0, bibtex_authors(entry.authors),
+                       bibtex_authors(record.authors[:10])))
+    else:
+        add(FieldCheck("author", not am.notes, a, bibtex_authors(entry.authors),
+                       bibtex_authors(record.authors) if len(record.authors) <= 50
+                       else bibtex_authors(record.authors[:50]) + " and others",
+                       "; ".join(am.notes)))
+
+    # year
+    ey = _year_of(entry.year)
+    years = [y for y in (_year_of(record.year), *(_year_of(y) for y in record.other_years)) if y]
+    years.extend(_year_of(p[3]) for p in record.extra_pubs if _year_of(p[3]))
+    year_diff = 0
+    if ey and years:
+        ok = ey in years
+        year_diff = min(abs(int(ey) - int(y)) for y in years)
+        add(FieldCheck("year", ok, 1.0 if ok else max(0.0, 1 - year_diff / 5), ey, years[0],
+                       "" if ok else f"off by {year_diff}"))
+    else:
+        add(FieldCheck("year", None, 0.0, ey, years[0] if years else ""))
+
+    # identifiers
+    e_doi, r_doi = _entry_doi(entry), nz.norm_doi(record.doi) if record.doi else ""
+    id_agree = id_disagree = 0
+    if e_doi and r_doi:
+        ok = e_doi == r_doi
+        id_agree += ok
+        id_disagree += not ok
+        add(FieldCheck("doi", ok, 1.0 if ok else _fuzzy(e_doi, r_doi), e_doi, r_doi))
+    else:
+        add(FieldCheck("doi", None, 0.0, e_doi, r_doi))
+    e_ax, r_ax = _entry_arxiv(entry), nz.norm_arxiv(record.arxiv) if record.arxiv else ""
+    if e_ax and r_ax:
+        ok = e_ax == r_ax
+        id_agree += ok
+        id_disagree += not ok
+        add(FieldCheck("eprint", ok, 1.0 if ok else _fuzzy(e_ax, r_ax), e_ax, r_ax))
+    else:
+        add(FieldCheck("eprint", None, 0.0, e_ax, r_ax))
+
+    # publication reference: venue, volume, pages (any of the record's publications)
+    pub_checks = _compare_pub(entry, record)
+    for c in pub_checks:
+        add(c)
+    pub_stated = [c for c in pub_checks if c.agree is not None]
+    pub_score = (sum(1.0 for c in pub_stated if c.agree) / len(pub_stated)) if pub_stated else None
+
+    # url (only when no DOI/arXiv id stands for it): equal links identify the work;
+    # the same path on another host, or a near-identical path, is a mangled link
+    if entry.url and record.url and not e_ax and not e_doi:
+        eh, ep = _url_parts(entry.url)
+        rh, rp = _url_parts(record.url)
+        if eh == rh and ep == rp:
+            id_agree += 1
+            add(FieldCheck("url", True, 1.0, entry.url, record.url))
+        elif ep and ep == rp:
+            add(FieldCheck("url", False, 0.5, entry.url, record.url, "same path on another host"))
+        elif eh == rh and len(ep) > 8 and _fuzzy(ep, rp) >= 0.85:
+            add(FieldCheck("url", False, _fuzzy(ep, rp), entry.url, record.url,
+                           "the link differs from the record's"))
+
+    identity = _identity(t, a, am.first_author, id_agree, id_disagree, pub_score,
+                         len(pub_stated))
+    score = 10.0 * identity
+    if disc:
+        score = max(0.0, min(score, 9.4) - PENALTY_PER_DISCREPANCY * (len(disc) - 1))
+    stated = [c for c in checks if c.cited]
+    compared = [c for c in stated if c.agree is not None]
+    coverage = len(compared) / len(stated) if stated else 0.0
+    margin = abs(identity - 0.5) * 2
+    confidence = round(max(0.05, min(1.0, (0.4 + 0.6 * margin) * (0.5 + 0.5 * coverage))), 3)
+    return Comparison(record=record, score=round(score, 3), confidence=confidence,
+                      checks=tuple(checks), discrepancies=tuple(disc),
+                      identity=round(identity, 4))
+
+
+def _identity(t: float | None, a: float | None, first: bool | None, id_agree: int,
+              id_disagree: int, pub: float | None, pub_n: int) -> float:
+    """How sure we are that the record is the cited work (0..1)."""
+    if t is not None:
+        tf = _title_factor(t)
+        base = tf * (0.3 + 0.7 * a) if a is not None else tf * 0.85
+        full_pub = pub is not None and pub_n >= 3 and pub >= 1.0
+        if id_agree and t >= 0.8:
+            # the identifier and the title agree: the work is pinned down even when
+            # the authors are garbled
+            base = max(base, 0.6 + 0.3 * tf)
+        if a is not None and a >= 0.8 and (id_agree or full_pub) and t >= 0.5:
+            # the authors and an identifier (or the whole pubnote) agree: a changed word
+            # in a short title does not make the work a different one
+            base = max(base, 0.7 + 0.3 * tf)
+        if id_agree and tf >= 0.5:
+            base += (1 - base) * 0.4
+        if pub is not None and pub_n >= 2 and tf >= 0.5:
+            base += (1 - base) * 0.25 * pub
+        return base
+    # no title on one side: authors, the publication reference and identifiers
+    parts: list[tuple[float, float]] = []
+    if a is not None:
+        parts.append((a, 0.55))
+    if pub is not None and pub_n >= 2:
+        parts.append((pub, 0.45))
+    if id_agree or id_disagree:
+        parts.append((id_agree / (id_agree + id_disagree), 0.35))
+    if not parts:
+        return 0.0
+    base = sum(v * w for v, w in parts) / sum(w for _, w in parts)
+    if a is not None and a < 0.3:
+        base = min(base, 0.35)  # identifiers/pubnote alone never vouch for other authors
+    if a is None and not id_agree and (pub is None or pub_n < 3):
+        base *= 0.7  # too little stated to be sure
+    return base
+
+
+def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
+    """Venue, volume and pages against the record's publication(s)."""
+    ev, evol, epg = entry.venue, entry.volume, entry.pages
+    out: list[FieldCheck] = []
+    pubs = [p for p in _pubs(record) if p[0] or p[1] or p[2]]
+    if nz.is_arxiv_venue(ev):
+        # an entry citing arXiv as its journal is fine when the record is an e-print
+        agree: bool | None = True if (record.arxiv or not pubs) else None
+        out.append(FieldCheck("journal", agree, 1.0 if agree else 0.0, ev, record.venue,
+                              "cited as an e-print"))
+        ev = ""
+        if not pubs:
+            return out
+    if not pubs:
+        for name, val in (("journal", ev), ("volume", evol), ("pages", epg)):
+            out.append(FieldCheck(name, None, 0.0, val, ""))
+        return out
+
+    def check(p: tuple[str, str, str, str]) -> tuple[bool | None, bool | None, bool | None]:
+        v = same_venue(ev, p[0]) if ev and p[0] else None
+        if v is False and len(p[1]) == 1 and p[1].isalpha():
+            v = same_venue(ev, f"{p[0]} {p[1]}")
+        if v is False and ev and p[0] and evol:
+            # "Nucl. Phys." + "B106" vs "Nucl.Phys.B" + "106": compare the split forms
+            try:
+                from citecheck_tex.verify.journals import split_volume_letter
+                v = split_volume_letter(ev, evol)[0] == split_volume_letter(p[0], p[1])[0]
+            except ImportError:  # pragma: no cover
+                pass
+        pv = p[1]
+        if pv and not re.search(r"\d", pv):
+            pv = ""  # a malformed volume ("B" alone) cannot be compared
+        vol = (nz.volume_number(evol) == nz.volume_number(pv)) if evol and pv else None
+        pg = nz.same_page(epg, p[2]) if epg and p[2] else None
+        return v, vol, pg
+
+    results = [check(p) for p in pubs]
+    # the publication that agrees best is the one meant
+    best_i = max(range(len(results)),
+                 key=lambda i: sum(1 for x in results[i] if x) - sum(1 for x in results[i]
+                                                                     if x is False))
+    v, vol, pg = results[best_i]
+    p = pubs[best_i]
+    if not out:
+        out.append(FieldCheck("journal", v, 1.0 if v else 0.0, ev, p[0]))
+    out.append(FieldCheck("volume", vol, 1.0 if vol else 0.0, evol, p[1]))
+    out.append(FieldCheck("pages", pg, 1.0 if pg else 0.0, epg, p[2]))
+    return out

@@ -1,0 +1,295 @@
+"""Text normalisation for comparing citations with records.
+
+Everything here is pure and cached: titles and names are normalised many times
+per run (once per candidate record), so the functions are wrapped in
+:func:`functools.lru_cache`.
+
+Normalisation removes only *formatting*: LaTeX markup and accents, Unicode
+compatibility forms, Greek letters written as ``$\\alpha$``, ``α`` or
+``alpha``, case, punctuation, hyphenation and compound words. It never removes
+words, so a changed title word still shows as a difference.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from functools import lru_cache
+
+from rapidfuzz.distance import Levenshtein
+
+logger = logging.getLogger(__name__)
+
+_GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε",
+    "varepsilon": "ε", "zeta": "ζ", "eta": "η", "theta": "θ", "vartheta": "θ",
+    "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ",
+    "pi": "π", "varpi": "π", "rho": "ρ", "varrho": "ρ", "sigma": "σ", "varsigma": "σ",
+    "tau": "τ", "upsilon": "υ", "phi": "φ", "varphi": "φ", "chi": "χ", "psi": "ψ",
+    "omega": "ω",
+}
+#: Unicode Greek letter (lower case) -> its English name.
+_GREEK_NAMES = {v: k for k, v in _GREEK.items() if not k.startswith("var")}
+_GREEK_NAMES.update({"ϵ": "epsilon", "ϑ": "theta", "ϕ": "phi", "ς": "sigma", "ϱ": "rho",
+                     "µ": "mu"})
+
+#: Letters NFKD does not decompose.
+_SPECIAL_LETTERS = {
+    "ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "œ": "oe", "Œ": "oe",
+    "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ı": "i", "ð": "d", "þ": "th", "ħ": "h",
+}
+
+_LATEX_LETTER_CMDS = {
+    "ss": "ss", "ae": "ae", "AE": "ae", "o": "o", "O": "o", "oe": "oe", "OE": "oe",
+    "l": "l", "L": "l", "i": "i", "j": "j", "aa": "a", "AA": "a", "dh": "d", "DH": "d",
+}
+
+_ACCENT_CMD = re.compile(r"\\[\"'`^~=.uvHckdbrt]\s*(?:\{\s*(\\?\w)\s*\}|(\\?\w))")
+_LETTER_CMD = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|dh|DH|o|O|l|L|i|j)(?![A-Za-z])\s*")
+_COMMAND = re.compile(r"\\([A-Za-z]+)\*?")
+_MATH_FONT = re.compile(r"\\(?:mathrm|mathbf|mathit|mathcal|mathsf|mathbb|text|textrm|textit|"
+                        r"textbf|emph|rm|it|bf|boldsymbol|bm|operatorname)\b")
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+_SPACES = re.compile(r"\s+")
+
+
+def _accent_sub(m: re.Match[str]) -> str:
+    letter = m.group(1) or m.group(2) or ""
+    return letter.lstrip("\\")
+
+
+@lru_cache(maxsize=65536)
+def strip_latex(text: str) -> str:
+    """Remove LaTeX markup, keeping the letters: ``{\\\"u}ber $\\alpha$`` -> ``uber α``.
+
+    Accent commands lose their accent (the comparison is accent-blind anyway);
+    Greek letter commands become Unicode Greek letters; other commands vanish.
+    """
+    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
+        return text
+    s = _ACCENT_CMD.sub(_accent_sub, text)
+    s = _LETTER_CMD.sub(lambda m: _LATEX_LETTER_CMDS[m.group(1)], s)
+    s = _MATH_FONT.sub(" ", s)
+
+    def cmd(m: re.Match[str]) -> str:
+        name = m.group(1)
+        low = name.lower()
+        if low in _GREEK:
+            return f" {_GREEK[low]} "
+        return " "
+
+    s = _COMMAND.sub(cmd, s)
+    s = s.replace("~", " ").replace("$", " ").replace("{", "").replace("}", "")
+    s = s.replace("\\", " ")
+    return _SPACES.sub(" ", s).strip()
+
+
+@lru_cache(maxsize=65536)
+def fold(text: str) -> str:
+    """LaTeX-free, accent-free, lower-case text with Greek letters spelt out.
+
+    Punctuation is kept (callers decide what to do with it).
+    """
+    s = strip_latex(text)
+    s = "".join(_SPECIAL_LETTERS.get(ch, ch) for ch in s)
+    s = unicodedata.normalize("NFKD", s)
+    out: list[str] = []
+    for ch in s:
+        if unicodedata.combining(ch):
+            continue
+        low = ch.lower()
+        name = _GREEK_NAMES.get(low)
+        if name is not None:
+            out.append(f" {name} ")
+        else:
+            out.append(low)
+    return _SPACES.sub(" ", "".join(out)).strip()
+
+
+@lru_cache(maxsize=65536)
+def title_tokens(title: str) -> tuple[str, ...]:
+    """Words of a normalised title: folded, punctuation and hyphens as separators."""
+    return tuple(t for t in _NON_WORD.split(fold(title)) if t)
+
+
+@lru_cache(maxsize=65536)
+def title_key(title: str) -> str:
+    """A compact key: every letter and digit of the title, nothing else.
+
+    Joining the words makes hyphenation and compound words equal
+    ("non-abelian" = "non abelian" = "nonabelian").
+    """
+    return "".join(title_tokens(title))
+
+
+def _split_subtitle(title: str) -> str:
+    """The main title before a subtitle separator (``:``, `` - ``, ``. ``), or ''."""
+    for sep in (":", " - ", " -- ", " — ", ". ", "? "):
+        idx = title.find(sep)
+        if idx > 10:
+            return title[: idx + (1 if sep == "? " else 0)]
+    return ""
+
+
+def title_similarity(a: str, b: str) -> float:
+    """Similarity of two titles in 0..1 after normalisation (normalised Levenshtein).
+
+    1.0 means equal up to formatting. A title that is the other's main title
+    without its subtitle scores 0.97 (still agreeing, with a note).
+    """
+    ka, kb = title_key(a), title_key(b)
+    if not ka or not kb:
+        return 0.0
+    if ka == kb:
+        return 1.0
+    sim = Levenshtein.normalized_similarity(ka, kb)
+    if sim < 0.97:
+        for full, short in ((a, b), (b, a)):
+            main = _split_subtitle(full)
+            if main and title_key(main) == title_key(short):
+                return 0.97
+    return float(sim)
+
+
+def is_subtitle_variant(a: str, b: str) -> bool:
+    """True when one title is the other without its subtitle."""
+    ka, kb = title_key(a), title_key(b)
+    if ka == kb:
+        return False
+    for full, short in ((a, b), (b, a)):
+        main = _split_subtitle(full)
+        if main and title_key(main) == title_key(short):
+            return True
+    return False
+
+
+_PARTICLES = frozenset(
+    "van von der den de del della di da dos du le la ten ter vom zu y bin ibn al el".split()
+)
+
+
+@lru_cache(maxsize=65536)
+def name_key(name: str) -> str:
+    """A family-name key blind to accents, case, particles and transliteration.
+
+    ``Müller`` = ``Mueller`` = ``Muller``; ``van der Waals`` = ``Waals``;
+    ``D'Alembert`` = ``dAlembert``.
+    """
+    folded = fold(name)
+    words = [w for w in re.split(r"[\s\-]+", folded) if w]
+    core = [w for w in words if w not in _PARTICLES] or words
+    s = _NON_WORD.sub("", "".join(core))
+    return transliterate(s)
+
+
+def transliterate(key: str) -> str:
+    """Fold German-style transliterations: ``ue``->``u``, ``oe``->``o``, ``ae``->``a``."""
+    return key.replace("ue", "u").replace("oe", "o").replace("ae", "a")
+
+
+@lru_cache(maxsize=65536)
+def initials(given: str) -> str:
+    """Initials of given names: ``"David I."`` -> ``"di"``, ``"J.-P."`` -> ``"jp"``.
+
+    Lower-case particles kept in the given name ("Marcelo C. de") are skipped;
+    glued capitals without dots ("DB") count as several initials.
+    """
+    raw = strip_latex(given)
+    parts = [p for p in re.split(r"[\s.\-~]+", raw) if p]
+    out = []
+    for p in parts:
+        if p.islower() and len(p) > 1 and p in _PARTICLES:
+            continue
+        letters = _NON_WORD.sub("", fold(p))
+        if not letters:
+            continue
+        if p.isupper() and 2 <= len(p) <= 3 and "." not in given:
+            out.append(letters)
+        else:
+            out.append(letters[0])
+    return "".join(out)
+
+
+def initials_compatible(a: str, b: str) -> bool:
+    """True when two given-name strings can denote the same person.
+
+    Compatible when either is empty, or the shorter initial sequence is a
+    prefix of the longer ("J." ~ "John David"; "J. D." ~ "J.").
+    """
+    ia, ib = initials(a), initials(b)
+    if not ia or not ib:
+        return True
+    n = min(len(ia), len(ib))
+    return ia[:n] == ib[:n]
+
+
+_ARXIV_PREFIX = re.compile(r"^(?:https?://)?(?:www\.)?(?:arxiv\.org/(?:abs|pdf)/)?(?:arxiv:)?",
+                           re.IGNORECASE)
+_ARXIV_VERSION = re.compile(r"v\d+$")
+_DOI_PREFIX = re.compile(r"^(?:https?://)?(?:dx\.)?(?:doi\.org/)?(?:doi:\s*)?", re.IGNORECASE)
+
+
+@lru_cache(maxsize=65536)
+def norm_arxiv(value: str) -> str:
+    """``arXiv:hep-th/9901001v2`` / URL -> ``hep-th/9901001``; lower case."""
+    s = value.strip()
+    s = _ARXIV_PREFIX.sub("", s)
+    s = s.removesuffix(".pdf")
+    s = _ARXIV_VERSION.sub("", s)
+    return s.strip().lower()
+
+
+@lru_cache(maxsize=65536)
+def norm_doi(value: str) -> str:
+    """``https://doi.org/10.1103/PhysRevD.1.1`` -> ``10.1103/physrevd.1.1``."""
+    s = _DOI_PREFIX.sub("", value.strip())
+    return s.strip().rstrip(".").lower()
+
+
+_PAGE_SPLIT = re.compile(r"\s*(?:--|-|–|—)\s*")
+
+
+@lru_cache(maxsize=65536)
+def first_page(pages: str) -> str:
+    """The first page or article number, without ``pp.``/``p.`` and leading zeros kept."""
+    s = pages.strip().lower()
+    s = re.sub(r"^(?:pp?\.?\s*)", "", s)
+    s = _PAGE_SPLIT.split(s)[0] if s else ""
+    s = s.strip().rstrip(".,;")
+    return s
+
+
+def same_page(a: str, b: str) -> bool:
+    """True when two page statements agree on the first page / article number.
+
+    Leading zeros and letter prefixes ("075001" vs "75001", "L12" vs "12") are
+    formatting.
+    """
+    pa, pb = first_page(a), first_page(b)
+    if not pa or not pb:
+        return True
+    if pa == pb:
+        return True
+    da, db = re.sub(r"\D", "", pa).lstrip("0"), re.sub(r"\D", "", pb).lstrip("0")
+    return bool(da) and da == db
+
+
+@lru_cache(maxsize=65536)
+def volume_number(volume: str) -> str:
+    """Digits of a volume (``B106`` -> ``106``)."""
+    digits = re.findall(r"\d+", volume)
+    return digits[0].lstrip("0") if digits else volume.strip().lower()
+
+
+@lru_cache(maxsize=4096)
+def venue_key(venue: str) -> str:
+    """A crude venue key used when :mod:`citecheck_tex.verify.journals` is absent."""
+    return "".join(_NON_WORD.sub(" ", fold(venue)).split())
+
+
+def is_arxiv_venue(venue: str) -> bool:
+    """True when a journal field only says "arXiv" / "preprint" / an e-print id."""
+    v = fold(venue)
+    return bool(v) and (v.startswith("arxiv") or v.startswith("e-print") or v.startswith("eprint")
+                        or v in ("preprint", "submitted", "in press", "to appear"))

@@ -1,0 +1,303 @@
+"""The decision: from the sources' answers to one labelled :class:`Verdict`.
+
+Steps (each a small function):
+
+1. :func:`skip_reason` - not a scholarly work -> SKIPPED (decided before asking).
+2. candidate selection (:func:`select_candidate`): every record of every FOUND
+   answer, records of one work merged (preprint and journal versions), ranked
+   by normalised-Levenshtein title similarity; author overlap, year proximity
+   and the source's confidence break ties within a small title-score window.
+3. comparison (:mod:`citecheck_tex.verify.compare`) and the reviewer pass
+   (:mod:`citecheck_tex.verify.review`).
+4. thresholds: ``score >= tau_exact`` and no contradicted field -> EXACT;
+   ``score >= tau_minor`` -> MINOR; below -> MAJOR when every consulted
+   source answered, UNVERIFIED when one failed or none could be asked.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
+from importlib import resources
+
+from citecheck_tex.config import Settings
+from citecheck_tex.model import (
+    Answer,
+    Attempt,
+    Comparison,
+    Entry,
+    Label,
+    Record,
+    SourceStatus,
+    Verdict,
+)
+from citecheck_tex.verify import normalize as nz
+from citecheck_tex.verify.compare import compare
+from citecheck_tex.verify.review import review
+from citecheck_tex.verify.suggest import suggest
+
+logger = logging.getLogger(__name__)
+
+#: Candidates whose title similarity is within this window of the best one are
+#: ranked by authors, year and source confidence instead.
+TITLE_WINDOW = 0.05
+
+_SKIP_TYPES = {
+    "software": "software", "online": "web page", "webpage": "web page", "www": "web page",
+    "electronic": "web page", "dataset": "dataset", "data": "dataset", "standard": "standard",
+    "manual": "manual", "patent": "patent", "video": "video", "audio": "recording",
+    "music": "recording", "image": "image", "artwork": "artwork", "codefragment": "software",
+    "repository": "software",
+}
+_SOFTWARE_HOSTS = re.compile(
+    r"(github\.com|gitlab\.|bitbucket\.org|zenodo\.org|pypi\.org|cran\.r-project|"
+    r"readthedocs|sourceforge\.net|hub\.docker)", re.IGNORECASE)
+_STANDARD_TITLE = re.compile(r"^\s*(ISO|IEC|IEEE Std|RFC|ANSI|DIN|ECMA)[\s\-]?\d", re.IGNORECASE)
+
+
+def is_web_like(entry: Entry) -> bool:
+    """A list item with a title and a URL but no authors, year or identifier.
+
+    Such an item may be an article cited by its landing page or a web page: it
+    is looked up by title, and when no scholarly record matches it is SKIPPED
+    (a web page cannot be shown fabricated by scholarly sources), not MAJOR.
+    """
+    return bool(entry.title and entry.url and not entry.authors and not entry.year
+                and not entry.doi and not entry.arxiv and not entry.venue)
+
+
+def skip_reason(entry: Entry) -> str | None:
+    """Why ``entry`` is not a scholarly work to verify, or None when it is one.
+
+    Software, web pages, datasets, standards and manuals, and ``@misc``
+    entries (or bare list items) that give only a URL, are skipped.
+    """
+    etype = entry.entry_type.lower()
+    kind = _SKIP_TYPES.get(etype)
+    if kind:
+        return f"not a scholarly work (@{etype}: {kind})"
+    has_id = bool(entry.doi or entry.arxiv)
+    url = entry.url or entry.get("howpublished")
+    if _STANDARD_TITLE.match(entry.title or ""):
+        return "a technical standard"
+    if not has_id and url and _SOFTWARE_HOSTS.search(url) and not entry.venue:
+        return "software or dataset (repository URL, no DOI or arXiv id)"
+    if etype in ("misc", "") or entry.origin.value == "text":
+        if not has_id and not entry.venue:
+            if url and not entry.title and not entry.authors:
+                return "a bare URL"
+            if not entry.title and not entry.authors and not entry.raw_text:
+                return "nothing to verify (no title, authors or identifier)"
+    return None
+
+
+@lru_cache(maxsize=1)
+def calibrated_thresholds() -> tuple[float, float]:
+    """(tau_minor, tau_exact) from ``citecheck_tex/data/thresholds.json``.
+
+    Falls back to the :class:`Settings` defaults when the file is absent.
+    """
+    try:
+        text = resources.files("citecheck_tex.data").joinpath("thresholds.json").read_text(
+            encoding="utf-8")
+        data = json.loads(text)
+        return float(data["tau_minor"]), float(data["tau_exact"])
+    except (OSError, KeyError, ValueError, TypeError, ModuleNotFoundError):
+        s = Settings()
+        return s.tau_minor, s.tau_exact
+
+
+def attempts_of(answers: Sequence[Answer]) -> tuple[Attempt, ...]:
+    """One :class:`Attempt` per answer, for the verdict's provenance."""
+    return tuple(Attempt(a.source, a.query.kind.value, a.status, a.latency_ms, a.message,
+                         a.cached) for a in answers)
+
+
+def _same_work(a: Record, b: Record) -> bool:
+    if a.doi and b.doi and nz.norm_doi(a.doi) == nz.norm_doi(b.doi):
+        return True
+    if a.arxiv and b.arxiv and nz.norm_arxiv(a.arxiv) == nz.norm_arxiv(b.arxiv):
+        return True
+    if a.title and b.title and nz.title_key(a.title) == nz.title_key(b.title):
+        fa = nz.name_key(a.authors[0].full_family) if a.authors else ""
+        fb = nz.name_key(b.authors[0].full_family) if b.authors else ""
+        return fa == fb
+    return False
+
+
+def _merge(primary: Record, siblings: Sequence[Record]) -> Record:
+    """One record for a work known in several versions: years, publications and
+    missing identifiers of the siblings are added as alternates."""
+    if not siblings:
+        return primary
+    years = list(primary.other_years)
+    pubs = list(primary.extra_pubs)
+    doi, arxiv = primary.doi, primary.arxiv
+    aliases = list(primary.venue_aliases)
+    for s in siblings:
+        for y in (s.year, *s.other_years):
+            if y and y != primary.year and y not in years:
+                years.append(y)
+        if s.venue or s.volume or s.pages:
+            pubs.append((s.venue, s.volume, s.pages, s.year))
+        pubs.extend(s.extra_pubs)
+        doi = doi or s.doi
+        arxiv = arxiv or s.arxiv
+    return replace(primary, other_years=tuple(years), extra_pubs=tuple(pubs), doi=doi,
+                   arxiv=arxiv, venue_aliases=tuple(aliases))
+
+
+def _records(answers: Sequence[Answer]) -> list[Record]:
+    seen: set[tuple[str, str]] = set()
+    out: list[Record] = []
+    for a in answers:
+        if a.status is not SourceStatus.FOUND:
+            continue
+        for r in a.records:
+            k = (r.source, r.id)
+            if k in seen:
+                continue
+            seen.add(k)
+            out.append(r)
+    return out
+
+
+def _groups(records: list[Record]) -> list[list[Record]]:
+    groups: list[list[Record]] = []
+    for r in records:
+        for g in groups:
+            if any(_same_work(r, o) for o in g):
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    return groups
+
+
+def _check(c: Comparison, name: str) -> float:
+    for fc in c.checks:
+        if fc.field == name:
+            return fc.similarity if fc.agree is not None else -1.0
+    return -1.0
+
+
+def select_candidate(entry: Entry, comparisons: Sequence[Comparison]) -> Comparison:
+    """The comparison with the record most likely meant.
+
+    With a title: highest title similarity; within ``TITLE_WINDOW`` of it,
+    author overlap, then year proximity, then identity and the source's own
+    confidence. Without a title: highest identity.
+    """
+    def tail(c: Comparison) -> tuple[float, float, float, float]:
+        return (_check(c, "author"), _check(c, "year"), c.identity, c.record.score)
+
+    if entry.title:
+        best_t = max(_check(c, "title") for c in comparisons)
+        if best_t >= 0:
+            window = [c for c in comparisons if _check(c, "title") >= best_t - TITLE_WINDOW]
+            return max(window, key=tail)
+    return max(comparisons, key=lambda c: (c.identity, c.score, *tail(c)))
+
+
+def compare_all(entry: Entry, answers: Sequence[Answer]) -> list[Comparison]:
+    """Compare ``entry`` with every found record, versions of one work merged."""
+    out = []
+    for g in _groups(_records(answers)):
+        if len(g) == 1:
+            out.append(compare(entry, g[0]))
+            continue
+        # the version that fits best is primary; the others lend years and publications
+        scored = sorted((compare(entry, r) for r in g), key=lambda c: -c.identity)
+        primary = scored[0].record
+        out.append(compare(entry, _merge(primary, [r for r in g if r is not primary])))
+    return out
+
+
+def is_settled(entry: Entry, answers: Sequence[Answer]) -> bool:
+    """True when some found record confirms every field the citation states."""
+    for c in compare_all(entry, answers):
+        if not c.discrepancies and c.identity >= 0.9:
+            return True
+    return False
+
+
+def _label_for(c: Comparison, tau_minor: float, tau_exact: float) -> Label:
+    if c.score >= tau_exact and not c.discrepancies:
+        return Label.EXACT
+    if c.score >= tau_minor:
+        return Label.MINOR
+    return Label.MAJOR
+
+
+def _describe(c: Comparison) -> str:
+    fields = ", ".join(dict.fromkeys(d.field for d in c.discrepancies))
+    return fields or "no field"
+
+
+def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
+    """Label one entry from the answers of the sources consulted for it."""
+    attempts = attempts_of(answers)
+    reason = skip_reason(entry)
+    if reason is not None:
+        return Verdict(entry, Label.SKIPPED, 0.0, 1.0, reason.capitalize() + ".",
+                       attempts=attempts)
+    failed = [a for a in answers if a.status.failed]
+    asked = [a for a in answers if a.status is not SourceStatus.SKIPPED]
+    comps = compare_all(entry, answers)
+
+    def unverified(why: str) -> Verdict:
+        return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, why, attempts=attempts)
+
+    web = is_web_like(entry)
+    if web and (not comps or max(c.identity for c in comps) < 0.6):
+        return Verdict(entry, Label.SKIPPED, 0.0, 0.5,
+                       "A web page (title and URL only) that no scholarly record matches; "
+                       "not verified.", attempts=attempts)
+    if not comps:
+        if failed:
+            names = ", ".join(sorted({a.source for a in failed}))
+            return unverified(f"No record found and {names} could not be consulted.")
+        if not asked:
+            return unverified("No source could be consulted (offline with no local record).")
+        return Verdict(entry, Label.MAJOR, 0.0, 0.6 if len(asked) < 2 else 0.8,
+                       "No record matches this citation in any source consulted.",
+                       attempts=attempts)
+
+    chosen = select_candidate(entry, comps)
+    rev = review(entry, chosen, [c for c in comps if c is not chosen])
+    tau_minor, tau_exact = settings.tau_minor, settings.tau_exact
+    if rev.comparison is None:
+        if failed:
+            return unverified("The identifier resolves to another paper and a source that "
+                              "could have found the work failed.")
+        best = max(comps, key=lambda c: c.score)
+        return Verdict(entry, Label.MAJOR, 0.0,
+                       max(0.6, 1 - best.identity), rev.note[0].upper() + rev.note[1:] + ".",
+                       attempts=attempts, checks=best.checks)
+    c = rev.comparison
+    label = _label_for(c, tau_minor, tau_exact)
+    src = c.record.source
+    if label is Label.EXACT:
+        return Verdict(entry, label, c.score, c.confidence,
+                       f"Every stated field agrees with {src} record {c.record.id}.",
+                       match=c.record, attempts=attempts, checks=c.checks)
+    if label is Label.MINOR:
+        note = f" ({rev.note})" if rev.note else ""
+        return Verdict(entry, label, c.score, c.confidence,
+                       f"Real work found in {src} ({c.record.id}), but "
+                       f"{_describe(c)} contradict{'s' if len(c.discrepancies) == 1 else ''} "
+                       f"it{note}.",
+                       match=c.record, discrepancies=c.discrepancies,
+                       suggested=suggest(entry, c), attempts=attempts, checks=c.checks)
+    if failed:
+        return unverified("No record fits this citation well and a source failed: "
+                          + ", ".join(sorted({a.source for a in failed})) + ".")
+    # MAJOR: never offer the closest record as a "correction" of a fabricated work
+    return Verdict(entry, Label.MAJOR, c.score, max(0.5, 1 - c.identity),
+                   "No record matches: the closest one found differs in "
+                   f"{_describe(c)} (identity {c.identity:.2f}).",
+                   discrepancies=c.discrepancies, attempts=attempts, checks=c.checks)

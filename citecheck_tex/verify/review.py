@@ -1,0 +1,92 @@
+"""The reviewer pass: a second look when an identifier resolves to a poorly fitting record.
+
+An identifier (DOI, arXiv id) that resolves proves only that *some* paper has
+it. When the resolved record's title or authors fit the citation poorly, the
+reviewer looks at the candidates found by title and authors independently:
+
+* one of them is clearly the work meant -> MINOR on that record (a wrong
+  identifier on a real paper; the correction is the record's identifier);
+* none is -> MAJOR: the identifier was hijacked (or the citation is a chimera
+  or a fabrication). The resolved record is *not* offered as a correction.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citecheck_tex.model import Comparison, Discrepancy, Entry, FieldCheck
+from citecheck_tex.verify.compare import PENALTY_PER_DISCREPANCY
+
+logger = logging.getLogger(__name__)
+
+#: Identity at or above which a record is "clearly the work meant".
+GOOD_FIT = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """Outcome of the reviewer pass.
+
+    ``comparison`` is the record to judge the citation against (None when the
+    identifier is hijacked and no real record fits); ``hijacked`` is True when
+    an identifier resolves to a different work; ``note`` a short sentence.
+    """
+
+    comparison: Comparison | None
+    hijacked: bool
+    note: str
+
+
+def _check(c: Comparison, name: str) -> FieldCheck | None:
+    for fc in c.checks:
+        if fc.field == name:
+            return fc
+    return None
+
+
+def resolved_by_identifier(c: Comparison) -> bool:
+    """True when the citation's DOI or arXiv id equals the record's."""
+    return any((fc := _check(c, f)) is not None and fc.agree is True for f in ("doi", "eprint"))
+
+
+def poor_fit(c: Comparison) -> bool:
+    """True when title or authors fit the record poorly."""
+    return c.identity < GOOD_FIT
+
+
+def review(entry: Entry, chosen: Comparison, others: Sequence[Comparison]) -> Review:
+    """Re-examine ``chosen`` against identifier-resolved and title-search candidates.
+
+    ``others`` holds the comparisons with every other candidate record.
+    """
+    by_id = [c for c in (chosen, *others) if resolved_by_identifier(c)]
+    bad_id = [c for c in by_id if poor_fit(c)]
+    if not bad_id:
+        return Review(chosen, False, "")
+    wrong = bad_id[0]
+    resolved_title = wrong.record.title or wrong.record.id
+    independent = [c for c in (chosen, *others) if c not in bad_id and not poor_fit(c)]
+    if independent:
+        best = max(independent, key=lambda c: (c.identity, c.score))
+        ids = [f for f in ("doi", "eprint") if (fc := _check(wrong, f)) and fc.agree]
+        extra: list[Discrepancy] = []
+        for f in ids:
+            fc = _check(best, f)
+            if fc is None or fc.agree is None:
+                cited = _check(wrong, f)
+                extra.append(Discrepancy(
+                    f, cited.cited if cited else "", getattr(best.record,
+                                                             "doi" if f == "doi" else "arxiv"),
+                    f"the cited identifier belongs to another paper: {resolved_title!r}"))
+        if extra:
+            drop = len(extra) - (0 if best.discrepancies else 1)
+            score = max(0.0, min(best.score, 9.4) - PENALTY_PER_DISCREPANCY * drop)
+            best = Comparison(best.record, round(score, 3), best.confidence, best.checks,
+                              best.discrepancies + tuple(extra), best.identity)
+        return Review(best, False,
+                      f"the cited identifier resolves to another paper ({resolved_title!r})")
+    return Review(None, True,
+                  f"the cited identifier resolves to {resolved_title!r}, which the title and "
+                  "authors do not describe, and no record matches them (hijacked identifier)")

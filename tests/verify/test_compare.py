@@ -1,0 +1,103 @@
+"""Field comparators: formatting agrees, each corruption names its field."""
+
+from __future__ import annotations
+
+import pytest
+
+from citecheck_tex.model import Person, Record
+from citecheck_tex.verify.compare import compare, match_authors
+from tests.verify.records import STARS, entry
+
+
+def _fields(entry_kw: dict[str, object], record: Record) -> set[str]:
+    return {d.field for d in compare(entry(**entry_kw), record).discrepancies}
+
+
+def test_formatting_is_never_an_error(monopoles: Record) -> None:
+    e = entry(venue="Nucl. Phys.", volume="B106", pages="475-490", year="1975",
+              authors=(Person("Corrigan", "E."), Person("Olive", "D."), Person("Fairlie", "D.")),
+              authors_truncated=True, doi="https://doi.org/10.1016/0550-3213(76)90173-5")
+    c = compare(e, monopoles)
+    assert c.discrepancies == ()
+    assert c.identity > 0.95
+    assert c.score >= 9.5
+
+
+def test_physical_review_spellings_agree() -> None:
+    rec = Record(source="t", id="1", title="A title long enough to compare",
+                 authors=(Person("Doe", "Jane"),), year="2001", venue="Phys.Rev.D",
+                 volume="64", pages="012345")
+    for venue in ("Phys. Rev. D", "Physical Review D", r"\prd"):
+        e = entry(title="A title long enough to compare", authors=(Person("Doe", "J."),),
+                  year="2001", venue=venue, volume="64", pages="012345")
+        assert compare(e, rec).discrepancies == (), venue
+
+
+@pytest.mark.parametrize("kw,field", [
+    ({"year": "1979"}, "year"),
+    ({"volume": "107"}, "volume"),
+    ({"pages": "476"}, "pages"),
+    ({"venue": "Phys. Lett. B"}, "journal"),
+    ({"doi": "10.1016/0550-3213(76)90174-5"}, "doi"),
+    ({"title": "Magnetic monopoles in SU(2) gauge theories"}, "title"),
+])
+def test_each_corruption_names_its_field(monopoles: Record, kw: dict[str, object],
+                                         field: str) -> None:
+    c = compare(entry(**kw), monopoles)
+    assert [d.field for d in c.discrepancies] == [field]
+    assert c.identity > 0.6  # still clearly the same work
+
+
+@pytest.mark.parametrize("authors,note", [
+    ((Person("Corigan", "E."), Person("Olive", "D."), Person("Fairlie", "D."),
+      Person("Nuyts", "J.")), "misspelt"),
+    ((Person("Corrigan", "E."), Person("Olive", "D."), Person("Nuyts", "J.")), "missing"),
+    ((Person("Olive", "D."), Person("Corrigan", "E."), Person("Fairlie", "D."),
+      Person("Nuyts", "J.")), "order"),
+    ((Person("Corrigan", "K."), Person("Olive", "D."), Person("Fairlie", "D."),
+      Person("Nuyts", "J.")), "initials"),
+    ((Person("Corrigan", "E."), Person("Olive", "D."), Person("Fairlie", "D."),
+      Person("Nuyts", "J."), Person("Witten", "E.")), "not in the record"),
+])
+def test_author_problems(monopoles: Record, authors: tuple[Person, ...], note: str) -> None:
+    c = compare(entry(authors=authors), monopoles)
+    assert [d.field for d in c.discrepancies] == ["author"]
+    assert note in c.discrepancies[0].note
+
+
+def test_particles_transliteration_and_compound_names() -> None:
+    e = entry(title=STARS.title, authors=(Person("Melioli", "C."),
+                                          Person("Gouveia Dal Pino", "E. M.", von="de"),
+                                          Person("Reza", "R.", von="de la"),
+                                          Person("Raga", "A.")),
+              year="2006", venue="MNRAS", volume="373", pages="811", arxiv="astro-ph/0608207v2")
+    c = compare(e, STARS)
+    assert c.discrepancies == ()
+
+
+def test_collaboration_matches_record_collaboration() -> None:
+    rec = Record(source="t", id="1", title="Observation of a new particle in the search",
+                 authors=tuple(Person(f"Name{i}", "A.") for i in range(30)),
+                 collaborations=("ATLAS",), year="2012")
+    m = match_authors((Person("ATLAS Collaboration", literal=True),), False, rec.authors,
+                      False, rec.collaborations)
+    assert m.similarity == 1.0 and not m.notes
+
+
+def test_chimera_has_low_identity(monopoles: Record) -> None:
+    c = compare(entry(authors=(Person("Farnsworth", "T."), Person("Qanzar", "Z."))), monopoles)
+    assert c.identity < 0.5
+
+
+def test_hijacked_identifier_has_low_identity(monopoles: Record) -> None:
+    e = entry(title="Temporal dynamics of quantum gravitational waves with HelioTrace",
+              authors=(Person("Farnsworth", "T."),), doi=monopoles.doi)
+    c = compare(e, monopoles)
+    assert c.identity < 0.5
+    assert any(ch.field == "doi" and ch.agree for ch in c.checks)
+
+
+def test_arxiv_venue_accepted_for_eprint_records() -> None:
+    e = entry(title=STARS.title, authors=(Person("Melioli", "C."),), authors_truncated=True,
+              year="2006", venue="arXiv", volume="", pages="", arxiv="astro-ph/0608207")
+    assert compare(e, STARS).discrepancies == ()

@@ -1,0 +1,157 @@
+"""Decisions: labels, reviewer pass, UNVERIFIED/SKIPPED, suggestions, monotonicity."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from citecheck_tex.config import Settings
+from citecheck_tex.model import (
+    Answer,
+    EntryOrigin,
+    Label,
+    Person,
+    Query,
+    QueryKind,
+    Record,
+    SourceStatus,
+)
+from citecheck_tex.verify.policy import decide, is_settled, skip_reason
+from tests.verify.records import MONOPOLES, STARS, entry
+
+S = Settings()
+
+
+def found(*records: Record, kind: QueryKind = QueryKind.TITLE, source: str = "local") -> Answer:
+    return Answer(source, Query(kind, "q"), SourceStatus.FOUND, records=records, latency_ms=1.5)
+
+
+def status(st: SourceStatus, source: str = "crossref") -> Answer:
+    return Answer(source, Query(QueryKind.TITLE, "q"), st, message=st.value)
+
+
+def test_exact_with_attempts() -> None:
+    v = decide(entry(), [found(MONOPOLES), status(SourceStatus.NOT_FOUND)], S)
+    assert v.label is Label.EXACT
+    assert v.match == MONOPOLES
+    assert [(a.source, a.kind, a.status) for a in v.attempts] == [
+        ("local", "title", SourceStatus.FOUND), ("crossref", "title", SourceStatus.NOT_FOUND)]
+
+
+def test_preprint_year_of_another_version_is_exact() -> None:
+    arxiv_version = replace(MONOPOLES, source="arxiv", id="x", year="1975", other_years=(),
+                            venue="", volume="", pages="")
+    journal_version = replace(MONOPOLES, other_years=())
+    e = entry(year="1975", doi=MONOPOLES.doi)
+    v = decide(e, [found(journal_version, kind=QueryKind.DOI), found(arxiv_version)], S)
+    assert v.label is Label.EXACT
+
+
+def test_minor_with_suggestions() -> None:
+    e = entry(year="1979", volume="107")
+    v = decide(e, [found(MONOPOLES)], S)
+    assert v.label is Label.MINOR
+    assert {d.field for d in v.discrepancies} == {"year", "volume"}
+    assert v.suggested == {"year": "1976", "volume": "106", "doi": MONOPOLES.doi}
+
+
+def test_author_suggestion_in_bibtex_form() -> None:
+    e = entry(authors=(Person("Corigan", "E."), Person("Olive", "D."), Person("Fairlie", "D."),
+                       Person("Nuyts", "J.")))
+    v = decide(e, [found(MONOPOLES)], S)
+    assert v.label is Label.MINOR
+    assert v.suggested is not None
+    assert v.suggested["author"].startswith("Corrigan, Edward and Olive, David I.")
+
+
+def test_fabricated_is_major_without_suggestion() -> None:
+    e = entry(title="Temporal dynamics of quantum gravitational waves with HelioTrace",
+              authors=(Person("Farnsworth", "T."),))
+    v = decide(e, [found(MONOPOLES), status(SourceStatus.NOT_FOUND)], S)
+    assert v.label is Label.MAJOR
+    assert v.suggested is None and v.match is None
+
+
+def test_nothing_found_anywhere_is_major() -> None:
+    v = decide(entry(), [status(SourceStatus.NOT_FOUND, "local"),
+                         status(SourceStatus.NOT_FOUND)], S)
+    assert v.label is Label.MAJOR
+
+
+@pytest.mark.parametrize("st", [SourceStatus.ERROR, SourceStatus.RATE_LIMITED])
+def test_failed_source_gives_unverified_not_major(st: SourceStatus) -> None:
+    v = decide(entry(), [status(SourceStatus.NOT_FOUND, "local"), status(st)], S)
+    assert v.label is Label.UNVERIFIED
+
+
+def test_all_skipped_is_unverified() -> None:
+    v = decide(entry(), [status(SourceStatus.SKIPPED, "local")], S)
+    assert v.label is Label.UNVERIFIED
+
+
+def test_reviewer_wrong_identifier_on_real_paper_is_minor() -> None:
+    # the cited arXiv id belongs to another paper; title search finds the real one
+    other = replace(STARS, arxiv="astro-ph/0608208", id="other", doi="",
+                    title="Cosmic rays from gamma ray bursts in the Galaxy",
+                    authors=(Person("Someone", "A."),))
+    e = entry(title=STARS.title, authors=(Person("Melioli", "C."),), authors_truncated=True,
+              year="2006", venue="", volume="", pages="", arxiv="astro-ph/0608208")
+    v = decide(e, [found(other, kind=QueryKind.ARXIV), found(STARS)], S)
+    assert v.label is Label.MINOR
+    assert v.match == STARS
+    assert v.suggested is not None and v.suggested["eprint"] == "astro-ph/0608207"
+
+
+def test_reviewer_hijacked_identifier_is_major() -> None:
+    e = entry(title="Temporal dynamics of quantum gravitational waves with HelioTrace",
+              authors=(Person("Farnsworth", "T."),), doi=MONOPOLES.doi)
+    v = decide(e, [found(MONOPOLES, kind=QueryKind.DOI), status(SourceStatus.NOT_FOUND)], S)
+    assert v.label is Label.MAJOR
+    assert "hijacked" in v.reason
+    assert v.suggested is None
+
+
+def test_more_wrong_fields_never_milder() -> None:
+    steps = [{}, {"year": "1979"}, {"year": "1979", "volume": "107"},
+             {"year": "1979", "volume": "107", "pages": "999"},
+             {"year": "1979", "volume": "107", "pages": "999",
+              "title": "Electric monopoles in SU(5) gauge models"},
+             {"year": "1979", "volume": "107", "pages": "999",
+              "title": "Electric monopoles in SU(5) gauge models",
+              "authors": (Person("Farnsworth", "T."),)}]
+    ranks = [decide(entry(**kw), [found(MONOPOLES)], S).label.rank for kw in steps]
+    assert ranks == sorted(ranks, reverse=True)
+    assert ranks[0] == Label.EXACT.rank and ranks[-1] == Label.MAJOR.rank
+
+
+def test_is_settled() -> None:
+    assert is_settled(entry(), [found(MONOPOLES)])
+    assert not is_settled(entry(year="1979"), [found(MONOPOLES)])
+    assert not is_settled(entry(), [status(SourceStatus.NOT_FOUND)])
+
+
+@pytest.mark.parametrize("kw", [
+    {"entry_type": "software"}, {"entry_type": "online"}, {"entry_type": "dataset"},
+    {"entry_type": "misc", "title": "", "authors": (), "venue": "", "year": "",
+     "url": "https://example.org/page"},
+    {"entry_type": "misc", "title": "numpy", "authors": (), "venue": "",
+     "url": "https://github.com/numpy/numpy"},
+    {"entry_type": "misc", "title": "ISO 8601 Date and time format", "venue": ""},
+])
+def test_skip_reason(kw: dict[str, object]) -> None:
+    reason = skip_reason(entry(**kw))
+    assert reason
+
+
+def test_articles_are_not_skipped() -> None:
+    assert skip_reason(entry()) is None
+    assert skip_reason(entry(entry_type="misc", venue="", arxiv="astro-ph/0608207")) is None
+
+
+def test_web_page_without_matching_record_is_skipped_not_major() -> None:
+    e = entry(entry_type="misc", origin=EntryOrigin.TEXT, authors=(), year="", venue="",
+              volume="", pages="", title="The Higgs boson as a window into dark matter",
+              url="https://cms.cern/news/higgs-boson-window-dark-matter")
+    v = decide(e, [status(SourceStatus.NOT_FOUND, "local")], S)
+    assert v.label is Label.SKIPPED
