@@ -249,8 +249,10 @@ def run_index(argv: Sequence[str]) -> int:
         all_stats = local_index.import_files(path, files, progress=show)
         if sys.stderr.isatty():
             sys.stderr.write("\r")
+        print(local_index.format_stats(all_stats))
         for st in all_stats:
-            print(st.summary() if hasattr(st, "summary") else str(st))
+            for prob in st.problems[:5]:
+                print(f"  {_problem_line(prob)}", file=sys.stderr)
         print(f"index: {path}")
         return EXIT_OK
     idx = local_index.LocalIndex.open(path, create=False)

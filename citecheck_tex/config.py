@@ -43,6 +43,24 @@ FAIL_ON_CHOICES = ("major", "minor", "unverified", "never")
 FORMAT_CHOICES = ("terminal", "json", "html", "bib", "sarif", "github")
 
 
+def _calibrated_thresholds() -> tuple[float, float]:
+    """tau_minor and tau_exact as calibrated on the development split (bench/accuracy)."""
+    import importlib.resources
+    import json
+
+    try:
+        text = importlib.resources.files("citecheck_tex.data").joinpath("thresholds.json").read_text(
+            encoding="utf-8"
+        )
+        data = json.loads(text)
+        return float(data["tau_minor"]), float(data["tau_exact"])
+    except (OSError, ValueError, KeyError):  # pragma: no cover - shipped with the package
+        return 6.1, 9.0
+
+
+TAU_MINOR, TAU_EXACT = _calibrated_thresholds()
+
+
 def _default_data_dir() -> Path:
     try:
         import platformdirs
@@ -77,8 +95,8 @@ class Settings:
     semanticscholar_api_key_env: str = "S2_API_KEY"
     openalex_api_key_env: str = "OPENALEX_API_KEY"
     ads_token_env: str = "ADS_API_TOKEN"
-    tau_minor: float = 4.0  # score >= tau_minor: the work exists (MINOR or EXACT)
-    tau_exact: float = 9.5  # score >= tau_exact: EXACT
+    tau_minor: float = TAU_MINOR  # score >= tau_minor: the work exists (MINOR or EXACT)
+    tau_exact: float = TAU_EXACT  # score >= tau_exact: EXACT
     ignore: tuple[str, ...] = ()
     refresh: bool = False
     timeout_s: float = 20.0

@@ -77,3 +77,13 @@ def test_user_agent_carries_mailto() -> None:
     s = Settings(mailto="me@lab.org")
     assert "mailto:me@lab.org" in s.user_agent()
     assert s.base_url("arxiv").startswith("https://export.arxiv.org")
+
+
+def test_default_thresholds_are_the_calibrated_ones() -> None:
+    import json
+
+    path = Path(__file__).resolve().parent.parent / "citecheck_tex" / "data" / "thresholds.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    s = Settings()
+    assert (s.tau_minor, s.tau_exact) == (data["tau_minor"], data["tau_exact"])
+    assert data["split"] == "dev"

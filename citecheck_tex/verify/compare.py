@@ -444,6 +444,27 @@ def _identity(t: float | None, a: float | None, first: bool | None, id_agree: in
     return base
 
 
+def _same_volume(cited: str, found: str, cited_year: str, found_year: str) -> bool:
+    """Volumes agree, including the year-issue conventions of JHEP/JCAP-like journals.
+
+    INSPIRE stores JHEP 08 (2016) as volume ``1608``; authors write ``08`` with
+    year 2016, and Springer's own metadata says volume ``2016`` (issue 8).
+    """
+    a, b = nz.volume_number(cited), nz.volume_number(found)
+    if a == b:
+        return True
+    for x, y in ((a, b), (b, a)):
+        if len(x) == 4 and x.isdigit() and y.isdigit() and len(y) <= 2:
+            for year in (cited_year, found_year):
+                if year[-2:].isdigit() and x == f"{year[-2:]}{int(y):02d}":
+                    return True
+        if len(x) == 4 and x.isdigit() and x in (cited_year, found_year) and y.isdigit():
+            # volume "2016" (the year) against the year-issue form "1608"
+            if len(y) == 4 and y[:2] == x[-2:]:
+                return True
+    return False
+
+
 def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
     """Venue, volume and pages against the record's publication(s)."""
     ev, evol, epg = entry.venue, entry.volume, entry.pages
@@ -476,7 +497,7 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
         pv = p[1]
         if pv and not re.search(r"\d", pv):
             pv = ""  # a malformed volume ("B" alone) cannot be compared
-        vol = (nz.volume_number(evol) == nz.volume_number(pv)) if evol and pv else None
+        vol = _same_volume(evol, pv, entry.year, p[3] or record.year) if evol and pv else None
         pg = nz.same_page(epg, p[2]) if epg and p[2] else None
         return v, vol, pg
 
