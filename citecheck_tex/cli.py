@@ -21,8 +21,9 @@ import argparse
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from citecheck_tex import __version__
 from citecheck_tex.config import FAIL_ON_CHOICES, Settings, load_settings
@@ -46,7 +47,7 @@ SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc", "ignore")
 class _Parser(argparse.ArgumentParser):
     """argparse that raises UsageError instead of exiting."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         raise UsageError(message, hint=f"see `{self.prog} --help`")
 
 
@@ -116,7 +117,8 @@ def default_out_dir(input_path: Path) -> Path:
 
 def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[Path]:
     """Render the file reports chosen in settings into ``out_dir``; returns written paths."""
-    from citecheck_tex.report import annotated_bib, html, json as json_report, sarif
+    from citecheck_tex.report import annotated_bib, html, sarif
+    from citecheck_tex.report import json as json_report
 
     written: list[Path] = []
     out_dir.mkdir(parents=True, exist_ok=True)

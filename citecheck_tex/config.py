@@ -9,9 +9,10 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from citecheck_tex.errors import UsageError
 

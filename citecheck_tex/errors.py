@@ -6,7 +6,7 @@
      +-- UsageError           bad command line or configuration (unknown key, bad value)
      +-- InputError           an input file is missing, unreadable or unusable
      |    +-- ParseError      a file could not be parsed at all (carries file and line)
-     +-- IndexError_          the local index is unusable (wrong schema, corrupt)
+     +-- LocalIndexError      the local index is unusable (wrong schema, corrupt)
      +-- SourceError          a source failed (carries source and URL); the pipeline
           +-- RateLimited     turns these into UNVERIFIED, never into MAJOR
 
@@ -48,7 +48,7 @@ class ParseError(InputError):
     """A file could not be parsed."""
 
 
-class IndexError_(CitecheckError):  # noqa: N801 - avoid shadowing the builtin
+class LocalIndexError(CitecheckError):
     """The local index is unusable."""
 
 
@@ -62,7 +62,7 @@ class SourceError(CitecheckError):
         self.status = status
 
 
-class RateLimited(SourceError):
+class RateLimited(SourceError):  # noqa: N818 - reads better at raise sites
     """A source throttled us (HTTP 429, arXiv "Rate exceeded.")."""
 
     def __init__(self, message: str, *, source: str = "", url: str = "", retry_after: float = 0.0) -> None:

@@ -13,9 +13,10 @@ import asyncio
 import logging
 import re
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from citecheck_tex import __version__
 from citecheck_tex.config import Settings

@@ -36,7 +36,7 @@ from typing import IO, Any
 
 from rapidfuzz import fuzz
 
-from citecheck_tex.errors import IndexError_
+from citecheck_tex.errors import LocalIndexError
 from citecheck_tex.model import (
     Answer,
     Entry,
@@ -265,12 +265,12 @@ class LocalIndex:
     def open(cls, path: Path, *, create: bool = True, readonly: bool = False) -> LocalIndex:
         """Open (and with ``create`` make) the index at ``path``.
 
-        Raises :class:`~citecheck_tex.errors.IndexError_` when the file is missing
+        Raises :class:`~citecheck_tex.errors.LocalIndexError` when the file is missing
         (without ``create``), not an index, or of another schema version.
         """
         path = Path(path)
         if not path.exists() and (readonly or not create):
-            raise IndexError_("no local index here", file=str(path),
+            raise LocalIndexError("no local index here", file=str(path),
                               hint="build one with: citecheck-tex index add FILE...")
         try:
             if readonly:
@@ -281,7 +281,7 @@ class LocalIndex:
             index = cls(conn, path, readonly)
             index._prepare(create and not readonly)
         except sqlite3.DatabaseError as exc:
-            raise IndexError_(f"unusable local index: {exc}", file=str(path),
+            raise LocalIndexError(f"unusable local index: {exc}", file=str(path),
                               hint="delete it and re-import your dumps") from exc
         return index
 
@@ -291,7 +291,7 @@ class LocalIndex:
             "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
         if not has_meta:
             if not create:
-                raise IndexError_("not a citecheck-tex index", file=str(self.path),
+                raise LocalIndexError("not a citecheck-tex index", file=str(self.path),
                                   hint="build one with: citecheck-tex index add FILE...")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(_SCHEMA)
@@ -301,7 +301,7 @@ class LocalIndex:
         row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         version = row[0] if row else ""
         if version != SCHEMA_VERSION:
-            raise IndexError_(
+            raise LocalIndexError(
                 f"index schema version {version or '?'} is not {SCHEMA_VERSION}",
                 file=str(self.path), hint="delete it and re-import your dumps")
         if not self.readonly:
@@ -329,7 +329,7 @@ class LocalIndex:
         path = Path(path)
         t0 = time.perf_counter()
         if self.readonly:
-            raise IndexError_("the index is open read-only", file=str(self.path))
+            raise LocalIndexError("the index is open read-only", file=str(self.path))
         try:
             kind = detect_format(path)
         except OSError as exc:
@@ -690,7 +690,7 @@ class LocalIndexSource:
         return self._index
 
     def lookup(self, query: Query) -> list[Record]:
-        """The records answering ``query`` (synchronous; raises IndexError_)."""
+        """The records answering ``query`` (synchronous; raises LocalIndexError)."""
         index = self._open()
         if index is None:
             return []
@@ -712,7 +712,7 @@ class LocalIndexSource:
         t0 = time.perf_counter()
         try:
             records = self.lookup(query)
-        except (IndexError_, sqlite3.Error) as exc:
+        except (LocalIndexError, sqlite3.Error) as exc:
             return Answer(self.name, query, SourceStatus.ERROR, message=str(exc),
                           latency_ms=(time.perf_counter() - t0) * 1000)
         status = SourceStatus.FOUND if records else SourceStatus.NOT_FOUND

@@ -24,7 +24,7 @@ and the least precise question. Within a kind, the order is:
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from citecheck_tex.model import QueryKind
 

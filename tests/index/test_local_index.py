@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck_tex.errors import IndexError_
+from citecheck_tex.errors import LocalIndexError
 from citecheck_tex.sources.importers import normalize_arxiv, parse_journal_ref
 from citecheck_tex.sources.local_index import (
     LocalIndex,
@@ -121,11 +121,11 @@ def test_unknown_and_missing_files_are_reported(tmp_path: Path) -> None:
 
 
 def test_open_without_create_and_wrong_files(tmp_path: Path) -> None:
-    with pytest.raises(IndexError_):
+    with pytest.raises(LocalIndexError):
         LocalIndex.open(tmp_path / "absent.sqlite", create=False)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database at all" * 10)
-    with pytest.raises(IndexError_):
+    with pytest.raises(LocalIndexError):
         LocalIndex.open(junk)
     assert not (tmp_path / "absent.sqlite").exists()
 
@@ -280,7 +280,7 @@ def test_search_title_exact_scores_one_and_authors_break_ties(index: LocalIndex)
 
 
 def test_readonly_index_refuses_imports(built_index: Path) -> None:
-    with LocalIndex.open(built_index, readonly=True) as index, pytest.raises(IndexError_):
+    with LocalIndex.open(built_index, readonly=True) as index, pytest.raises(LocalIndexError):
         index.add_file(DATA / "openalex_works.jsonl")
 
 
