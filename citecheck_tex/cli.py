@@ -68,6 +68,11 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--refresh", action="store_true", default=None, help="bypass cached answers")
     p.add_argument("--emit-fixed", action="store_true", default=None,
                    help="also write <name>.fixed.bib with MINOR corrections applied")
+    p.add_argument("--llm", choices=("off", "judge", "fallback", "review"),
+                   help="consult an LLM (pip install 'citecheck-tex[llm]'); see docs/llm.md")
+    p.add_argument("--llm-model", help="model name on the OpenAI-compatible server")
+    p.add_argument("--llm-base-url",
+                   help="OpenAI-compatible base URL, e.g. http://localhost:11434/v1")
     p.add_argument("--quiet", "-q", action="store_true", default=None, help="only the summary")
     p.add_argument("--verbose", "-v", action="store_true", default=None,
                    help="every entry and source attempt")
@@ -99,6 +104,9 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
         "emit_fixed": ns.emit_fixed,
         "quiet": ns.quiet,
         "verbose": ns.verbose,
+        "llm_mode": ns.llm,
+        "llm_model": ns.llm_model,
+        "llm_base_url": ns.llm_base_url,
     }
     return {k: v for k, v in o.items() if v is not None}
 

@@ -28,6 +28,7 @@ from citecheck_tex.model import (
     Project,
     Query,
     QueryKind,
+    Record,
     RunResult,
     SourceStatus,
     Verdict,
@@ -174,7 +175,22 @@ async def run_cascade(
     if progress:
         state.stage = "done"
         progress(state)
-    return [v for v in verdicts if v is not None]
+    result = [v for v in verdicts if v is not None]
+    if settings.llm_mode != "off":
+        from citecheck_tex.verify.llm import apply_llm
+
+        pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
+        result, usage = await apply_llm(pairs, settings)
+        logger.warning("LLM: %s", usage.describe())
+    return result
+
+
+def _closest(entry: Entry, answers: list[Answer]) -> Record | None:
+    """The best candidate record even when the verdict kept none (for the LLM judge)."""
+    from citecheck_tex.verify import policy
+
+    comps = policy.compare_all(entry, answers)
+    return policy.select_candidate(entry, comps).record if comps else None
 
 
 def _index_usable(settings: Settings) -> bool:
@@ -286,8 +302,14 @@ def check(
 
     t0 = time.perf_counter()
     settings, ignore_problems = apply_ignores(project, settings)
+    entries = list(project.entries)
+    if settings.llm_mode != "off":
+        from citecheck_tex.verify.llm import llm_parse_entries, needs_parse
+
+        if any(needs_parse(e) for e in entries):
+            entries, _ = asyncio.run(llm_parse_entries(entries, settings))
     verdicts, problems, requests = asyncio.run(
-        check_entries_async(project.entries, settings, progress=progress)
+        check_entries_async(entries, settings, progress=progress)
     )
     verdicts = list(explain_ignored(verdicts, load_ignores(project_folder(project))))
     problems = list(ignore_problems) + problems
