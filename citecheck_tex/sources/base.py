@@ -8,15 +8,21 @@ source and expose the same protocol.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence, runtime_checkable
+import logging
+import re
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from citecheck_tex.errors import UsageError
-from citecheck_tex.model import Answer, Query, QueryKind
+from citecheck_tex.errors import RateLimited, SourceError, UsageError
+from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
 
 if TYPE_CHECKING:
-    import httpx
-
     from citecheck_tex.config import Settings
+    from citecheck_tex.sources.http import Http
+
+logger = logging.getLogger(__name__)
 
 
 @runtime_checkable
@@ -43,8 +49,9 @@ class Source(Protocol):
         ...
 
 
-#: A factory builds a source from the shared client and the settings.
-SourceFactory = Callable[["httpx.AsyncClient", "Settings"], Source]
+#: A factory builds a source from the run's shared :class:`~citecheck_tex.sources.http.Http`
+#: stack (client, limits, retry) and the settings.
+SourceFactory = Callable[["Http", "Settings"], Source]
 
 _REGISTRY: dict[str, SourceFactory] = {}
 
@@ -65,7 +72,7 @@ def source_names() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
-def make_source(name: str, client: httpx.AsyncClient, settings: Settings) -> Source:
+def make_source(name: str, http: Http, settings: Settings) -> Source:
     """Build a registered source, or fail with the list of valid names."""
     _load_builtins()
     try:
@@ -74,7 +81,7 @@ def make_source(name: str, client: httpx.AsyncClient, settings: Settings) -> Sou
         raise UsageError(
             f"unknown source {name!r}", hint="valid sources: " + ", ".join(sorted(_REGISTRY))
         ) from None
-    return factory(client, settings)
+    return factory(http, settings)
 
 
 def _load_builtins() -> None:
@@ -93,3 +100,144 @@ def _load_builtins() -> None:
 async def fetch_each(source: Source, queries: Sequence[Query]) -> list[Answer]:
     """Default ``fetch_batch``: one ``fetch`` per query, in order."""
     return [await source.fetch(q) for q in queries]
+
+
+# ---------------------------------------------------------------------------
+# Helpers shared by the adapters (pure functions: raw API values -> core types)
+
+#: Lower-case name particles that belong to the family name ("van der Waals").
+_PARTICLES = frozenset(
+    "van von der den de del della di da dos du des la le ter ten zu af av bin ibn el al".split()
+)
+_HOMONYM_SUFFIX = re.compile(r"\s+\d{4}$")  # DBLP: "Jing Yuan 0001"
+_JR = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+
+def person_from_name(name: str) -> Person:
+    """Split a display name ("Peter H. N. de With" or "Witten, Edward") into a Person.
+
+    A name with a comma is "Family, Given" (INSPIRE ``full_name``); otherwise the
+    last word is the family name, preceded by any lower-case particles.
+    """
+    text = _HOMONYM_SUFFIX.sub("", " ".join(name.split()))
+    if not text:
+        return Person(family="")
+    if "," in text:
+        parts = [p.strip() for p in text.split(",")]
+        family, given = parts[0], parts[1] if len(parts) > 1 else ""
+        jr = parts[2] if len(parts) > 2 else ""
+        if given.lower() in _JR:
+            given, jr = (parts[2] if len(parts) > 2 else ""), given
+        von_words: list[str] = []
+        fam_words = family.split()
+        while len(fam_words) > 1 and fam_words[0].lower() in _PARTICLES:
+            von_words.append(fam_words.pop(0))
+        return Person(family=" ".join(fam_words), given=given, von=" ".join(von_words), jr=jr)
+    words = text.split()
+    jr = ""
+    if len(words) > 2 and words[-1].lower() in _JR:
+        jr = words.pop()
+    if len(words) == 1:
+        return Person(family=words[0], jr=jr)
+    family = words[-1]
+    rest = words[:-1]
+    von: list[str] = []
+    while rest and rest[-1].lower() in _PARTICLES and len(rest) > 1:
+        von.insert(0, rest.pop())
+    return Person(family=family, given=" ".join(rest), von=" ".join(von), jr=jr)
+
+
+def person_from_parts(family: str, given: str = "") -> Person:
+    """A Person from separate family/given fields (Crossref, DataCite)."""
+    family = " ".join(family.split())
+    words = family.split()
+    von: list[str] = []
+    while len(words) > 1 and words[0].lower() in _PARTICLES:
+        von.append(words.pop(0))
+    return Person(family=" ".join(words), given=" ".join(given.split()), von=" ".join(von))
+
+
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+
+
+def clean_doi(value: str) -> str:
+    """Normalise a DOI: no resolver prefix, lower-case, trimmed."""
+    return _DOI_PREFIX.sub("", value.strip()).strip().lower()
+
+
+_ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
+_ARXIV_VERSION = re.compile(r"v\d+$")
+
+
+def clean_arxiv(value: str) -> str:
+    """Normalise an arXiv id: no ``arXiv:`` prefix, no version, no ``.pdf``."""
+    text = _ARXIV_PREFIX.sub("", value.strip())
+    text = text.removesuffix(".pdf")
+    return _ARXIV_VERSION.sub("", text)
+
+
+def clean_text(value: object) -> str:
+    """Collapse whitespace (titles with hard line breaks) and NFC-normalise."""
+    if not isinstance(value, str):
+        return ""
+    return unicodedata.normalize("NFC", " ".join(value.split()))
+
+
+def year_of(value: object) -> str:
+    """The four-digit year in a date string or int, or ""."""
+    if isinstance(value, int) and 0 < value < 10000:
+        return str(value)
+    if isinstance(value, str):
+        m = re.search(r"\b(1[5-9]\d\d|20\d\d)\b", value)
+        if m:
+            return m.group(1)
+    return ""
+
+
+def failed_answer(source: str, query: Query, exc: Exception, started: float) -> Answer:
+    """Turn a network fault into an ERROR or RATE_LIMITED answer (never raise)."""
+    status = SourceStatus.RATE_LIMITED if isinstance(exc, RateLimited) else SourceStatus.ERROR
+    message = exc.message if isinstance(exc, SourceError) else f"{type(exc).__name__}: {exc}"
+    return Answer(source, query, status, message=message, latency_ms=elapsed_ms(started))
+
+
+def elapsed_ms(started: float) -> float:
+    """Milliseconds since ``started`` (a ``time.perf_counter()`` value)."""
+    return (time.perf_counter() - started) * 1000.0
+
+
+def chunked(items: Sequence[str], size: int) -> list[list[str]]:
+    """Split ``items`` into lists of at most ``size``."""
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+def json_body(resp: Any, source: str) -> Any:
+    """The parsed JSON body of ``resp``, or SourceError naming the source."""
+    try:
+        return resp.json()
+    except ValueError as exc:
+        raise SourceError(f"{source}: the answer is not JSON ({exc})", source=source,
+                          url=str(getattr(resp, "url", ""))) from exc
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty dict (APIs change shape)."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """``value`` when it is a JSON array, else an empty list."""
+    return value if isinstance(value, list) else []
+
+
+def parse_each(parse: Callable[[dict[str, Any]], Record], items: Any, source: str) -> list[Record]:
+    """Parse every JSON object of ``items``; an item of an unexpected shape is skipped."""
+    out = []
+    for item in as_list(items):
+        if not isinstance(item, dict):
+            continue
+        try:
+            out.append(parse(item))
+        except (ValueError, TypeError, AttributeError, KeyError) as exc:
+            logger.debug("%s: skipped an item of unexpected shape (%s)", source, exc)
+    return out

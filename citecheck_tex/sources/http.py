@@ -1,0 +1,433 @@
+"""The HTTP stack every online source shares: one client, polite limits, retry.
+
+One :class:`Http` lives for one run (:func:`open_http`). Per source it keeps a
+token bucket at the API's published rate, a concurrency cap, an adaptive
+slow-down after 429s, and a "not before" time set by ``Retry-After``. Faults
+are retried a bounded number of times with exponential back-off and jitter.
+Per host it keeps a circuit breaker: once a host cannot be reached at all
+(DNS or connect failure), every later request to it fails at once, so a run
+without network finishes quickly with one clear message.
+
+Published limits (defaults of :data:`DEFAULT_LIMITS`):
+
+- arXiv: one request every 3 s for the whole process, one at a time.
+- INSPIRE-HEP: 15 requests per 5 s.
+- Crossref polite pool: 50/s, concurrency 5; updated from ``X-Rate-Limit-*``.
+- Semantic Scholar: 1/s without a key.
+- OpenAlex: 10/s.
+- DBLP: serialised, generous back-off (it blocks aggressive clients).
+- DataCite, NASA ADS: modest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import email.utils
+import logging
+import random
+import threading
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from citecheck_tex.config import Settings
+from citecheck_tex.errors import RateLimited, SourceError
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class HostLimit:
+    """Politeness parameters of one source.
+
+    ``rate`` requests per ``per`` seconds (token bucket, burst ``rate``),
+    at most ``concurrency`` requests in flight, back-off ``backoff_base`` *
+    2**attempt seconds (with jitter) capped at ``backoff_max``, and a
+    ``Retry-After`` longer than ``max_retry_after`` is not waited for (the
+    request fails as RATE_LIMITED instead).
+    """
+
+    rate: float
+    per: float = 1.0
+    concurrency: int = 4
+    backoff_base: float = 1.0
+    backoff_max: float = 30.0
+    max_retry_after: float = 60.0
+    process_wide: bool = False  # the rate binds every Http of the process (arXiv)
+
+
+DEFAULT_LIMITS: Mapping[str, HostLimit] = {
+    "arxiv": HostLimit(1, 3.0, concurrency=1, backoff_base=3.0, process_wide=True),
+    "inspire": HostLimit(15, 5.0, concurrency=3),
+    "crossref": HostLimit(50, 1.0, concurrency=5),
+    "datacite": HostLimit(5, 1.0, concurrency=2),
+    "semanticscholar": HostLimit(1, 1.0, concurrency=1, backoff_base=2.0),
+    "openalex": HostLimit(10, 1.0, concurrency=5),
+    "dblp": HostLimit(1, 1.0, concurrency=1, backoff_base=10.0, backoff_max=60.0),
+    "ads": HostLimit(5, 1.0, concurrency=2),
+}
+
+#: Used for a source without an entry in the limits.
+FALLBACK_LIMIT = HostLimit(2, 1.0, concurrency=2)
+
+_RETRY_STATUSES = frozenset({500, 502, 503, 504})
+
+# arXiv asks for one request every 3 s *per process*, and a process may run
+# several checks (watch mode): this is the one deliberate piece of
+# process-level state. Plain floats under a thread lock, so that it works
+# across event loops.
+_PROCESS_SLOTS: dict[str, float] = {}
+_PROCESS_LOCK = threading.Lock()
+
+
+def reserve_process_slot(source: str, interval: float) -> float:
+    """Reserve the next process-wide slot of ``source``; returns seconds to wait for it."""
+    with _PROCESS_LOCK:
+        now = time.monotonic()
+        slot = max(now, _PROCESS_SLOTS.get(source, 0.0))
+        _PROCESS_SLOTS[source] = slot + interval
+        return slot - now
+
+
+class TokenBucket:
+    """An async token bucket with an adaptive slow-down factor.
+
+    ``slow`` multiplies the interval between tokens; it doubles after a 429
+    and decays back to 1 after successful requests.
+    """
+
+    def __init__(self, rate: float, per: float) -> None:
+        self._lock = asyncio.Lock()
+        self.set_rate(rate, per)
+        self._tokens = self.capacity
+        self._updated = time.monotonic()
+        self.slow = 1.0
+        self.not_before = 0.0
+
+    def set_rate(self, rate: float, per: float) -> None:
+        """Change the rate (Crossref announces its limit in response headers)."""
+        self.capacity = max(1.0, float(rate))
+        self.fill_per_s = max(rate, 1e-6) / max(per, 1e-6)
+
+    async def acquire(self) -> None:
+        """Wait until a request may start."""
+        async with self._lock:
+            while True:
+                now = time.monotonic()
+                if now < self.not_before:
+                    await asyncio.sleep(self.not_before - now)
+                    continue
+                rate = self.fill_per_s / self.slow
+                self._tokens = min(self.capacity, self._tokens + (now - self._updated) * rate)
+                self._updated = now
+                if self._tokens >= 1.0:
+                    self._tokens -= 1.0
+                    return
+                await asyncio.sleep((1.0 - self._tokens) / rate)
+
+    def penalise(self, retry_after: float) -> None:
+        """Slow down after a 429 and hold every request until ``retry_after`` has passed."""
+        self.slow = min(self.slow * 2.0, 16.0)
+        self._tokens = 0.0
+        if retry_after > 0:
+            self.not_before = max(self.not_before, time.monotonic() + retry_after)
+
+    def relax(self) -> None:
+        """A success: let the slow-down decay towards the published rate."""
+        if self.slow > 1.0:
+            self.slow = max(1.0, self.slow * 0.9)
+
+
+@dataclass(slots=True)
+class _SourceState:
+    limit: HostLimit
+    bucket: TokenBucket
+    sem: asyncio.Semaphore
+    requests: int = 0
+    rate_limited: int = 0
+    costs: list[str] = field(default_factory=list)
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP date); 0 if absent."""
+    if not value:
+        return 0.0
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return 0.0
+    current = time.time() if now is None else now
+    return max(0.0, when.timestamp() - current)
+
+
+def _parse_interval(value: str) -> float:
+    """Crossref's ``X-Rate-Limit-Interval`` ("1s", "60s", "1m") in seconds."""
+    value = value.strip().lower()
+    scale = 1.0
+    if value.endswith("ms"):
+        value, scale = value[:-2], 0.001
+    elif value.endswith("s"):
+        value = value[:-1]
+    elif value.endswith("m"):
+        value, scale = value[:-1], 60.0
+    try:
+        return float(value) * scale
+    except ValueError:
+        return 0.0
+
+
+class Http:
+    """The run's HTTP stack: shared client, per-source limits, retry, circuit breaker.
+
+    ``requests`` counts every HTTP request sent (retries included);
+    ``requests_by_source`` splits it per source. ``down_hosts`` maps each host
+    the circuit breaker has opened to the reason.
+    """
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        settings: Settings,
+        limits: Mapping[str, HostLimit] | None = None,
+    ) -> None:
+        self.client = client
+        self.settings = settings
+        self.mailto = settings.mailto
+        self._limits = dict(DEFAULT_LIMITS)
+        if limits:
+            self._limits.update(limits)
+        self._states: dict[str, _SourceState] = {}
+        self.down_hosts: dict[str, str] = {}
+        self._connect_failures: dict[str, int] = {}
+        self.requests = 0
+        self.requests_by_source: dict[str, int] = {}
+
+    def limit_for(self, source: str) -> HostLimit:
+        """The limit in force for ``source``."""
+        return self._limits.get(source, FALLBACK_LIMIT)
+
+    def _state(self, source: str) -> _SourceState:
+        state = self._states.get(source)
+        if state is None:
+            limit = self.limit_for(source)
+            state = _SourceState(
+                limit, TokenBucket(limit.rate, limit.per), asyncio.Semaphore(limit.concurrency)
+            )
+            self._states[source] = state
+        return state
+
+    def penalise(self, source: str, retry_after: float = 0.0) -> None:
+        """Tell the limiter that ``source`` throttled us in its own way (arXiv's
+        "Rate exceeded." with HTTP 200)."""
+        state = self._state(source)
+        state.rate_limited += 1
+        state.bucket.penalise(retry_after or state.limit.backoff_base)
+
+    def backoff(self, source: str, attempt: int) -> float:
+        """Seconds to wait before retry ``attempt`` (0-based): exponential with jitter."""
+        limit = self.limit_for(source)
+        base = min(limit.backoff_max, limit.backoff_base * (2.0**attempt))
+        return base * random.uniform(0.5, 1.0)
+
+    def network_message(self) -> str:
+        """One sentence about unreachable hosts, or "" when every host answered."""
+        if not self.down_hosts:
+            return ""
+        hosts = ", ".join(sorted(self.down_hosts))
+        return (
+            f"could not connect to {hosts}; references that needed them are UNVERIFIED. "
+            "Check the network, or run with --offline and a local index."
+        )
+
+    async def request(
+        self,
+        source: str,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+        json: Any = None,
+    ) -> httpx.Response:
+        """Send one request politely; return any response below 500 except 429.
+
+        Raises :class:`RateLimited` when the source keeps throttling, and
+        :class:`SourceError` for connection failures, time-outs and 5xx after
+        ``settings.max_retries`` retries, or at once when the host is down.
+        """
+        host = urlsplit(url).netloc
+        state = self._state(source)
+        retries = max(0, self.settings.max_retries)
+        attempt = 0
+        free_retry = False  # a failed connect reached no server: its retry costs no token
+        while True:
+            if host in self.down_hosts:
+                raise SourceError(
+                    f"{source}: {host} is unreachable ({self.down_hosts[host]})",
+                    source=source, url=url,
+                )
+            async with state.sem:
+                if not free_retry:
+                    await state.bucket.acquire()
+                    if state.limit.process_wide:
+                        wait = reserve_process_slot(
+                            source, state.limit.per / max(state.limit.rate, 1e-6))
+                        if wait > 0:
+                            await asyncio.sleep(wait)
+                free_retry = False
+                if host in self.down_hosts:
+                    continue
+                self.requests += 1
+                self.requests_by_source[source] = self.requests_by_source.get(source, 0) + 1
+                state.requests += 1
+                try:
+                    resp = await self.client.request(
+                        method, url, params=params, headers=headers, json=json
+                    )
+                except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+                    reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                    # consecutive connect failures of the host, whichever request saw them
+                    fails = self._connect_failures.get(host, 0) + 1
+                    self._connect_failures[host] = fails
+                    if attempt >= retries or fails > min(retries, 2) or host in self.down_hosts:
+                        if host not in self.down_hosts:
+                            logger.warning("%s: cannot connect to %s (%s); not asking it again "
+                                           "in this run", source, host, reason)
+                        self.down_hosts[host] = reason
+                        raise SourceError(
+                            f"{source}: cannot connect to {host} ({reason})",
+                            source=source, url=url,
+                        ) from exc
+                    delay = min(0.25 * (2.0**attempt), 1.0)
+                    error: str = reason
+                    free_retry = True
+                except httpx.TransportError as exc:  # read/write errors, time-outs, drops
+                    error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                    if attempt >= retries:
+                        raise SourceError(
+                            f"{source}: {error} after {attempt + 1} attempt(s)",
+                            source=source, url=url,
+                        ) from exc
+                    delay = self.backoff(source, attempt)
+                else:
+                    self._connect_failures.pop(host, None)
+                    self._observe(source, state, resp)
+                    if resp.status_code == 429:
+                        wait = parse_retry_after(resp.headers.get("Retry-After"))
+                        state.rate_limited += 1
+                        state.bucket.penalise(wait or self.backoff(source, attempt))
+                        if attempt >= retries or wait > state.limit.max_retry_after:
+                            raise RateLimited(
+                                f"{source}: rate limited (HTTP 429"
+                                + (f", Retry-After {wait:g} s)" if wait else ")"),
+                                source=source, url=url, retry_after=wait,
+                            )
+                        logger.info("%s: HTTP 429, waiting %.1f s", source, wait)
+                        attempt += 1
+                        continue
+                    if resp.status_code in _RETRY_STATUSES:
+                        if attempt >= retries:
+                            raise SourceError(
+                                f"{source}: HTTP {resp.status_code} after {attempt + 1} "
+                                "attempt(s)",
+                                source=source, url=url, status=resp.status_code,
+                            )
+                        wait = parse_retry_after(resp.headers.get("Retry-After"))
+                        if wait > state.limit.max_retry_after:
+                            raise SourceError(
+                                f"{source}: HTTP {resp.status_code}, retry after {wait:g} s",
+                                source=source, url=url, status=resp.status_code,
+                            )
+                        delay = max(wait, self.backoff(source, attempt))
+                        error = f"HTTP {resp.status_code}"
+                    else:
+                        state.bucket.relax()
+                        return resp
+            logger.debug("%s: %s, retry %d in %.2f s", source, error, attempt + 1, delay)
+            await asyncio.sleep(delay)
+            attempt += 1
+
+    def _observe(self, source: str, state: _SourceState, resp: httpx.Response) -> None:
+        """Learn from response headers: Crossref's announced limit, OpenAlex's cost."""
+        limit = resp.headers.get("X-Rate-Limit-Limit")
+        interval = resp.headers.get("X-Rate-Limit-Interval")
+        if limit and interval:
+            try:
+                n = float(limit)
+            except ValueError:
+                n = 0.0
+            secs = _parse_interval(interval)
+            if n > 0 and secs > 0:
+                current = state.bucket.fill_per_s
+                announced = n / secs
+                if abs(current - announced) > 1e-9:
+                    logger.debug("%s: server announces %g requests per %g s", source, n, secs)
+                    # never exceed what we were configured with (tests and politeness)
+                    if announced < current:
+                        state.bucket.set_rate(n, secs)
+        costs = [f"{k}={v}" for k, v in resp.headers.items()
+                 if k.lower().startswith(("x-ratelimit", "x-api-cost", "x-cost"))]
+        if costs:
+            state.costs = costs
+            logger.debug("%s: %s", source, " ".join(costs))
+
+    def stats(self) -> dict[str, dict[str, float]]:
+        """Per-source counters for benchmarks: requests, 429s, current slow-down factor."""
+        return {
+            name: {
+                "requests": float(st.requests),
+                "rate_limited": float(st.rate_limited),
+                "slow": st.bucket.slow,
+            }
+            for name, st in self._states.items()
+        }
+
+
+@contextlib.asynccontextmanager
+async def open_http(
+    settings: Settings,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    limits: Mapping[str, HostLimit] | None = None,
+) -> AsyncIterator[Http]:
+    """Open the run's HTTP stack and close the client at the end.
+
+    ``transport`` lets tests pass ``httpx.MockTransport``; ``limits``
+    overrides the rate limits of some sources (tests and benchmarks).
+    """
+    timeout = httpx.Timeout(settings.timeout_s, connect=min(settings.timeout_s, 10.0))
+    client = httpx.AsyncClient(
+        headers={"User-Agent": settings.user_agent()},
+        timeout=timeout,
+        transport=transport,
+        follow_redirects=True,
+        limits=httpx.Limits(max_connections=32, max_keepalive_connections=16),
+    )
+    try:
+        yield Http(client, settings, limits)
+    finally:
+        await client.aclose()
+
+
+def scaled_limits(factor: float, base: Mapping[str, HostLimit] | None = None) -> dict[str, HostLimit]:
+    """Every default limit with its period and back-off divided by ``factor`` (tests)."""
+    src = base or DEFAULT_LIMITS
+    return {
+        name: replace(
+            lim,
+            per=lim.per / factor,
+            backoff_base=lim.backoff_base / factor,
+            backoff_max=lim.backoff_max / factor,
+        )
+        for name, lim in src.items()
+    }

@@ -1,0 +1,1 @@
+"""Test package (lets other tests import ``tests.replay``)."""

@@ -1,0 +1,53 @@
+"""Fixtures of the source tests: a replay server and settings pointing at it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citecheck_tex.config import Settings
+from citecheck_tex.sources.http import HostLimit
+from tests.replay import ReplayServer
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "api"
+
+#: Small limits: fast tests, same code path as real runs.
+FAST: dict[str, HostLimit] = {
+    name: HostLimit(1000, 1.0, concurrency=8, backoff_base=0.01, backoff_max=0.05,
+                    max_retry_after=2.0)
+    for name in ("arxiv", "crossref", "datacite", "inspire", "semanticscholar", "openalex",
+                 "dblp", "ads")
+}
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    """The JSON lines of a fixture file."""
+    with (FIXTURES / name).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def recorded(name: str, url_part: str, status: int | None = None) -> dict[str, Any]:
+    """The first exchange of ``name`` whose URL contains ``url_part``."""
+    for rec in load(name):
+        if url_part in (rec.get("request_url") or "") and (status is None
+                                                             or rec["status"] == status):
+            return rec
+    raise KeyError(url_part)
+
+
+def settings_for(server: ReplayServer, **overrides: Any) -> Settings:
+    """Settings pointing every source at the replay server."""
+    base = replace(Settings(), base_urls=server.base_urls(), timeout_s=2.0, max_retries=2)
+    return replace(base, **overrides)
+
+
+@pytest.fixture
+def server() -> Iterator[ReplayServer]:
+    """A running replay server."""
+    with ReplayServer() as srv:
+        yield srv
