@@ -33,7 +33,7 @@ from citecheck_tex.model import (
     SourceStatus,
     Verdict,
 )
-from citecheck_tex.sources.plan import BATCHED_KINDS, STAGES, sources_for
+from citecheck_tex.sources.plan import BATCHED_KINDS, STAGES, groups_for
 
 if TYPE_CHECKING:
     from citecheck_tex.sources.base import Source
@@ -102,6 +102,15 @@ async def _ask(source: Source, kind: QueryKind, queries: list[Query]) -> list[An
         ]
 
 
+async def _timed_ask(
+    source: Source, kind: QueryKind, queries: list[Query]
+) -> tuple[list[Answer], float]:
+    """:func:`_ask`, with the mean wall time per query in milliseconds."""
+    t0 = time.perf_counter()
+    got = await _ask(source, kind, queries)
+    return got, (time.perf_counter() - t0) * 1000 / max(1, len(queries))
+
+
 def _ignored(entry: Entry, settings: Settings) -> bool:
     return entry.key in settings.ignore
 
@@ -134,44 +143,52 @@ async def run_cascade(
 
     for kind in STAGES:
         found_for_kind: set[int] = set()
-        for name in sources_for(kind, tuple(sources)):
-            source = sources[name]
-            if kind not in source.kinds:
+        for group in groups_for(kind, tuple(sources)):
+            jobs: list[tuple[str, list[int]]] = []
+            for name in group:
+                if kind not in sources[name].kinds:
+                    continue
+                todo = [
+                    i for i in sorted(active)
+                    if kind in queries[i] and (kind == QueryKind.TITLE or i not in found_for_kind)
+                ]
+                if todo:
+                    jobs.append((name, todo))
+            if not jobs:
                 continue
-            todo = [
-                i for i in sorted(active)
-                if kind in queries[i] and (kind == QueryKind.TITLE or i not in found_for_kind)
-            ]
-            if not todo:
-                continue
-            state.stage = f"{kind.value} via {name}"
+            state.stage = f"{kind.value} via {', '.join(name for name, _ in jobs)}"
             if progress:
                 progress(state)
-            t0 = time.perf_counter()
-            got = await _ask(source, kind, [queries[i][kind] for i in todo])
-            elapsed_ms = (time.perf_counter() - t0) * 1000 / max(1, len(todo))
-            if elapsed_ms > state.slowest_ms:
-                state.slowest, state.slowest_ms = name, elapsed_ms
-            for i, ans in zip(todo, got, strict=True):
-                answers[i].append(ans)
-                if ans.status is SourceStatus.FOUND:
-                    found_for_kind.add(i)
+
+            results = await asyncio.gather(*(
+                _timed_ask(sources[name], kind, [queries[i][kind] for i in todo])
+                for name, todo in jobs
+            ))
+            touched: set[int] = set()
+            for (name, todo), (got, per_ref_ms) in zip(jobs, results, strict=True):
+                if per_ref_ms > state.slowest_ms:
+                    state.slowest, state.slowest_ms = name, per_ref_ms
+                for i, ans in zip(todo, got, strict=True):
+                    answers[i].append(ans)
+                    touched.add(i)
+                    if ans.status is SourceStatus.FOUND:
+                        found_for_kind.add(i)
             # An entry leaves the cascade as soon as a record confirms it.
-            for i in todo:
+            for i in sorted(touched):
                 if policy.is_settled(entries[i], answers[i]):
                     active.discard(i)
-                    verdicts[i] = policy.decide(entries[i], answers[i], settings)
+                    verdict = policy.decide(entries[i], answers[i], settings)
+                    verdicts[i] = verdict
                     state.done += 1
-                    lab = verdicts[i].label.value  # type: ignore[union-attr]
-                    state.counts[lab] = state.counts.get(lab, 0) + 1
+                    state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
             if progress:
                 progress(state)
 
     for i in sorted(active):
-        verdicts[i] = policy.decide(entries[i], answers[i], settings)
+        verdict = policy.decide(entries[i], answers[i], settings)
+        verdicts[i] = verdict
         state.done += 1
-        lab = verdicts[i].label.value  # type: ignore[union-attr]
-        state.counts[lab] = state.counts.get(lab, 0) + 1
+        state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
     if progress:
         state.stage = "done"
         progress(state)

@@ -20,6 +20,12 @@ and the least precise question. Within a kind, the order is:
   precise for physics; Semantic Scholar's match endpoint and OpenAlex cover
   preprints and other fields; DBLP is last (computer science, strict rate
   limits).
+
+Sources in one *group* (a nested tuple) are asked at the same time: they
+serve only the references nobody settled before them (mostly fabricated
+ones, which every source must be asked about before MAJOR), and asking them
+one after the other would make the run as slow as the sum of their rate
+limits instead of the slowest one.
 """
 
 from __future__ import annotations
@@ -29,12 +35,12 @@ from collections.abc import Mapping
 from citecheck_tex.model import QueryKind
 
 #: Order of asking, per query kind.
-PLAN: Mapping[QueryKind, tuple[str, ...]] = {
+PLAN: Mapping[QueryKind, tuple[str | tuple[str, ...], ...]] = {
     QueryKind.ARXIV: ("local", "arxiv", "inspire", "semanticscholar", "ads"),
     QueryKind.DOI: ("local", "crossref", "datacite", "inspire", "openalex", "semanticscholar", "ads"),
     QueryKind.TEXKEY: ("local", "inspire"),
     QueryKind.JOURNAL_REF: ("local", "inspire"),
-    QueryKind.TITLE: ("local", "crossref", "inspire", "semanticscholar", "openalex", "dblp", "ads"),
+    QueryKind.TITLE: ("local", "crossref", "inspire", ("semanticscholar", "openalex", "dblp", "ads")),
 }
 
 #: Stages of the cascade, in order.
@@ -50,6 +56,20 @@ STAGES: tuple[QueryKind, ...] = (
 BATCHED_KINDS: frozenset[QueryKind] = frozenset({QueryKind.ARXIV, QueryKind.DOI})
 
 
+def groups_for(kind: QueryKind, enabled: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Groups of sources to ask for ``kind``, in order, restricted to ``enabled``.
+
+    Sources within a group are asked concurrently.
+    """
+    out = []
+    for step in PLAN[kind]:
+        group = (step,) if isinstance(step, str) else step
+        names = tuple(s for s in group if s in enabled)
+        if names:
+            out.append(names)
+    return tuple(out)
+
+
 def sources_for(kind: QueryKind, enabled: tuple[str, ...]) -> tuple[str, ...]:
     """The sources to ask for ``kind``, in order, restricted to ``enabled``."""
-    return tuple(s for s in PLAN[kind] if s in enabled)
+    return tuple(s for g in groups_for(kind, enabled) for s in g)

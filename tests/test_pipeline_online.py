@@ -1,0 +1,97 @@
+"""The whole cascade online, through the real Http stack, against recorded arXiv responses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from dataclasses import replace
+from pathlib import Path
+
+from citecheck_tex.config import Settings
+from citecheck_tex.model import Label, SourceStatus
+from citecheck_tex.pipeline import check_entries_async
+from citecheck_tex.sources.http import open_http
+from citecheck_tex.tex.bib import parse_bib_text
+from tests.replay import ReplayServer, Reply
+from tests.sources.conftest import FAST
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "api"
+
+BIB = r"""
+@article{real, author = {Stanley, Caprice and Windisch, Tobias},
+  title = {Heat-bath random walks with {Markov} bases}, year = {2016}, eprint = {1605.08386}}
+@article{wrongyear, author = {Stanley, C. and Windisch, T.},
+  title = {Heat-bath random walks with Markov bases}, year = {2013}, eprint = {1605.08386}}
+@article{fake, author = {Farnsworth, Q. and Qanzar, L.},
+  title = {Temporal Dynamics of Quantum Gravitational Waves Using the HelioTrace Method},
+  year = {2016}, eprint = {1602.87451}}
+"""
+
+
+def _feeds() -> tuple[str, str]:
+    lines = (FIXTURES / "arxiv.jsonl").read_text(encoding="utf-8").splitlines()
+    recs = [json.loads(x) for x in lines]
+    found = next(r for r in recs if "id_list=1605.08386" in r["request_url"])["body_text"]
+    empty = next(r for r in recs if "id_list=0000.0000" in r["request_url"])["body_text"]
+    return found, empty
+
+
+def _serve_arxiv(server: ReplayServer) -> None:
+    found, empty = _feeds()
+
+    def handler(req):  # type: ignore[no-untyped-def]
+        if not req.path.endswith("/query"):
+            return None
+        ids = req.param("id_list")
+        if "1605.08386" in ids:  # the feed holds only that paper: other ids are unknown
+            return Reply.make(200, found, content_type="application/atom+xml")
+        return Reply.make(200, empty, content_type="application/atom+xml")
+
+    server.add_handler(handler)
+
+
+def _run(settings: Settings) -> tuple[list, list, int]:  # type: ignore[type-arg]
+    entries, problems = parse_bib_text(BIB, "refs.bib")
+    assert not problems
+
+    async def go() -> tuple[list, list, int]:  # type: ignore[type-arg]
+        async with open_http(settings, limits=FAST) as http:
+            return await check_entries_async(entries, settings, http=http)
+
+    return asyncio.run(go())
+
+
+def test_recorded_arxiv_answers_give_exact_minor_major() -> None:
+    with ReplayServer() as server:
+        _serve_arxiv(server)
+        settings = replace(Settings(), base_urls=server.base_urls(), sources=("arxiv",),
+                           cache_path="none", timeout_s=2.0, max_retries=1)
+        verdicts, problems, requests = _run(settings)
+    labels = {v.entry.key: v.label for v in verdicts}
+    assert labels["real"] is Label.EXACT
+    assert labels["wrongyear"] is Label.MINOR
+    assert [d.field for d in verdicts[1].discrepancies] == ["year"]
+    assert labels["fake"] is Label.MAJOR
+    assert verdicts[0].match is not None and verdicts[0].match.arxiv == "1605.08386"
+    assert requests >= 1
+    assert not [p for p in problems if p.code == "network"]
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_network_down_is_unverified_quickly_with_one_message() -> None:
+    dead = f"http://127.0.0.1:{_closed_port()}"
+    settings = replace(Settings(), base_urls={k: dead for k in Settings().base_urls},
+                       sources=("arxiv", "crossref", "inspire"), cache_path="none",
+                       timeout_s=1.0, max_retries=1)
+    verdicts, problems, requests = _run(settings)
+    assert {v.label for v in verdicts} == {Label.UNVERIFIED}
+    assert all(any(a.status is SourceStatus.ERROR for a in v.attempts) for v in verdicts)
+    net = [p for p in problems if p.code == "network"]
+    assert 1 <= len(net) <= 3  # one per source, never one per reference
+    assert requests <= 3 * 3  # the circuit breaker: a few tries per host, not one per reference
