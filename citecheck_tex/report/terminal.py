@@ -52,13 +52,29 @@ class _Painter:
         return f"{_STYLE[style]}{text}{_RESET}"
 
 
+def focus_difference(a: str, b: str, width: int) -> tuple[str, str]:
+    """Shorten two long values around where they first differ, so the change stays visible."""
+    if len(a) <= width and len(b) <= width:
+        return a, b
+    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    start = max(0, k - width // 2)
+
+    def cut(s: str) -> str:
+        piece = s[start:start + width - (1 if start else 0)]
+        piece = ("…" if start else "") + piece
+        return piece + ("…" if start + width < len(s) else "")
+
+    return cut(a), cut(b)
+
+
 def _fix_text(verdict: Verdict, width: int) -> str:
     """``field: cited → found`` for each wrong field (suggested values preferred)."""
     suggested = dict(verdict.suggested or {})
     parts: list[str] = []
     for d in verdict.discrepancies:
         new = suggested.pop(d.field, d.found)
-        parts.append(f"{d.field}: {shorten(d.cited, 28) or '∅'} → {shorten(new, 28) or '∅'}")
+        old_s, new_s = focus_difference(d.cited, new, 28)
+        parts.append(f"{d.field}: {old_s or '∅'} → {new_s or '∅'}")
     for field, value in suggested.items():
         parts.append(f"{field}: + {shorten(value, 40)}")
     return shorten("; ".join(parts), width) if parts else ""
