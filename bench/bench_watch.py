@@ -136,7 +136,7 @@ def main() -> None:
     p.add_argument("--entries", type=int, default=200)
     p.add_argument("--edits", type=int, default=5)
     ns = p.parse_args()
-    rows = [run(ns.entries, ns.edits, 0.3), run(ns.entries, ns.edits, 0.3, atomic=False),
+    rows = [run(ns.entries, ns.edits, 0.2), run(ns.entries, ns.edits, 0.2, atomic=False),
             run(ns.entries, ns.edits, 0.1, atomic=False)]
     print(f"{'entries':>7} {'save':>8} {'debounce s':>10} {'first check s':>13} {'save->verdict med s':>19} "
           f"{'max s':>6} {'re-check med s':>14} {'edits ok':>8} {'< 1 s':>5}")

@@ -326,7 +326,7 @@ class _Trigger(FileSystemEventHandler):
 def watch_loop(
     session: WatchSession,
     *,
-    debounce: float = 0.3,
+    debounce: float = 0.2,
     stop: threading.Event | None = None,
     max_cycles: int | None = None,
     on_cycle: Callable[[Diff], None] | None = None,
@@ -403,7 +403,7 @@ def _parser() -> argparse.ArgumentParser:
                 description="Re-check the references each time the paper or a bibliography "
                 "is saved; only new or changed entries are retrieved again.")
     p.add_argument("input", metavar="INPUT", help="a .tex file (or its folder), .bib or .bbl")
-    p.add_argument("--debounce", type=float, default=0.3, metavar="SECONDS",
+    p.add_argument("--debounce", type=float, default=0.2, metavar="SECONDS",
                    help="wait until files are quiet this long before re-checking (default 0.3)")
     p.add_argument("--once", action="store_true", help="check once and exit (for scripts)")
     _add_check_options(p)
