@@ -19,6 +19,7 @@ MODULES = (
     "bench.bench_frontend",
     "bench.bench_index",
     "bench.bench_online",
+    "bench.bench_watch",
 )
 
 
