@@ -2,7 +2,10 @@
 
 Run: ``python -m bench.bench_frontend``. Builds its inputs in a temporary folder
 from the real corpus in ../shared/corpus/bib (HEPML.bib + lsst files) and prints a
-markdown table. Target: each under 1 s on the 2-core dev machine.
+markdown table. Target: each under 1 s on the 2-core dev machine. Both are timed
+cold (first parse in the process) except that the project re-reads the same .bib,
+whose repeated strings the parsers' memo caches then already hold; the CPU column
+is less sensitive than wall time to other jobs on a shared machine.
 """
 
 from __future__ import annotations
@@ -41,9 +44,9 @@ def main() -> None:
         bib = build_bib()
         (root / "refs.bib").write_text(bib, encoding="utf-8")
         keys = re.findall(r"^\s*@\w+\s*\{\s*([^,\s]+),", bib, flags=re.M)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         entries, _ = parse_bib_text(bib, "refs.bib")
-        t_bib = time.perf_counter() - t0
+        t_bib, c_bib = time.perf_counter() - t0, time.process_time() - c0
         (root / "sections").mkdir()
         inputs = []
         for i in range(39):
@@ -54,14 +57,15 @@ def main() -> None:
         (root / "main.tex").write_text(
             "\\documentclass{article}\n\\begin{document}\n" + "\n".join(inputs)
             + "\n\\bibliography{refs}\n\\end{document}\n", encoding="utf-8")
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         project = load_project(root / "main.tex")
-        t_proj = time.perf_counter() - t0
-    print("| scenario | items | seconds | target |")
-    print("| --- | ---: | ---: | ---: |")
-    print(f"| parse 3,000-entry .bib | {len(entries)} entries | {t_bib:.2f} | < 1 s |")
+        t_proj, c_proj = time.perf_counter() - t0, time.process_time() - c0
+    print("| scenario | items | seconds | cpu seconds | target |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    print(f"| parse 3,000-entry .bib | {len(entries)} entries | {t_bib:.2f} | {c_bib:.2f} "
+          "| < 1 s |")
     print(f"| 40-file project (+ same .bib) | {len(project.files)} files, "
-          f"{len(project.sites)} sites | {t_proj:.2f} | < 1 s |")
+          f"{len(project.sites)} sites | {t_proj:.2f} | {c_proj:.2f} | < 1 s |")
 
 
 if __name__ == "__main__":

@@ -1,16 +1,19 @@
 """Parse ``.bib`` text into :class:`~citecheck_tex.model.Entry` objects.
 
-bibtexparser 2 splits the file into blocks (with its own recovery from a
-malformed entry); everything after that is ours: ``@string`` macros and ``#``
-concatenation, month macros, ``crossref``/``xdata`` inheritance, BibTeX name
-splitting, LaTeX to Unicode through :mod:`citecheck_tex.tex.latex_text`.
+The file is split into blocks exactly as bibtexparser 2 splits it (with its
+recovery from a malformed entry): a fast loop reads the ordinary blocks and
+bibtexparser itself the others, see ``_split_blocks``. Everything after that
+is ours: ``@string`` macros and ``#`` concatenation, month macros,
+``crossref``/``xdata`` inheritance, BibTeX name splitting, LaTeX to Unicode
+through :mod:`citecheck_tex.tex.latex_text`.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 
 from bibtexparser import model as bpm
@@ -43,44 +46,60 @@ MONTHS: Mapping[str, str] = {
 # ---------------------------------------------------------------- values
 
 
+_BRACE_TOKENS = re.compile(r"\\.|[{}]", re.S)
+_QUOTE_TOKENS = re.compile(r"\\.|[{}\"]", re.S)
+
+
 def _read_delimited(s: str, i: int) -> tuple[str, int]:
-    """Read a {...} or "..." value part starting at s[i]; return (inner, next index)."""
-    opener = s[i]
-    depth = 0
-    j = i + 1
-    if opener == "{":
+    """Read a {...} or "..." value part starting at s[i]; return (inner, next index).
+
+    A backslash protects the character after it; an unclosed part runs to the end.
+    """
+    if s[i] == "{":
         depth = 1
-        while j < len(s):
-            c = s[j]
-            if c == "\\":
-                j += 2
-                continue
+        for m in _BRACE_TOKENS.finditer(s, i + 1):
+            c = m.group()
             if c == "{":
                 depth += 1
             elif c == "}":
                 depth -= 1
                 if depth == 0:
-                    return s[i + 1:j], j + 1
-            j += 1
+                    return s[i + 1:m.start()], m.end()
         return s[i + 1:], len(s)
-    while j < len(s):
-        c = s[j]
-        if c == "\\":
-            j += 2
-            continue
+    depth = 0
+    for m in _QUOTE_TOKENS.finditer(s, i + 1):
+        c = m.group()
         if c == "{":
             depth += 1
         elif c == "}":
             depth -= 1
         elif c == '"' and depth <= 0:
-            return s[i + 1:j], j + 1
-        j += 1
+            return s[i + 1:m.start()], m.end()
     return s[i + 1:], len(s)
+
+
+_WORD = re.compile(r"[^\s#]+")
+_QUOTED_SPECIAL = re.compile(r'["{}\\]')
 
 
 def expand_value(raw: str, strings: Mapping[str, str]) -> str:
     """Expand a BibTeX field value: delimiters, ``#`` concatenation, macros, months."""
     s = raw.strip()
+    first = s[:1]
+    if first == "{":
+        if s[-1] == "}":
+            inner = s[1:-1]
+            if "{" not in inner and "}" not in inner and "\\" not in inner:
+                return inner  # the usual {value}
+        inner, end = _read_delimited(s, 0)
+        if end == len(s):  # {value} with groups inside: nothing to concatenate
+            return inner
+    elif first == '"' and len(s) > 1 and s[-1] == '"':
+        inner = s[1:-1]
+        if not _QUOTED_SPECIAL.search(inner):
+            return inner  # the usual "value"
+    elif s.isdigit():
+        return s
     parts: list[str] = []
     i = 0
     while i < len(s):
@@ -92,7 +111,7 @@ def expand_value(raw: str, strings: Mapping[str, str]) -> str:
             inner, i = _read_delimited(s, i)
             parts.append(inner)
             continue
-        m = re.compile(r"[^\s#]+").match(s, i)
+        m = _WORD.match(s, i)
         assert m is not None
         word = m.group(0)
         i = m.end()
@@ -111,27 +130,34 @@ def expand_value(raw: str, strings: Mapping[str, str]) -> str:
 # ---------------------------------------------------------------- names
 
 
+_BRACES = re.compile(r"[{}]")
+
+
 def _split_top(s: str, sep: re.Pattern[str]) -> list[str]:
-    """Split at regex matches that lie at brace depth 0."""
+    """Split at regex matches that lie at brace depth 0 (``sep`` never matches a brace).
+
+    Depth counts ``{`` and ``}`` from the start, never going below 0. Between two
+    matches it is found by counting braces; only a stretch with more ``}`` than
+    the depth before it is walked brace by brace.
+    """
     if "{" not in s:
         return sep.split(s)
     out: list[str] = []
     depth = 0
     last = 0
-    i = 0
-    while i < len(s):
-        c = s[i]
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            m = sep.match(s, i)
-            if m and m.end() > i:
-                out.append(s[last:i])
-                last = i = m.end()
-                continue
-        i += 1
+    pos = 0
+    for m in sep.finditer(s):
+        start = m.start()
+        closes = s.count("}", pos, start)
+        if closes <= depth:
+            depth += s.count("{", pos, start) - closes
+        else:
+            for b in _BRACES.finditer(s, pos, start):
+                depth = depth + 1 if b.group() == "{" else max(0, depth - 1)
+        if depth == 0:
+            out.append(s[last:start])
+            last = m.end()
+        pos = m.end()
     out.append(s[last:])
     return out
 
@@ -141,16 +167,23 @@ _COMMA = re.compile(r",")
 _SPACE = re.compile(r"[\s~]+")
 
 
+_SPECIAL_FIRST = re.compile(r"\{\\[a-zA-Z]+\s*\{?\s*([a-zA-Z])|\{\\[^a-zA-Z]\s*\{?([a-zA-Z])")
+
+
 def _is_lower_word(word: str) -> bool:
     """BibTeX's von test: the first letter at brace depth 0 (or of a special char) is lower."""
+    if "{" not in word and "}" not in word:
+        for c in word:
+            if c.isalpha():
+                return c.islower()
+        return False
     depth = 0
     i = 0
     while i < len(word):
         c = word[i]
         if c == "{":
             if depth == 0 and word[i + 1:i + 2] == "\\":
-                m = re.match(r"\{\\[a-zA-Z]+\s*\{?\s*([a-zA-Z])|\{\\[^a-zA-Z]\s*\{?([a-zA-Z])",
-                             word[i:])
+                m = _SPECIAL_FIRST.match(word, i)
                 if m:
                     letter = m.group(1) or m.group(2)
                     return letter.islower()
@@ -163,6 +196,17 @@ def _is_lower_word(word: str) -> bool:
     return False
 
 
+def _words(s: str) -> list[str]:
+    """The words of a name part: split at spaces and ties outside braces."""
+    if "{" not in s and "~" not in s:
+        return s.split()  # the same split as _SPACE (\s is str.isspace), without empties
+    return [w for w in _split_top(s, _SPACE) if w]
+
+
+#: One family word (plain, or one brace group) and a plain given part: no von, no jr.
+_FAMILY_COMMA_GIVEN = re.compile(r"(\{[^{}\\]*\}|[^{}\\~,\s]+)\s*,([^{}\\~,]*)")
+
+
 @lru_cache(maxsize=65536)
 def parse_person(raw: str) -> Person:
     """Split one BibTeX name into given/von/family/jr (LaTeX decoded)."""
@@ -171,11 +215,15 @@ def parse_person(raw: str) -> Person:
         inner, end = _read_delimited(name, 0)
         if end == len(name):
             return Person(family=latex_to_unicode(inner), literal=True)
-    parts = [p.strip() for p in _split_top(name, _COMMA)]
+    simple = _FAMILY_COMMA_GIVEN.fullmatch(name)
+    if simple:  # "Family, Given" or "{Family}, Given": the general path's result, directly
+        return Person(family=latex_to_unicode(simple.group(1)),
+                      given=latex_to_unicode(" ".join(simple.group(2).split())))
+    parts = [p.strip() for p in (_split_top(name, _COMMA) if "{" in name else name.split(","))]
     given_words: list[str]
     jr = ""
     if len(parts) == 1:
-        words = [w for w in _split_top(parts[0], _SPACE) if w]
+        words = _words(parts[0])
         if not words:
             return Person(family="")
         # von starts at the first lower-case word (not the last word)
@@ -191,13 +239,13 @@ def parse_person(raw: str) -> Person:
             von_words = words[von_start:von_end]
             fam_words = words[von_end:]
     else:
-        first = [w for w in _split_top(parts[0], _SPACE) if w]
+        first = _words(parts[0])
         if len(parts) >= 3:
             jr = parts[1]
             given = parts[2]
         else:
             given = parts[1]
-        given_words = [w for w in _split_top(given, _SPACE) if w]
+        given_words = _words(given)
         von_end = 0
         for i in range(len(first) - 1):
             if _is_lower_word(first[i]):
@@ -211,8 +259,12 @@ def parse_person(raw: str) -> Person:
     )
 
 
+@lru_cache(maxsize=16384)
 def split_names(raw: str) -> tuple[tuple[Person, ...], bool]:
-    """Split a BibTeX ``author`` value into persons; the flag is True for ``and others``."""
+    """Split a BibTeX ``author`` value into persons; the flag is True for ``and others``.
+
+    Memoised: the same list comes back for a repeated value (a re-read file).
+    """
     text = " ".join(raw.split())
     if not text:
         return (), False
@@ -231,6 +283,8 @@ def split_names(raw: str) -> tuple[tuple[Person, ...], bool]:
 
 # ---------------------------------------------------------------- entries
 
+_YEAR = re.compile(r"\d{4}")
+_ARXIV_VENUE = re.compile(r"^\s*arxiv", re.I)
 _ARXIV_TEXT_FIELDS = ("journal", "note", "howpublished", "pages", "number", "volume", "addendum")
 
 
@@ -266,7 +320,7 @@ def build_entry(
     year = fields.get("year", "")
     if not year and fields.get("date"):
         year = fields["date"][:4]
-    m = re.search(r"\d{4}", year)
+    m = _YEAR.search(year)
     year = m.group(0) if m else year
     venue = fields.get("journal") or fields.get("journaltitle") or fields.get("booktitle", "")
     doi = normalize_doi(fields.get("doi", ""))
@@ -289,7 +343,7 @@ def build_entry(
         arxiv = find_arxiv(raw_text)
     if raw_text and not doi:
         doi = find_doi(raw_text)
-    if re.match(r"^\s*arxiv", venue, re.I) or (venue.lower().startswith("e-print")):
+    if _ARXIV_VENUE.match(venue) or (venue.lower().startswith("e-print")):
         venue = ""
     texkey = key if looks_like_texkey(key) else ""
     for name in ("inspire", "texkey", "inspirekey"):
@@ -356,6 +410,285 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+# ---------------------------------------------------------------- splitting
+#
+# bibtexparser's splitter walks the file mark by mark (braces, quotes, commas,
+# equals signs, newlines, ``@type{`` block starts) through several method calls
+# per mark: ~1 s for 3,000 entries. ``_split_blocks`` runs the same state machine
+# in one tight loop for the ordinary ``@type{...}`` blocks and hands every block
+# it does not follow exactly (``(...)`` delimiters, anything bibtexparser would
+# abort on) to bibtexparser itself, cut at the next ``@`` that starts a line
+# (where bibtexparser always ends a block), so the blocks, raw texts, errors
+# and line numbers are the same as those of ``parse_string``. Line numbers count
+# the newlines bibtexparser counts: a newline right after a backslash is not one.
+
+_MARKS = re.compile(r"(?<!\\)[\{\},=\"]|@[\w]*( |\t)*(?=[{(])")
+_BLOCK_START = re.compile(r"@[\w]*( |\t)*(?=[{(])")
+_NEXT_LINE_BLOCK = re.compile(r"\n[^\S\n]*(@[\w]*(?: |\t)*[{(])")
+# A field with no @, no backslash outside braces or quotes, braces nested at most three
+# deep and no quoted part ending in {" (bibtexparser's {"} escape): its marks can only
+# be read one way, so a regex finds the same name, value and terminator as the
+# mark-by-mark loop, which handles every other field.
+_PLAIN_MARKS = r'[^{}",=@\\]*+'
+_IN_GROUP = r"(?:[^{}\\@]++|\\++[^@])"
+_GROUP1 = r"\{" + _IN_GROUP + r"*+\}"
+_GROUP2 = r"\{(?:" + _IN_GROUP + "|" + _GROUP1 + r")*+\}"
+_GROUP3 = r"\{(?:" + _IN_GROUP + "|" + _GROUP2 + r")*+\}"
+_QUOTED = r'"(?:[^"@\\]++|\\++[^@])*+(?<!\{)"'
+# possessive quantifiers: each position can be read one way only, so no backtracking
+_SIMPLE_FIELD = re.compile(
+    "(" + _PLAIN_MARKS + ")=(" + _PLAIN_MARKS + "(?:(?:" + _GROUP3 + "|" + _QUOTED + ")"
+    + _PLAIN_MARKS + ")*+)([,}])"
+)
+_ENTRY_CLOSE = re.compile(_PLAIN_MARKS + r"\}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """One block of a .bib file as bibtexparser's splitter sees it."""
+
+    kind: str  # entry | string | duplicate-key | duplicate-field | failed
+    line: int  # 0-based start line, as bibtexparser counts lines
+    key: str = ""
+    entry_type: str = ""
+    fields: tuple[tuple[str, str], ...] = ()
+    raw: str = ""
+    error: str = ""
+
+
+class _BlockAbortError(Exception):
+    """bibtexparser would abort this block: let it parse the block itself."""
+
+
+def _newlines(s: str, start: int, end: int) -> int:
+    """Newlines bibtexparser counts in s[start:end] (those not right after a backslash)."""
+    n = s.count("\n", start, end)
+    if n:
+        n -= s.count("\\\n", max(start - 1, 0), end)
+    return n
+
+
+def _at_line_start(s: str, pos: int) -> bool:
+    """bibtexparser's test whether an ``@`` at ``pos`` starts a line."""
+    for i in range(pos - 1, -1, -1):
+        c = s[i]
+        if c == "\n":
+            return True
+        if not c.isspace():
+            return False
+    return True
+
+
+def _closing_brace(s: str, marks: Iterator[re.Match[str]]) -> int:
+    """Position of the ``}`` closing a block (comment, preamble, string value)."""
+    depth = 0
+    for mk in marks:
+        c = mk.group()
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                return mk.start()
+            depth -= 1
+        elif c[0] == "@" and _at_line_start(s, mk.start()):
+            raise _BlockAbortError
+    raise _BlockAbortError
+
+
+def _fast_block(s: str, m: re.Match[str], line: int) -> tuple[_Block | None, int]:
+    """Parse a ``@type{...}`` block that bibtexparser would parse without aborting."""
+    open_at = m.end()
+    marks = _MARKS.finditer(s, open_at + 1)
+    m_val = m.group().lower()
+    if m_val.startswith(("@comment", "@preamble")):
+        return None, _closing_brace(s, marks) + 1
+    if m_val.startswith("@string"):
+        eq = next(marks, None)
+        if eq is None or eq.group() != "=":
+            raise _BlockAbortError
+        end = _closing_brace(s, marks)
+        return _Block("string", line, key=s[open_at + 1:eq.start()].strip(),
+                      fields=(("", s[eq.end():end].strip()),),
+                      raw=s[m.start():end + 1]), end + 1
+    first = next(marks, None)
+    if first is None:
+        raise _BlockAbortError
+    fields: list[tuple[str, str]] = []
+    c = first.group()
+    if c == "}":
+        end = first.end()
+    elif c != ",":
+        raise _BlockAbortError
+    else:
+        seen: set[str] = set()
+        duplicates: set[str] = set()
+        key_start = first.end()
+        while True:
+            fm = _SIMPLE_FIELD.match(s, key_start)
+            if fm is not None:
+                name, value, c = fm.group(1, 2, 3)
+                name = name.strip()
+                value = value.strip()
+                after = fm.end()
+            else:
+                close = _ENTRY_CLOSE.match(s, key_start)
+                if close is not None:
+                    if s[key_start:close.end() - 1].strip():
+                        raise _BlockAbortError
+                    end = close.end()
+                    break
+                name, value, c, after = _field_by_marks(s, key_start)
+                if not c:
+                    end = after
+                    break
+            if name in seen:
+                duplicates.add(name)
+            seen.add(name)
+            fields.append((name, value))
+            if c == "}":
+                end = after
+                break
+            key_start = after
+        if duplicates:
+            error = bpm.DuplicateFieldKeyBlock(duplicates, bpm.Entry("", "", [])).error
+            return _Block("duplicate-field", line, raw=s[m.start():end],
+                          error=str(error)), end
+    return _Block("entry", line, key=s[open_at + 1:first.start()].strip(),
+                  entry_type=m_val[1:].strip(), fields=tuple(fields),
+                  raw=s[m.start():end]), end
+
+
+def _field_by_marks(s: str, key_start: int) -> tuple[str, str, str, int]:
+    """One ``name = value`` followed by ``,`` or ``}``, mark by mark as bibtexparser reads it.
+
+    Returns (name, value, terminator, index after it); the terminator is '' when
+    the entry closes right away (after a trailing comma).
+    """
+    marks = _MARKS.finditer(s, key_start)
+    eq = next(marks, None)
+    if eq is None:
+        raise _BlockAbortError
+    c = eq.group()
+    if c == "}":
+        if s[key_start:eq.start()].strip():
+            raise _BlockAbortError
+        return "", "", "", eq.end()
+    if c != "=":
+        raise _BlockAbortError
+    n = len(s)
+    quoted = False
+    depth = 0
+    for mk in marks:
+        c = mk.group()
+        if c == "{":
+            if not quoted:
+                depth += 1
+        elif c == "}":
+            if not quoted:
+                if depth:
+                    depth -= 1
+                else:
+                    break
+        elif c == ",":
+            if not quoted and not depth:
+                break
+        elif c == '"':
+            if not depth:
+                p = mk.start()
+                if not (quoted and p + 2 < n and s[p - 1] == "{" and s[p + 1] == "}"):
+                    quoted = not quoted
+        elif c[0] == "@" and _at_line_start(s, mk.start()):
+            raise _BlockAbortError
+    else:
+        raise _BlockAbortError
+    return s[key_start:eq.start()].strip(), s[eq.end():mk.start()].strip(), c, mk.end()
+
+
+def _from_bibtexparser(block: bpm.Block, line_offset: int) -> _Block | None:
+    """Our view of one bibtexparser block (None for comments and the like)."""
+    line = (block.start_line or 0) + line_offset
+    if isinstance(block, bpm.DuplicateBlockKeyBlock):
+        # the library's own duplicate bookkeeping is redone over the whole file
+        original = block.ignore_error_block
+        return None if original is None else _from_bibtexparser(original, line_offset)
+    if isinstance(block, bpm.Entry):
+        return _Block("entry", line, key=block.key, entry_type=block.entry_type,
+                      fields=tuple((f.key, str(f.value)) for f in block.fields),
+                      raw=block.raw or "")
+    if isinstance(block, bpm.String):
+        return _Block("string", line, key=str(block.key), fields=(("", str(block.value)),),
+                      raw=block.raw or "")
+    if isinstance(block, bpm.DuplicateFieldKeyBlock):
+        return _Block("duplicate-field", line, raw=block.raw or "", error=str(block.error))
+    if isinstance(block, bpm.ParsingFailedBlock):
+        return _Block("failed", line, raw=block.raw or "",
+                      error=str(block.error) if block.error is not None else "")
+    return None
+
+
+def _slow_blocks(s: str, start: int, line: int) -> tuple[list[_Block], int] | None:
+    """bibtexparser's blocks from ``s[start]`` up to the next ``@`` that starts a line.
+
+    The text given to bibtexparser includes that next ``@type{`` so that a block
+    left open aborts there exactly as in the whole file; the failed block that
+    bibtexparser then makes of the truncated ``@type{`` itself is dropped.
+    """
+    nxt = _NEXT_LINE_BLOCK.search(s, start + 1)
+    stop = nxt.start(1) if nxt else len(s)
+    chunk = s[start:nxt.end() if nxt else len(s)]
+    parsed = list(_bp_parse_string(chunk, parse_stack=[]).blocks)
+    if nxt:
+        last = parsed.pop() if parsed else None
+        if not isinstance(last, bpm.ParsingFailedBlock) or last.raw != s[stop:nxt.end()]:
+            return None
+    out = [b for b in (_from_bibtexparser(p, line) for p in parsed) if b is not None]
+    return out, stop
+
+
+def _split_blocks(text: str) -> list[_Block]:
+    """The blocks of a .bib file, with bibtexparser's duplicate-key bookkeeping."""
+    s = "\n" + text  # as bibtexparser: a block start must follow a newline or not
+    raw_blocks: list[_Block] = []
+    pos = 0
+    line = -1
+    counted = 0
+    while True:
+        m = _BLOCK_START.search(s, pos)
+        if m is None:
+            break
+        line += _newlines(s, counted, m.start())
+        counted = m.start()
+        got: tuple[list[_Block], int] | None = None
+        if s[m.end()] == "{":
+            try:
+                block, end = _fast_block(s, m, line)
+                got = ([block] if block is not None else []), end
+            except _BlockAbortError:
+                got = None
+        if got is None:
+            got = _slow_blocks(s, m.start(), line)
+            if got is None:  # not expected: fall back to bibtexparser on the whole file
+                logger.debug("bib splitter fell back to bibtexparser for the whole file")
+                whole = _bp_parse_string(text, parse_stack=[]).blocks
+                raw_blocks = [b for b in (_from_bibtexparser(p, 0) for p in whole)
+                              if b is not None]
+                break
+        raw_blocks.extend(got[0])
+        pos = got[1]
+    entries: set[str] = set()
+    strings: set[str] = set()
+    out: list[_Block] = []
+    for b in raw_blocks:
+        seen = entries if b.kind == "entry" else strings if b.kind == "string" else None
+        if seen is not None:
+            if b.key in seen:
+                b = _Block("duplicate-key", b.line, key=b.key, raw=b.raw)
+            else:
+                seen.add(b.key)
+        out.append(b)
+    return out
+
+
 def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]]:
     """Parse .bib text. Never raises: malformed blocks become ``parse-error`` problems.
 
@@ -366,20 +699,21 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
     problems: list[Problem] = []
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     try:
-        library = _bp_parse_string(text, parse_stack=[])
+        blocks = _split_blocks(text)
     except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the run
         logger.debug("bibtexparser failed", exc_info=True)
         return [], [Problem("parse-error", f"cannot parse {filename}: {exc}", file=filename,
                             line=1)]
     strings: dict[str, str] = {}
-    raw_entries: list[tuple[bpm.Entry, dict[str, str]]] = []
+    raw_entries: list[tuple[_Block, dict[str, str]]] = []
     first_line: dict[str, int] = {}
-    for block in library.blocks:
-        line = (block.start_line or 0) + 1
-        if isinstance(block, bpm.String):
-            strings[str(block.key).lower()] = expand_value(str(block.value), strings)
-        elif isinstance(block, bpm.DuplicateBlockKeyBlock):
-            key = str(block.key)
+    for block in blocks:
+        line = block.line + 1
+        kind = block.kind
+        if kind == "string":
+            strings[block.key.lower()] = expand_value(block.fields[0][1], strings)
+        elif kind == "duplicate-key":
+            key = block.key
             first = first_line.get(key, 0)
             problems.append(Problem(
                 "duplicate-key",
@@ -389,19 +723,19 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                 "duplicate-key",
                 f"key {key!r} was already defined at {filename}:{first}; this definition is "
                 "ignored", key=key, file=filename, line=line))
-        elif isinstance(block, bpm.Entry):
-            raw = {f.key.lower(): expand_value(str(f.value), strings) for f in block.fields}
+        elif kind == "entry":
+            raw = {name.lower(): expand_value(value, strings) for name, value in block.fields}
             first_line.setdefault(block.key, line)
             raw_entries.append((block, raw))
-        elif isinstance(block, bpm.DuplicateFieldKeyBlock):
+        elif kind == "duplicate-field":
             problems.append(Problem(
                 "parse-error", f"entry at {filename}:{line} repeats a field: "
                 f"{block.error}", file=filename, line=line))
-        elif isinstance(block, bpm.ParsingFailedBlock):
-            key_m = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]+)", block.raw or "")
+        elif kind == "failed":
+            key_m = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]+)", block.raw)
             key = key_m.group(1) if key_m else ""
             what = f"entry {key!r}" if key else "block"
-            err = " ".join(str(block.error or "").split()) or "unbalanced braces or quotes"
+            err = " ".join(block.error.split()) or "unbalanced braces or quotes"
             problems.append(Problem(
                 "parse-error", f"malformed {what} at {filename}:{line}: {err}; fix the braces, "
                 "quotes or commas (the other entries are still checked)",
@@ -423,7 +757,7 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                 problems.append(Problem(
                     "undefined-key", f"entry {block.key!r} has crossref {parent_key!r}, which "
                     f"is not defined in {filename}", key=parent_key, file=filename,
-                    line=(block.start_line or 0) + 1))
+                    line=block.line + 1))
             else:
                 if "title" in parent and "booktitle" not in merged:
                     merged["booktitle"] = parent["title"]
@@ -431,8 +765,8 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                     if k not in ("title", "ids", "crossref") or k == "title" and \
                             etype not in ("inproceedings", "incollection", "inbook"):
                         merged.setdefault(k, v)
-        start = (block.start_line or 0) + 1
-        end = start + (block.raw or "").rstrip().count("\n")
+        start = block.line + 1
+        end = start + block.raw.rstrip().count("\n")
         entries.append(build_entry(block.key, etype, filename, start, merged, end_line=end))
     for e in entries:
         problems.extend(entry_hygiene(e))

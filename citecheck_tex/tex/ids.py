@@ -32,12 +32,17 @@ _OLD_ARXIV_IN_TEXT = re.compile(
     r"\b((?:hep-th|hep-ph|hep-ex|hep-lat|gr-qc|astro-ph|nucl-th|nucl-ex|quant-ph|cond-mat"
     r"|math-ph|physics|math|cs|nlin)(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b"
 )
-#: An arXiv id split by spaces or braces, which arXiv's reference extraction misses.
-_SPLIT_ARXIV = re.compile(
-    r"(?:arxiv\s*:\s*[{}]|(?<![\d.])\d{4}(?:\s+\.|\.\s+|[{}]+\.|\.[{}]+)\s*\d{4,5}\b"
-    r"|\b[a-z][a-z\-]+\s*/\s+\d{7}\b|\b[a-z][a-z\-]+\s+/\s*\d{7}\b)",
-    re.I,
+#: An arXiv id split by spaces or braces, which arXiv's reference extraction misses
+#: (three forms: "arXiv:{...", "1234 .5678" and "hep-th/ 9711200").
+_SPLIT_ARXIV_PREFIX = re.compile(r"arxiv\s*:\s*[{}]", re.I)
+_SPLIT_NEW_ARXIV = re.compile(
+    r"(?<![\d.])\d{4}(?:\s+\.|\.\s+|[{}]+\.|\.[{}]+)\s*\d{4,5}\b", re.I
 )
+_SPLIT_OLD_ARXIV = re.compile(r"\b[a-z][a-z\-]+\s*/\s+\d{7}\b|\b[a-z][a-z\-]+\s+/\s*\d{7}\b", re.I)
+_ARXIV_PREFIX = re.compile(r"^arxiv\s*:\s*", re.I)
+_SPACED_ID = re.compile(r"[\w./\-]+(?:\s+[\w./\-]+){1,2}")
+_SPACES = re.compile(r"\s+")
+_CATEGORY_SUFFIX = re.compile(r"\s*\[[^\]]*\]$")
 _TEXKEY = re.compile(r"^[A-Za-z][A-Za-z'\-.]*:\d{4}[a-z]{2,3}$")
 
 
@@ -73,12 +78,12 @@ def normalize_arxiv(s: str) -> str:
     m = _ARXIV_URL.match(text)
     if m:
         text = m.group(1)
-    text = re.sub(r"^arxiv\s*:\s*", "", text, flags=re.I).strip()
-    if re.fullmatch(r"[\w./\-]+(?:\s+[\w./\-]+){1,2}", text) and not text.endswith("]"):
-        joined = re.sub(r"\s+", "", text)
+    text = _ARXIV_PREFIX.sub("", text).strip()
+    if _SPACED_ID.fullmatch(text) and not text.endswith("]"):
+        joined = _SPACES.sub("", text)
         if NEW_ARXIV.match(joined) or OLD_ARXIV.match(joined):
             text = joined
-    text = re.sub(r"\s*\[[^\]]*\]$", "", text)  # "1234.5678 [hep-th]"
+    text = _CATEGORY_SUFFIX.sub("", text)  # "1234.5678 [hep-th]"
     if text.lower().endswith(".pdf"):
         text = text[:-4]
     m = NEW_ARXIV.match(text)
@@ -115,7 +120,10 @@ def find_arxiv(text: str, *, bare: bool = False) -> str:
 
 def has_split_arxiv(text: str) -> bool:
     """True when text holds an arXiv id split by spaces or braces."""
-    return bool(_SPLIT_ARXIV.search(text))
+    # each form needs its own punctuation: skip the regex when that is absent
+    return bool(("." in text and _SPLIT_NEW_ARXIV.search(text))
+                or ("/" in text and _SPLIT_OLD_ARXIV.search(text))
+                or (":" in text and _SPLIT_ARXIV_PREFIX.search(text)))
 
 
 def looks_like_texkey(s: str) -> bool:

@@ -2,9 +2,10 @@
 
 :func:`latex_to_unicode` wraps pylatexenc's ``LatexNodes2Text`` with a few
 extra macros (AAS journal macros, ``\\url``, ``\\href``) and no inserted
-spaces. :func:`blank_ignored` replaces comments, ``comment`` environments,
-``\\iffalse`` blocks and verbatim bodies by spaces, so offsets and lines of
-the rest of the text are unchanged.
+spaces; a fast path gives the same text while sending only macro and math
+spans to pylatexenc (see ``_fast_text``). :func:`blank_ignored` replaces
+comments, ``comment`` environments, ``\\iffalse`` blocks and verbatim bodies
+by spaces, so offsets and lines of the rest of the text are unchanged.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec
 from pylatexenc.latex2text import get_default_latex_context_db as _text_db
 from pylatexenc.latexwalker import LatexWalker
 from pylatexenc.latexwalker import get_default_latex_context_db as _walker_db
-from pylatexenc.macrospec import MacroSpec
+from pylatexenc.macrospec import LatexContextDb, MacroSpec
+from pylatexenc.macrospec import MacroStandardArgsParser as _StdArgs
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +91,7 @@ _EXTRA_ARG_SPECS = {
 
 
 @lru_cache(maxsize=1)
-def _converter() -> tuple[LatexNodes2Text, object]:
+def _converter() -> tuple[LatexNodes2Text, LatexContextDb]:
     db = _walker_db()
     db.add_context_category(
         "citecheck",
@@ -143,16 +145,288 @@ def _decode(text: str) -> str:
         out = text.replace("{", "").replace("}", "").replace("~", " ")
         return " ".join(out.split())
     prepared = text.replace("\\\\", " ").replace("~", "\u00a0")
+    fast = _fast_text(prepared)
+    out = fast if fast is not None else _pylatexenc_text(prepared)
+    out = out.replace("\u00a0", " ")
+    return " ".join(out.split())
+
+
+def _pylatexenc_text(prepared: str) -> str:
+    """The whole string through pylatexenc (the reference behaviour of the fast path)."""
     try:
         conv, db = _converter()
         walker = LatexWalker(prepared, latex_context=db, tolerant_parsing=True)
         nodes = walker.get_latex_nodes()[0]
-        out = conv.nodelist_to_text(nodes)
+        out: str = conv.nodelist_to_text(nodes)
     except Exception:  # noqa: BLE001 - pylatexenc raises many kinds on odd input
-        logger.debug("pylatexenc failed on %r", text, exc_info=True)
+        logger.debug("pylatexenc failed on %r", prepared, exc_info=True)
         out = prepared.replace("{", "").replace("}", "")
-    out = out.replace("\u00a0", " ")
-    return " ".join(out.split())
+    return out
+
+
+# ---------------------------------------------------------------- fast path
+#
+# pylatexenc reads one character per token and costs ~30 us a character, so
+# long author lists and titles dominate the time of a large .bib. With
+# ``strict_latex_spaces=True`` its text is the plain concatenation of the text
+# of its nodes: characters (and the spaces between nodes) are kept as they
+# are, a group gives its content, and a macro, specials or ``$...$`` node
+# gives a text that depends only on its own source span. ``_fast_text`` walks
+# the string the way pylatexenc's tokenizer does, copies characters and
+# braces' contents itself and sends only those spans (memoised) to
+# pylatexenc; comments give no text. Whatever it does not model exactly
+# (environments, display math, optional or starred arguments, a paragraph
+# break after a macro, unbalanced braces, a carriage return...) returns None,
+# and the whole string goes to pylatexenc as before.
+
+
+class _NotModelledError(Exception):
+    """The fast path does not model this input: decode the whole string with pylatexenc."""
+
+
+class _FastTables:
+    """Facts about the pylatexenc context the fast path needs, read once from it."""
+
+    def __init__(self, db: LatexContextDb) -> None:
+        self.db = db
+        keys: dict[str, None] = {}
+        for cat in db.category_list:
+            for chars, spec in db.d[cat]["specials"].items():
+                if spec.args_parser is not None and spec.args_parser.argspec:
+                    raise ValueError(f"specials {chars!r} takes arguments")
+                keys.setdefault(chars, None)
+        self.specials = tuple(sorted(keys, key=len, reverse=True))
+        self.specials_first = frozenset(k[0] for k in self.specials)
+        stops = "\\\\$%" + "".join(re.escape(c) for c in sorted(self.specials_first))
+        self.stop = re.compile("[" + stops + "]")
+        self.argspec: dict[str, str] = {}
+
+    def special_at(self, s: str, pos: int) -> str:
+        """The longest specials sequence at ``pos`` ('' when none), like test_for_specials."""
+        for chars in self.specials:
+            if s.startswith(chars, pos):
+                return chars
+        return ""
+
+    def macro_argspec(self, name: str) -> str:
+        """Argument spec of a macro for the walker; raise _NotModelledError for non-standard parsers."""
+        found = self.argspec.get(name)
+        if found is None:
+            spec = self.db.get_macro_spec(name)
+            if spec is None:
+                found = ""
+            elif type(spec.args_parser) is _StdArgs:
+                found = spec.args_parser.argspec or ""
+            else:
+                found = "!"
+            self.argspec[name] = found
+        if found == "!":
+            raise _NotModelledError
+        return found
+
+
+@lru_cache(maxsize=1)
+def _fast_tables() -> _FastTables:
+    return _FastTables(_converter()[1])
+
+
+@lru_cache(maxsize=65536)
+def _span_text(span: str) -> str:
+    """pylatexenc's text for one macro, specials or inline-math span (no post-processing)."""
+    conv, db = _converter()
+    walker = LatexWalker(span, latex_context=db, tolerant_parsing=True)
+    nodes, _, length = walker.get_latex_nodes()
+    if len(nodes) != 1 or length != len(span):
+        raise _NotModelledError
+    out: str = conv.nodelist_to_text(nodes)
+    return out
+
+
+def _skip_space(s: str, pos: int) -> int:
+    """Index of the first non-space at or after ``pos``; _NotModelledError on a paragraph break."""
+    end = pos
+    n = len(s)
+    while end < n and s[end].isspace():
+        end += 1
+    if end > pos + 1 and "\n\n" in s[pos:end]:
+        raise _NotModelledError
+    return end
+
+
+def _group_end(s: str, pos: int, tables: _FastTables) -> int:
+    """Index after the ``}`` closing the group opened at ``s[pos]``; no math or comments."""
+    depth = 0
+    i = pos
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            if i + 1 < n and s[i + 1].isalpha():
+                j = i + 2
+                while j < n and s[j].isalpha():
+                    j += 1
+                name = s[i + 1:j]
+                if name in ("begin", "end"):
+                    raise _NotModelledError
+                tables.macro_argspec(name)  # _NotModelledError on \verb and other odd parsers
+                i = j
+                continue
+            if i + 1 < n and s[i + 1] in "()[]":
+                raise _NotModelledError
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c in "$%":
+            raise _NotModelledError
+        i += 1
+    raise _NotModelledError
+
+
+def _macro_end(s: str, pos: int, tables: _FastTables, *, with_args: bool = True) -> int:
+    """Index after the macro at ``s[pos]`` (a backslash), its post-space and its arguments."""
+    n = len(s)
+    if pos + 1 >= n:
+        raise _NotModelledError
+    i = pos + 2
+    if s[pos + 1].isalpha():
+        while i < n and s[i].isalpha():
+            i += 1
+        name = s[pos + 1:i]
+        if name in ("begin", "end"):
+            raise _NotModelledError
+        i = _skip_space(s, i)  # an alphabetic macro swallows the spaces after it
+    else:
+        name = s[pos + 1]
+        if name in "()[]":
+            raise _NotModelledError
+    if not with_args:
+        return i
+    for kind in tables.macro_argspec(name):
+        j = _skip_space(s, i)
+        if kind in "[*":
+            if j < n and s[j] == kind:
+                raise _NotModelledError
+            continue
+        if j >= n:
+            raise _NotModelledError
+        c = s[j]
+        if c == "{":
+            i = _group_end(s, j, tables)
+        elif c == "\\":
+            i = _macro_end(s, j, tables, with_args=False)
+        elif c in "}$%" or c in tables.specials_first:
+            raise _NotModelledError
+        else:
+            i = j + 1
+    return i
+
+
+def _math_end(s: str, pos: int, tables: _FastTables) -> int:
+    """Index after the ``$`` closing the inline math opened at ``s[pos]``."""
+    n = len(s)
+    if s.startswith("$$", pos):
+        raise _NotModelledError
+    i = pos + 1
+    depth = 0
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i = _macro_end(s, i, tables)
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth < 0:
+                raise _NotModelledError
+        elif c == "$":
+            if depth:
+                raise _NotModelledError
+            return i + 1
+        elif c == "%":
+            raise _NotModelledError
+        i += 1
+    raise _NotModelledError
+
+
+_SPACES_AFTER_NEWLINE = re.compile(r"\s*")
+
+
+def _comment_end(s: str, pos: int) -> int:
+    """Index after the comment at ``s[pos]``, as pylatexenc's tokenizer ends it.
+
+    A comment takes the newline and the indentation after it, unless a blank
+    line follows (a paragraph break, which stays). Its text is always empty.
+    """
+    newline = s.find("\n", pos)
+    if newline < 0:
+        return len(s)
+    spaces = _SPACES_AFTER_NEWLINE.match(s, newline + 1)
+    assert spaces is not None
+    if spaces.group().startswith("\n"):
+        return newline
+    return spaces.end()
+
+
+def _fast_text(s: str) -> str | None:
+    """pylatexenc's text for ``s``, computed span by span; None when not modelled."""
+    if "\r" in s:
+        return None
+    try:
+        tables = _fast_tables()
+        stop = tables.stop.search
+        out: list[str] = []
+        depth = 0
+        i = 0
+        n = len(s)
+        while i < n:
+            m = stop(s, i)
+            j = n if m is None else m.start()
+            if j > i:
+                chunk = s[i:j]
+                if "{" in chunk or "}" in chunk:  # a group gives its content
+                    closes = chunk.count("}")
+                    if closes <= depth:  # cannot close more groups than are open
+                        depth += chunk.count("{") - closes
+                    else:
+                        for c in chunk:
+                            if c == "{":
+                                depth += 1
+                            elif c == "}":
+                                depth -= 1
+                                if depth < 0:
+                                    return None
+                    chunk = chunk.replace("{", "").replace("}", "")
+                out.append(chunk)
+            if m is None:
+                break
+            c = s[j]
+            if c == "\\":
+                i = _macro_end(s, j, tables)
+                out.append(_span_text(s[j:i]))
+            elif c == "$":
+                i = _math_end(s, j, tables)
+                out.append(_span_text(s[j:i]))
+            elif c == "%":
+                i = _comment_end(s, j)
+            else:
+                chars = tables.special_at(s, j)
+                if chars:
+                    i = j + len(chars)
+                    out.append(_span_text(chars))
+                else:
+                    out.append(c)
+                    i = j + 1
+        if depth:
+            return None
+        return "".join(out)
+    except Exception:  # noqa: BLE001 - _NotModelledError, or pylatexenc failing on a span
+        return None
 
 
 _COMMENT = re.compile(r"(?<!\\)((?:\\\\)*)%[^\n]*")
