@@ -160,8 +160,9 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
 
 def project_root(result: RunResult) -> Path:
     """The folder entry and site file names are relative to (the main file's)."""
-    main = Path(result.project.main_file)
-    return main if main.is_dir() else main.parent
+    from citecheck_tex.ignore import project_folder
+
+    return project_folder(result.project)
 
 
 def _bib_files(result: RunResult) -> list[str]:

@@ -31,6 +31,8 @@ from pathlib import Path
 
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Label, RunResult
+from citecheck_tex.tex.bbl import parse_bbl_text
+from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.tex.ids import has_split_arxiv
 
 logger = logging.getLogger(__name__)
@@ -45,9 +47,6 @@ _README_STRUCTURED = ("00README.yaml", "00README.yml", "00README.json")
 _DOCCLASS = re.compile(r"\\documentclass\b|\\documentstyle\b")
 _BIBLATEX_PKG = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\bbiblatex\b[^}]*\}")
 _BBL_VERSION = re.compile(r"^%\s*\$\s*biblatex bbl format version\s+([0-9.]+)\s*\$", re.M)
-_BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]*)\}")
-_BIBLATEX_ENTRY = re.compile(r"^\s*\\entry\{([^}]*)\}\{", re.M)
-_BIB_KEY = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s]+)\s*,")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,15 +265,14 @@ def _bib_path(folder: Path, name: str, biblatex: bool) -> Path:
 
 def bbl_keys(text: str) -> list[str]:
     """Keys of a BibTeX (``\\bibitem``) or biblatex (``\\entry``) ``.bbl``."""
-    keys = [m.group(1).strip() for m in _BIBITEM.finditer(text)]
-    keys += [m.group(1).strip() for m in _BIBLATEX_ENTRY.finditer(text)]
-    return list(dict.fromkeys(k for k in keys if k))
+    entries, _ = parse_bbl_text(text, "submission.bbl")
+    return list(dict.fromkeys(e.key for e in entries if e.key))
 
 
 def bib_keys(text: str) -> list[str]:
     """Entry keys of a ``.bib`` text (``@string``/``@preamble``/``@comment`` excluded)."""
-    return [m.group(2) for m in _BIB_KEY.finditer(text)
-            if m.group(1).lower() not in ("string", "preamble", "comment")]
+    entries, _ = parse_bib_text(text, "submission.bib")
+    return [e.key for e in entries]
 
 
 def is_biblatex_bbl(text: str) -> bool:

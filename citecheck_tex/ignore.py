@@ -182,7 +182,7 @@ def project_paths(project: Project) -> list[Path]:
     """Absolute paths of a project's files and bibliographies (names are relative to the
     main file's folder)."""
     main = Path(project.main_file or project.input)
-    root = main if main.is_dir() else main.parent
+    root = project_folder(project)
     out: list[Path] = [main.resolve()] if not main.is_dir() else []
     for name in (*project.files, *project.resources):
         p = Path(name)

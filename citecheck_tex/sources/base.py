@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from citecheck_tex.errors import RateLimited, SourceError, UsageError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -157,23 +158,14 @@ def person_from_parts(family: str, given: str = "") -> Person:
     return Person(family=" ".join(words), given=" ".join(given.split()), von=" ".join(von))
 
 
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
-
-
 def clean_doi(value: str) -> str:
-    """Normalise a DOI: no resolver prefix, lower-case, trimmed."""
-    return _DOI_PREFIX.sub("", value.strip()).strip().lower()
-
-
-_ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
-_ARXIV_VERSION = re.compile(r"v\d+$")
+    """Normalise a DOI: no resolver prefix, lower-case, trimmed (see :mod:`tex.ids`)."""
+    return normalize_doi(value)
 
 
 def clean_arxiv(value: str) -> str:
     """Normalise an arXiv id: no ``arXiv:`` prefix, no version, no ``.pdf``."""
-    text = _ARXIV_PREFIX.sub("", value.strip())
-    text = text.removesuffix(".pdf")
-    return _ARXIV_VERSION.sub("", text)
+    return normalize_arxiv(value)
 
 
 def clean_text(value: object) -> str:

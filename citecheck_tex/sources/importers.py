@@ -21,7 +21,6 @@ Formats (detected per JSON line by shape, see :func:`classify_json`):
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 import unicodedata
@@ -30,6 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from citecheck_tex.model import Entry, Person, Record
+from citecheck_tex.tex import ids
+from citecheck_tex.tex.latex_text import latex_to_unicode
 from citecheck_tex.verify.journals import journal_display, split_volume_letter
 
 logger = logging.getLogger(__name__)
@@ -64,9 +65,6 @@ class IndexRow:
 
 # --------------------------------------------------------------------------- normalisers
 
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
-_ARXIV_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:\s*)", re.IGNORECASE)
-_ARXIV_VERSION = re.compile(r"v\d+$")
 _OLD_ARXIV = re.compile(r"^([a-z\-]+)(?:\.[a-z]{2})?/(\d{7})$", re.IGNORECASE)
 _NEW_ARXIV = re.compile(r"^\d{4}\.\d{4,5}$")
 _MACRO_FIELD = re.compile(r"^\{?\s*\\[A-Za-z]+\s*\}?$")
@@ -77,7 +75,7 @@ _YEAR = re.compile(r"(1[6-9]\d\d|20\d\d)")
 
 def normalize_doi(value: str) -> str:
     """Lower-case DOI without resolver prefix; "" when it does not look like a DOI."""
-    doi = _DOI_PREFIX.sub("", value.strip()).strip().lower()
+    doi = ids.normalize_doi(value)
     return doi if doi.startswith("10.") and "/" in doi else ""
 
 
@@ -87,8 +85,7 @@ def normalize_arxiv(value: str) -> str:
     ``arXiv:hep-th/9711200v3`` -> ``hep-th/9711200``; ``math.GT/0309136`` ->
     ``math/0309136``; ``0704.0001v2`` -> ``0704.0001``. "" when not an arXiv id.
     """
-    text = _ARXIV_PREFIX.sub("", value.strip()).strip()
-    text = _ARXIV_VERSION.sub("", text)
+    text = ids.normalize_arxiv(value)
     m = _OLD_ARXIV.match(text)
     if m:
         return f"{m.group(1).lower()}/{m.group(2)}"
@@ -148,26 +145,13 @@ def _pages(start: str, end: str) -> str:
     return f"{start}-{end}" if start and end and end != start else start
 
 
-def _needs_latex_decoding(text: str) -> bool:
-    return "\\" in text or "{" in text or "$" in text
-
-
-@functools.lru_cache(maxsize=1)
-def _latex_converter() -> Any:
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
-
-
 def latex_to_text(text: str) -> str:
-    """Decode LaTeX markup in a metadata string to Unicode (cheap when there is none)."""
-    text = " ".join(text.split())
-    if not _needs_latex_decoding(text):
-        return text
-    try:
-        return " ".join(str(_latex_converter().latex_to_text(text)).split())
-    except Exception:  # noqa: BLE001 - pylatexenc raises assorted errors on bad input
-        return text.replace("{", "").replace("}", "")
+    """Decode LaTeX markup in a metadata string to Unicode, whitespace collapsed.
+
+    The same decoder the frontend uses for the user's entries, so both sides of a
+    comparison read LaTeX alike.
+    """
+    return " ".join(latex_to_unicode(" ".join(text.split())).split())
 
 
 def person_from_display(name: str) -> Person:

@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
+from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
+
 logger = logging.getLogger(__name__)
 
 _GREEK = {
@@ -224,27 +226,16 @@ def initials_compatible(a: str, b: str) -> bool:
     return ia[:n] == ib[:n]
 
 
-_ARXIV_PREFIX = re.compile(r"^(?:https?://)?(?:www\.)?(?:arxiv\.org/(?:abs|pdf)/)?(?:arxiv:)?",
-                           re.IGNORECASE)
-_ARXIV_VERSION = re.compile(r"v\d+$")
-_DOI_PREFIX = re.compile(r"^(?:https?://)?(?:dx\.)?(?:doi\.org/)?(?:doi:\s*)?", re.IGNORECASE)
-
-
 @lru_cache(maxsize=65536)
 def norm_arxiv(value: str) -> str:
     """``arXiv:hep-th/9901001v2`` / URL -> ``hep-th/9901001``; lower case."""
-    s = value.strip()
-    s = _ARXIV_PREFIX.sub("", s)
-    s = s.removesuffix(".pdf")
-    s = _ARXIV_VERSION.sub("", s)
-    return s.strip().lower()
+    return normalize_arxiv(value).lower()
 
 
 @lru_cache(maxsize=65536)
 def norm_doi(value: str) -> str:
     """``https://doi.org/10.1103/PhysRevD.1.1`` -> ``10.1103/physrevd.1.1``."""
-    s = _DOI_PREFIX.sub("", value.strip())
-    return s.strip().rstrip(".").lower()
+    return normalize_doi(value)
 
 
 _PAGE_SPLIT = re.compile(r"\s*(?:--|-|–|—)\s*")
