@@ -15,7 +15,6 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citecheck_tex import __version__
@@ -348,10 +347,3 @@ def _with_sites(v: Verdict, project: Project) -> Verdict:
 
     sites = project.sites_for(v.entry.key)
     return replace(v, sites=sites) if sites else v
-
-
-def check_path(path: Path, settings: Settings, *, progress: ProgressCallback | None = None) -> RunResult:
-    """Load the project at ``path`` and check it."""
-    from citecheck_tex.tex.project import load_project
-
-    return check(load_project(path), settings, progress=progress)

@@ -98,11 +98,6 @@ def _load_builtins() -> None:
                 raise
 
 
-async def fetch_each(source: Source, queries: Sequence[Query]) -> list[Answer]:
-    """Default ``fetch_batch``: one ``fetch`` per query, in order."""
-    return [await source.fetch(q) for q in queries]
-
-
 # ---------------------------------------------------------------------------
 # Helpers shared by the adapters (pure functions: raw API values -> core types)
 

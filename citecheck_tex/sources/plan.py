@@ -68,8 +68,3 @@ def groups_for(kind: QueryKind, enabled: tuple[str, ...]) -> tuple[tuple[str, ..
         if names:
             out.append(names)
     return tuple(out)
-
-
-def sources_for(kind: QueryKind, enabled: tuple[str, ...]) -> tuple[str, ...]:
-    """The sources to ask for ``kind``, in order, restricted to ``enabled``."""
-    return tuple(s for g in groups_for(kind, enabled) for s in g)
