@@ -34,6 +34,7 @@ from citecheck_tex.sources.base import (
     year_of,
 )
 from citecheck_tex.sources.http import Http
+from citecheck_tex.sources.importers import parse_journal_ref
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class ArxivSource:
 
     name = "arxiv"
     kinds = frozenset({QueryKind.ARXIV, QueryKind.TITLE})
-    version = "1"
+    version = "2"  # 2: journal_ref parsed by importers.parse_journal_ref (with pages)
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -195,11 +196,6 @@ def parse_feed(text: str) -> tuple[list[Record], list[str]]:
     return records, errors
 
 
-_JREF_YEAR = re.compile(r"\((1[89]\d\d|20\d\d)\)")
-_JREF = re.compile(r"^(?P<j>[^\d(]+?)\s*(?P<v>[A-Z]?\d+[A-Z]?)\b[^\d]*?(?:\(\d{4}\))?\s*"
-                   r"(?P<p>[A-Z]?\d+)?")
-
-
 def _record(entry: ET.Element, arxiv_id: str) -> Record:
     title = clean_text(entry.findtext("a:title", "", _NS))
     authors = tuple(
@@ -214,13 +210,11 @@ def _record(entry: ET.Element, arxiv_id: str) -> Record:
     extra: tuple[tuple[str, str, str, str], ...] = ()
     entry_type = "preprint"
     if jref:
-        m = _JREF_YEAR.search(jref)
-        jyear = m.group(1) if m else ""
+        journal, volume, page, jyear = parse_journal_ref(jref)
         if jyear and jyear != year:
             other_years = (jyear,)
-        jm = _JREF.match(jref)
-        if jm:
-            extra = ((jm.group("j").strip(" ,."), jm.group("v"), jm.group("p") or "", jyear),)
+        if journal and volume:
+            extra = ((journal, volume, page, jyear),)
         entry_type = "article"
     return Record(
         source="arxiv",

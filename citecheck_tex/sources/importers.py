@@ -357,25 +357,85 @@ def inspire_corpus_row(obj: _JSON) -> IndexRow | None:
                      arxivs)
 
 
-_JREF_RE = re.compile(
-    r"^\s*(?P<journal>[^\d]*?[A-Za-z.)\]])\s*,?\s*(?:vol\.?\s*)?"
-    r"(?P<volume>[A-Z]?\d+[A-Z]?)\b\s*(?:\((?P<year>\d{4})\))?\s*[,:]?\s*"
-    r"(?:no\.\s*\d+\s*,?\s*)?(?:pp?\.\s*)?(?P<page>[A-Z]?\d+[A-Za-z]?)?"
-    r"(?:\s*-+\s*\d+)?\s*(?:\((?P<year2>\d{4})\))?"
+#: A volume marker: "Vol. 17", "vol 73", "V. 467".
+_JREF_VOL_MARK = re.compile(r"(?:^|[\s,;])(?:vol(?:ume)?|v)\.?\s*(?=[A-Z]?\d)", re.I)
+#: Trailing words of the journal part that belong to the numbering ("Kokyuroku, No.").
+_JREF_JOURNAL_TAIL = re.compile(r"[\s,;:]*(?:(?<![^\s,;:])(?:vol(?:ume)?|v|no|nr|n°|issues?|iss)\.?)?[\s,;:]*$",
+                                re.I)
+_JREF_VOLUME = re.compile(r"[A-Z]?\d+[A-Z]?\b")
+#: What may sit between volume and page: "(4)", "(2007)", "(April 1998)", "no. 8",
+#: "Issues 1-2", or the separators themselves.
+_JREF_SKIP = re.compile(
+    r"\s*[,:;]?\s*(?:\([^()]*\)|(?:no|nr|n°|issues?|iss)\.?\s*\d+(?:\s*[-–/]\s*\d+)?)", re.I
 )
+_JREF_PAGE = re.compile(
+    r"\s*[,:;]?\s*(?:(?:pp?|pages?|art(?:icle)?(?:\s*(?:no|id))?)\.?\s*)?(?P<page>[A-Z]?\d+[A-Za-z]?)\b", re.I
+)
+_JREF_LEADING_YEAR = re.compile(r"^(?:1[89]|20)\d\d\s+(?=[A-Za-z])")
+_JREF_PAREN_YEAR = re.compile(r"\((?:[A-Za-z]+\.?\s+)?((?:1[89]|20)\d\d)\)")
+_JREF_YEARS = re.compile(r"(?<![\d.])((?:1[89]|20)\d\d)(?![\d.])")
 
 
 def parse_journal_ref(text: str) -> tuple[str, str, str, str]:
     """Split a free-text journal reference into (journal, volume, first page, year).
 
-    ``"Phys.Rev. D66 (2002) 010001"`` -> ``("Phys.Rev.", "D66", "010001", "2002")``;
-    parts that cannot be found are "".
+    Handles the shapes arXiv authors type: ``"Phys.Rev. D66 (2002) 010001"`` ->
+    ``("Phys.Rev.", "D66", "010001", "2002")``, ``"Phys.Rev.D76:104014,2007"``,
+    ``"Int. J. Math. 22 (2011), no. 8, pp. 1139-1161"``, ``"Physica C, V. 467,
+    Issues 1-2, (2007), P. 80-84"``, ``"Annals of Applied Probability 2007, Vol. 17,
+    No. 2, 676-687"``. Parts that cannot be found are "".
     """
-    m = _JREF_RE.match(" ".join(text.split()))
-    if not m:
-        return "", "", "", _year_of(text)
-    year = m.group("year") or m.group("year2") or _year_of(text[m.end():])
-    return m.group("journal").strip(" ,"), m.group("volume"), m.group("page") or "", year or ""
+    # Only the first of several references ("Gen.Rel.Grav.39:1545,2007; Erratum-ibid...").
+    t = " ".join(text.split()).split(";")[0].strip(" .")
+    # A year in parentheses is the year ("Nature 404 (2000) 2007"); else the last one.
+    paren = _JREF_PAREN_YEAR.search(t)
+    years = [m.group(1) for m in _JREF_YEARS.finditer(t)]
+    year = paren.group(1) if paren else (years[-1] if years else "")
+    t = _JREF_LEADING_YEAR.sub("", t)  # "2009 Chinese Phys. B 18 506"
+    mark = _JREF_VOL_MARK.search(t)
+    first_digit = re.search(r"\d", t)
+    if first_digit is None:
+        return "", "", "", year
+    vstart = first_digit.start()
+    # A date in parentheses before the volume ("MNRAS (May 21, 2016) 458 (3): 3060",
+    # "Eur. Phys. J. Plus (2015) 130:27") belongs to neither journal nor volume.
+    opening = t.rfind("(", 0, vstart)
+    closing = t.find(")", vstart)
+    if opening >= 0 and ")" not in t[opening:vstart] and closing > 0 \
+            and _JREF_YEARS.search(t, opening, closing) and _JREF_VOLUME.search(t, closing):
+        journal = _JREF_JOURNAL_TAIL.sub("", t[:opening]).strip(" ,;:")
+        rest = parse_journal_ref(journal + " " + t[closing + 1:]) if journal else ("", "", "", "")
+        return rest[0], rest[1], rest[2], year
+    # A series letter glued to the volume ("Phys.Rev.D76", "Phys. Rev. B 73" is not glued).
+    if vstart >= 1 and t[vstart - 1].isupper() and (vstart == 1 or not t[vstart - 2].isalpha()):
+        vstart -= 1
+    if mark is not None and (mark.start() <= vstart or t[vstart:vstart + 4] == year):
+        # "Vol." marks the volume; a year before it ("Annals ... 2007, Vol. 17") is not one.
+        journal_end, vstart = min(mark.start(), vstart), mark.end()
+    else:
+        journal_end = vstart
+    journal = _JREF_JOURNAL_TAIL.sub("", t[:journal_end]).strip(" ,;:(")
+    vm = _JREF_VOLUME.match(t, vstart)
+    if vm is None or not journal:
+        return journal, "", "", year
+    volume = vm.group(0)
+    pos = vm.end()
+    while True:
+        if year and t.startswith(year, pos + 2) and re.match(r"[,:;]? ?\d{4}\s*,", t[pos:]):
+            pos += t[pos:].index(",", 1) + 1  # "Volume 86, Issue 9, 2007, pp. 1117"
+            continue
+        sm = _JREF_SKIP.match(t, pos)
+        if sm is None or sm.end() == pos:
+            break
+        pos = sm.end()
+    pm = _JREF_PAGE.match(t, pos)
+    page = ""
+    if pm is not None:
+        page = pm.group("page")
+        # A trailing bare year ("AIP Conf.Proc.921,2007") is no page.
+        if page == year and not t[pm.end():].strip(" .,;)"):
+            page = ""
+    return journal, volume, page, year
 
 
 def _arxiv_common(

@@ -47,7 +47,9 @@ def test_old_style_id_with_journal_ref(server: ReplayServer) -> None:
     assert rec.year == "2006"
     assert rec.title.startswith("Frequency of Hot Jupiters")
     assert "  " not in rec.title
-    assert rec.entry_type == "article" and rec.extra_pubs
+    assert rec.entry_type == "article"
+    # <arxiv:journal_ref>ActaAstron.56:1-50,2006</arxiv:journal_ref>
+    assert rec.extra_pubs == (("ActaAstron.", "56", "1", "2006"),)
 
 
 def test_unknown_id_empty_feed_is_not_found(server: ReplayServer) -> None:
