@@ -126,7 +126,7 @@ def person_from_name(name: str) -> Person:
             given, jr = (parts[2] if len(parts) > 2 else ""), given
         von_words: list[str] = []
         fam_words = family.split()
-        while len(fam_words) > 1 and fam_words[0].lower() in _PARTICLES:
+        while len(fam_words) > 1 and fam_words[0] in _PARTICLES:
             von_words.append(fam_words.pop(0))
         return Person(family=" ".join(fam_words), given=given, von=" ".join(von_words), jr=jr)
     words = text.split()

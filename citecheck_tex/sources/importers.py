@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from citecheck_tex.model import Entry, Person, Record
+from citecheck_tex.sources.base import person_from_name
 from citecheck_tex.tex import ids
 from citecheck_tex.tex.latex_text import latex_to_unicode
 from citecheck_tex.verify.journals import journal_display, split_volume_letter
@@ -154,23 +155,6 @@ def latex_to_text(text: str) -> str:
     return " ".join(latex_to_unicode(" ".join(text.split())).split())
 
 
-def person_from_display(name: str) -> Person:
-    """A Person from "Given Family" or "Family, Given"."""
-    name = " ".join(name.split())
-    if "," in name:
-        family, _, given = name.partition(",")
-        return Person(family=family.strip(), given=given.strip())
-    parts = name.split(" ")
-    if len(parts) == 1:
-        return Person(family=parts[0])
-    # Keep lower-case particles with the family name: "Ludwig van Beethoven".
-    i = len(parts) - 1
-    while i > 1 and parts[i - 1][:1].islower():
-        i -= 1
-    von = " ".join(parts[i:-1]) if i < len(parts) - 1 else ""
-    return Person(family=parts[-1], given=" ".join(parts[:i]), von=von)
-
-
 # --------------------------------------------------------------------------- detection
 
 
@@ -270,7 +254,7 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     all_authors = md.get("authors") or []
     authors = tuple(
         Person(family=_str(a.get("last_name")), given=_str(a.get("first_name")))
-        if a.get("last_name") else person_from_display(_str(a.get("full_name")))
+        if a.get("last_name") else person_from_name(_str(a.get("full_name")))
         for a in all_authors[:MAX_AUTHORS] if isinstance(a, dict)
     )
     collabs = _uniq(_str(c.get("value")) for c in md.get("collaborations") or [])
@@ -339,7 +323,7 @@ def inspire_corpus_row(obj: _JSON) -> IndexRow | None:
         return None
     rec = Record(
         source=SOURCE_NAME, id=uid, url=url, title=latex_to_text(_str(obj.get("title"))),
-        authors=tuple(person_from_display(_str(a)) for a in obj.get("authors") or []),
+        authors=tuple(person_from_name(_str(a)) for a in obj.get("authors") or []),
         collaborations=_uniq(_str(c) for c in obj.get("collaborations") or []),
         year=year, other_years=_uniq([date_year] if date_year != year else []), venue=venue,
         venue_aliases=(journal_display(venue),) if venue else (),
@@ -483,7 +467,7 @@ def arxiv_snapshot_row(obj: _JSON) -> IndexRow | None:
 def _split_arxiv_authors(text: str) -> tuple[Person, ...]:
     text = re.sub(r"\([^()]*\)", " ", latex_to_text(text))
     parts = re.split(r",\s*|\s+and\s+", text)
-    return tuple(person_from_display(p) for p in parts if p.strip())
+    return tuple(person_from_name(p) for p in parts if p.strip())
 
 
 def arxiv_corpus_row(obj: _JSON) -> IndexRow | None:
@@ -514,7 +498,7 @@ def openalex_row(obj: _JSON) -> IndexRow | None:
     volume = _str(biblio.get("volume"))
     pages = _pages(_str(biblio.get("first_page")), _str(biblio.get("last_page")))
     authors = tuple(
-        person_from_display(_str((a.get("author") or {}).get("display_name")
+        person_from_name(_str((a.get("author") or {}).get("display_name")
                                  or a.get("raw_author_name")))
         for a in obj.get("authorships") or [] if isinstance(a, dict)
     )
