@@ -16,6 +16,7 @@ import traceback
 MODULES = (
     "bench.accuracy.run_synthetic",
     "bench.accuracy.citecheck_paper",
+    "bench.accuracy.independent",
     "bench.bench_frontend",
     "bench.bench_index",
     "bench.bench_online",
