@@ -1,4 +1,6 @@
-"""OpenAlex, DBLP and NASA ADS adapters (payload-only recordings, wrapped)."""
+"""OpenAlex and DBLP adapters (payload-only recordings, wrapped).
+
+The NASA ADS tests moved to ``test_ads.py``."""
 
 from __future__ import annotations
 
@@ -87,25 +89,3 @@ def test_dblp_empty_result_is_not_found(server: ReplayServer) -> None:
     server.add_handler(lambda req: Reply.make(200, {"result": {"hits": {"@total": "0"}}}))
     [ans] = run(server, "dblp", [Query(QueryKind.TITLE, "nothing at all")])
     assert ans.status is SourceStatus.NOT_FOUND
-
-
-def test_ads_without_token_is_skipped(server: ReplayServer) -> None:
-    answers = run(server, "ads", [Query(QueryKind.DOI, "10.1000/x"),
-                                  Query(QueryKind.TITLE, "t")])
-    assert [a.status for a in answers] == [SourceStatus.SKIPPED] * 2
-    assert "ADS_API_TOKEN" in answers[0].message
-    assert server.count() == 0
-
-
-def test_ads_with_token_sends_bearer(server: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ADS_API_TOKEN", "tok")
-    # shape of the ADS search API (no ADS response was recorded); facts of arXiv acc-phys/9411001
-    doc = {"bibcode": "1994physics..11001H", "title": ["Symplectic Computation of Lyapunov Exponents"],
-           "author": ["Habib, Salman", "Ryne, Robert D."], "year": "1994",
-           "identifier": ["arXiv:acc-phys/9411001"], "doctype": "eprint"}
-    server.add_handler(lambda req: Reply.make(200, {"response": {"numFound": 1, "docs": [doc]}}))
-    [ans] = run(server, "ads", [Query(QueryKind.ARXIV, "acc-phys/9411001")])
-    assert server.requests[0].headers["authorization"] == "Bearer tok"
-    assert server.requests[0].param("q") == "arxiv:acc-phys/9411001"
-    assert ans.records[0].arxiv == "acc-phys/9411001"
-    assert [a.family for a in ans.records[0].authors] == ["Habib", "Ryne"]
