@@ -73,6 +73,12 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--llm-model", help="model name on the OpenAI-compatible server")
     p.add_argument("--llm-base-url",
                    help="OpenAI-compatible base URL, e.g. http://localhost:11434/v1")
+    p.add_argument("--web-search", action="store_true", default=None,
+                   help="last-resort LLM web search for references no source found "
+                   "(needs --llm-model; see docs/llm.md)")
+    p.add_argument("--web-search-tool", choices=("none", "chat", "responses"),
+                   help="how the LLM searches: none (its own knowledge, default), chat "
+                   "(web_search_options), responses (Responses API web_search tool)")
     p.add_argument("--quiet", "-q", action="store_true", default=None, help="only the summary")
     p.add_argument("--verbose", "-v", action="store_true", default=None,
                    help="every entry and source attempt")
@@ -107,6 +113,8 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
         "llm_mode": ns.llm,
         "llm_model": ns.llm_model,
         "llm_base_url": ns.llm_base_url,
+        "web_search": ns.web_search,
+        "web_search_tool": ns.web_search_tool,
     }
     return {k: v for k, v in o.items() if v is not None}
 

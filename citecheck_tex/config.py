@@ -110,6 +110,9 @@ class Settings:
     llm_model: str = ""
     llm_api_key_env: str = "OPENAI_API_KEY"
     llm_mode: str = "off"  # off | judge | fallback | review
+    # optional LLM web-search fallback source (docs/llm.md); adds "websearch" to sources
+    web_search: bool = False
+    web_search_tool: str = "none"  # none (model knowledge) | chat (web_search_options) | responses
 
     def resolved_index_path(self) -> Path:
         """Where the local index lives."""
@@ -206,17 +209,50 @@ def _validate(s: Settings) -> Settings:
         raise UsageError(
             f"unknown format {bad[0]!r}", hint="valid formats: " + ", ".join(FORMAT_CHOICES)
         )
-    unknown = [src for src in s.sources if src not in DEFAULT_SOURCES and src != "ads"]
+    unknown = [src for src in s.sources
+               if src not in DEFAULT_SOURCES and src not in ("ads", "websearch")]
     if unknown:
         raise UsageError(
             f"unknown source {unknown[0]!r}",
-            hint="valid sources: " + ", ".join((*DEFAULT_SOURCES, "ads")),
+            hint="valid sources: " + ", ".join((*DEFAULT_SOURCES, "ads", "websearch")),
         )
+    if s.web_search and "websearch" not in s.sources:
+        s = replace(s, sources=(*s.sources, "websearch"))
+    if "websearch" in s.sources:
+        check_web_search(s)
     if not 0 <= s.tau_minor <= s.tau_exact <= 10:
         raise UsageError("thresholds must satisfy 0 <= tau_minor <= tau_exact <= 10")
     if s.llm_mode not in ("off", "judge", "fallback", "review"):
         raise UsageError("llm_mode must be one of off, judge, fallback, review")
     return s
+
+
+WEB_SEARCH_TOOLS = ("none", "chat", "responses")
+
+
+def check_web_search(s: Settings) -> None:
+    """Fail with a message naming the missing setting when the websearch source cannot run.
+
+    It needs ``llm_model`` and a server: ``llm_base_url``, or an OpenAI key in
+    the environment variable named by ``llm_api_key_env`` (api.openai.com).
+    """
+    if s.web_search_tool not in WEB_SEARCH_TOOLS:
+        raise UsageError(f"web_search_tool must be one of {', '.join(WEB_SEARCH_TOOLS)}, "
+                         f"not {s.web_search_tool!r}")
+    import importlib.util
+
+    if importlib.util.find_spec("openai") is None:
+        raise UsageError("the websearch source needs the openai package",
+                         hint="pip install 'citecheck-tex[llm]'")
+    if not s.llm_model:
+        raise UsageError("the websearch source needs llm_model",
+                         hint="pass --llm-model NAME or set CITECHECK_LLM_MODEL")
+    if not s.llm_base_url and not s.api_key(s.llm_api_key_env):
+        raise UsageError(
+            "the websearch source needs llm_base_url (an OpenAI-compatible server) or an "
+            f"OpenAI key in ${s.llm_api_key_env or 'OPENAI_API_KEY'}",
+            hint="pass --llm-base-url http://localhost:11434/v1 or set "
+            f"{s.llm_api_key_env or 'llm_api_key_env'}")
 
 
 def read_config_file(start: Path) -> tuple[dict[str, Any], str]:

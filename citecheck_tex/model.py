@@ -196,6 +196,7 @@ class QueryKind(enum.Enum):
     DOI = "doi"
     TEXKEY = "texkey"
     JOURNAL_REF = "journal_ref"
+    AUTHOR_YEAR = "author_year"  # title-less reference: first author + year (+ journal)
     TITLE = "title"
 
 
@@ -205,7 +206,9 @@ class Query:
 
     For identifier kinds ``value`` is the normalised identifier. For TITLE,
     ``value`` is the title and ``authors``/``year`` help ranking. For
-    JOURNAL_REF, ``journal``, ``volume``, ``page`` are set.
+    JOURNAL_REF, ``journal``, ``volume``, ``page`` are set. For AUTHOR_YEAR,
+    ``authors`` (family names, first author first) and ``year`` are set, and
+    ``journal``/``volume``/``page`` when the reference states them (for ranking).
     """
 
     kind: QueryKind
@@ -248,6 +251,9 @@ class Record:
     entry_type: str = ""  # article, inproceedings, book, preprint, dataset, software ...
     extra_pubs: tuple[tuple[str, str, str, str], ...] = ()  # (venue, volume, pages, year) alternates
     score: float = 0.0  # the source's own relevance/confidence, 0..1 when known
+    # A lead from a non-authoritative source (the LLM web search): it never
+    # confirms a work by itself, see citecheck_tex.verify.policy.
+    proposed: bool = False
 
 
 class SourceStatus(enum.Enum):

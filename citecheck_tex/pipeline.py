@@ -84,7 +84,39 @@ def build_queries(entry: Entry) -> dict[QueryKind, Query]:
         queries[QueryKind.TITLE] = Query(
             QueryKind.TITLE, entry.title.strip(), authors=families, year=entry.year
         )
+    author_year = author_year_query(entry)
+    if author_year is not None:
+        queries[QueryKind.AUTHOR_YEAR] = author_year
     return queries
+
+
+_YEAR_RE = re.compile(r"(1[6-9]\d\d|20\d\d)")
+
+
+def author_year_query(entry: Entry) -> Query | None:
+    """The AUTHOR_YEAR question of a title-less reference without identifiers.
+
+    Such a reference (``J. Maldacena, Adv. Theor. Math. Phys. 3, 231 (1998)``) is
+    found by its journal reference alone; when that is incomplete or corrupted,
+    first author + year (+ the journal) still finds candidates. Entries with a
+    title, a DOI or an arXiv id have better questions and get none (None); so do
+    entries without an author family name or a year. A texkey does not count: it
+    is often only the citation key, and a texkey that INSPIRE does not know must
+    not leave the reference without a question.
+    """
+    from citecheck_tex.verify.normalize import is_arxiv_venue
+
+    if entry.title.strip() or entry.doi or entry.arxiv:
+        return None
+    families = tuple(p.full_family for p in entry.authors if p.family)[:6]
+    m = _YEAR_RE.search(entry.year)
+    if not families or not m:
+        return None
+    journal = "" if is_arxiv_venue(entry.venue) else " ".join(entry.venue.split())
+    page = _PAGE_RE.search(entry.pages) if entry.pages else None
+    return Query(QueryKind.AUTHOR_YEAR, f"{families[0]} {m.group(1)}", authors=families,
+                 year=m.group(1), journal=journal, volume=entry.volume.strip(),
+                 page=page.group(0) if page else "")
 
 
 async def _ask(source: Source, kind: QueryKind, queries: list[Query]) -> list[Answer]:
@@ -183,6 +215,10 @@ async def run_cascade(
             if progress:
                 progress(state)
 
+    if active:
+        state.stage = "confirming proposed identifiers"
+        await _confirm_proposals(sorted(active), answers, sources)
+
     for i in sorted(active):
         verdict = policy.decide(entries[i], answers[i], settings)
         verdicts[i] = verdict
@@ -199,6 +235,50 @@ async def run_cascade(
         result, usage = await apply_llm(pairs, settings)
         logger.warning("LLM: %s", usage.describe())
     return result
+
+
+def _proposed_queries(answers: Sequence[Answer], kind: QueryKind) -> list[Query]:
+    """DOI/ARXIV queries for the identifiers that proposals (``Record.proposed``) put
+    forward and that nobody was asked about yet."""
+    from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
+
+    norm = normalize_doi if kind is QueryKind.DOI else normalize_arxiv
+    asked = {norm(a.query.value) for a in answers if a.query.kind is kind}
+    out: list[Query] = []
+    for a in answers:
+        if a.status is not SourceStatus.FOUND:
+            continue
+        for r in a.records:
+            value = norm(r.doi if kind is QueryKind.DOI else r.arxiv) if r.proposed else ""
+            if value and value not in asked:
+                asked.add(value)
+                out.append(Query(kind, value))
+    return out
+
+
+async def _confirm_proposals(
+    todo: Sequence[int], answers: list[list[Answer]], sources: dict[str, Source]
+) -> None:
+    """The follow-up of the TITLE stage: a DOI or arXiv id that a proposing source (the
+    LLM web search) put forward is looked up in the authoritative DOI/ARXIV sources, in
+    plan order, and their answers join the entry's answers. Only those records can
+    confirm the work (see :mod:`citecheck_tex.verify.policy`)."""
+    for kind in (QueryKind.ARXIV, QueryKind.DOI):
+        pending = [(i, q) for i in todo for q in _proposed_queries(answers[i], kind)]
+        if not pending:
+            continue
+        found: set[int] = set()
+        for group in groups_for(kind, tuple(sources)):
+            jobs = [(name, [(i, q) for i, q in pending if i not in found])
+                    for name in group if kind in sources[name].kinds]
+            jobs = [(name, items) for name, items in jobs if items]
+            results = await asyncio.gather(*(
+                _ask(sources[name], kind, [q for _, q in items]) for name, items in jobs))
+            for (_, items), got in zip(jobs, results, strict=True):
+                for (i, _q), ans in zip(items, got, strict=True):
+                    answers[i].append(ans)
+                    if ans.status is SourceStatus.FOUND:
+                        found.add(i)
 
 
 def _closest(entry: Entry, answers: list[Answer]) -> Record | None:

@@ -90,7 +90,7 @@ def _load_builtins() -> None:
     import importlib
 
     for mod in ("local_index", "arxiv", "crossref", "datacite", "inspire",
-                "semanticscholar", "openalex", "dblp", "ads"):
+                "semanticscholar", "openalex", "dblp", "ads", "websearch"):
         try:
             importlib.import_module(f"citecheck_tex.sources.{mod}")
         except ModuleNotFoundError as exc:  # a source not written yet
@@ -126,6 +126,8 @@ def person_from_name(name: str) -> Person:
             given, jr = (parts[2] if len(parts) > 2 else ""), given
         von_words: list[str] = []
         fam_words = family.split()
+        # As BibTeX reads "von Last, First": only lower-case particles split off
+        # ("van der Waals, J." but "Di Vecchia, P.").
         while len(fam_words) > 1 and fam_words[0] in _PARTICLES:
             von_words.append(fam_words.pop(0))
         return Person(family=" ".join(fam_words), given=given, von=" ".join(von_words), jr=jr)

@@ -1,9 +1,38 @@
-"""INSPIRE-HEP literature API: arXiv ids, DOIs, texkeys, journal references, titles.
+"""INSPIRE-HEP literature API: arXiv ids, DOIs, texkeys, journal references,
+first author + year, titles.
 
 Most physics citations carry no title, only (journal, volume, page): INSPIRE
-indexes exactly that (``j Phys.Rev.Lett.,95,251302``). Identifier queries of
+indexes exactly that (``j "Phys.Rev.Lett.,95,251302"``). Identifier queries of
 one kind are OR-ed into one search (``arxiv:a or arxiv:b``) to save requests
 under the 15 requests / 5 s limit; ``fields=`` keeps responses small.
+
+The search syntax we send, and where it is confirmed (read, not copied):
+
+* ``j TITLE,VOLUME,PAGE``: the value is split on commas into journal title,
+  volume and a third part matched against *both* ``page_start`` and ``artid``;
+  a quoted value (``j "Phys.Lett.B,351,123"``) gives the same query as the bare
+  one (inspirehep/inspire-query-parser ``tests/test_elastic_search_visitor.py``:
+  ``..._journal_title_and_vol_and_artid_or_start_page...``,
+  ``..._exact_journal_query_is_the_same_as_simple_value``). We quote it, so a
+  title with ``and`` in it ("Astron. and Astrophys.") cannot be read as a
+  boolean operator, and we drop commas from the title (they would shift the
+  parts). Titles are sent in INSPIRE's compact form, no space after a dot
+  (``Phys.Rev.D``, as in the parser tests and ``publication_info.journal_title``).
+* Series letters: the old form ``j Phys.Rev.,D50,1140`` is converted by INSPIRE
+  to title ``Phys.Rev.D``, volume ``50`` (inspirehep/inspire-schemas
+  ``inspire_schemas/utils.py`` ``convert_old_publication_info_to_new``, also the
+  ``..._old_style_vol_simple_value`` parser test and the example
+  ``find j phys.rev.,D50,1140`` of inspirehep's UI), so a letter in the volume is
+  sent as written, except when the title already ends with it
+  (``Phys. Rev. D`` + ``D50`` -> ``Phys.Rev.D,50``: INSPIRE would append it again).
+* ``or`` between keyword queries, ``and`` to combine them, ``fa`` (first author),
+  ``date YEAR`` (earliest date, imprint, preprint date, publication year): the
+  parser tests (``tests/test_parser_functionality.py``: ``f a appelquist and date
+  1983``, ``au ellis | title 'boson'``, ``Find fa "ellis"``) and the search help
+  (inspirehep.net/help/knowledge-base/inspire-paper-search).
+* ``size`` (at most 1000 per page) and ``fields`` (comma-separated metadata
+  paths): inspirehep/rest-api-doc ``README.md``. httpx form-encodes the query
+  (space as ``+``, comma as ``%2C``), which INSPIRE's Flask backend decodes.
 """
 
 from __future__ import annotations
@@ -34,6 +63,8 @@ from citecheck_tex.sources.base import (
     year_of,
 )
 from citecheck_tex.sources.http import Http
+from citecheck_tex.sources.importers import first_page, normalize_volume
+from citecheck_tex.verify.journals import split_volume_letter
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +72,9 @@ BATCH = 20
 JREF_BATCH = 10
 _COALESCED = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY, QueryKind.JOURNAL_REF})
 TITLE_ROWS = 5
+#: Candidates of an author+year search: with the journal, and without it (fallback).
+AUTHOR_YEAR_ROWS = 10
+AUTHOR_YEAR_ROWS_ANY_JOURNAL = 25
 FIELDS = ("titles,authors.full_name,author_count,collaborations,arxiv_eprints,dois,"
           "publication_info,texkeys,control_number,document_type,earliest_date,preprint_date,"
           "imprints")
@@ -59,8 +93,8 @@ class InspireSource:
 
     name = "inspire"
     kinds = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY,
-                       QueryKind.JOURNAL_REF, QueryKind.TITLE})
-    version = "1"
+                       QueryKind.JOURNAL_REF, QueryKind.AUTHOR_YEAR, QueryKind.TITLE})
+    version = "2"  # 2: quoted, compact journal terms; author+year searches
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -191,7 +225,7 @@ class InspireSource:
         batching)."""
         started = time.perf_counter()
         out: list[Answer | None] = [None] * len(queries)
-        terms = [_journal_term(q) for q in queries]
+        terms = [journal_term(q) for q in queries]
         todo = [i for i, t in enumerate(terms) if t]
         requests = 0
         for chunk in chunked([str(i) for i in todo], JREF_BATCH):
@@ -215,10 +249,38 @@ class InspireSource:
                 out[i] = await self._fetch_search(q)
         return [a for a in out if a is not None]
 
+    async def _fetch_author_year(self, query: Query) -> Answer:
+        """``fa NAME and date YEAR and j "TITLE"``; without the journal when that finds
+        nothing (the journal may be what the citation got wrong)."""
+        started = time.perf_counter()
+        terms = [(author_year_term(query), AUTHOR_YEAR_ROWS)]
+        if query.journal:
+            terms.append((author_year_term(query, journal=False), AUTHOR_YEAR_ROWS_ANY_JOURNAL))
+        if not terms[0][0]:
+            return Answer(self.name, query, SourceStatus.NOT_FOUND,
+                          message="inspire: author+year query without a family name or year")
+        records: tuple[Record, ...] = ()
+        requests = 0
+        for q, size in terms:
+            try:
+                requests += 1
+                hits = await self._search(q, size)
+            except SourceError as exc:
+                return failed_answer(self.name, query, exc, started)
+            records = tuple(parse_each(parse_hit, hits, self.name))
+            if records:
+                break
+        status = SourceStatus.FOUND if records else SourceStatus.NOT_FOUND
+        return Answer(self.name, query, status, records, latency_ms=elapsed_ms(started),
+                      http_requests=requests,
+                      message="" if records else f"inspire: nothing for {terms[-1][0]}")
+
     async def _fetch_search(self, query: Query) -> Answer:
         started = time.perf_counter()
+        if query.kind is QueryKind.AUTHOR_YEAR:
+            return await self._fetch_author_year(query)
         if query.kind is QueryKind.JOURNAL_REF:
-            q = _journal_term(query)
+            q = journal_term(query)
             if not q:
                 return Answer(self.name, query, SourceStatus.NOT_FOUND,
                               message="inspire: journal reference without journal or volume")
@@ -240,33 +302,80 @@ class InspireSource:
                       http_requests=1)
 
 
-def _journal_term(query: Query) -> str:
-    """``j Phys.Rev.Lett.,95,251302`` for a JOURNAL_REF query ("" when incomplete)."""
-    parts = [" ".join(query.journal.split()), query.volume.strip(), query.page.strip()]
-    if not all(parts[:2]) or "," in parts[0]:
+def inspire_journal(name: str) -> str:
+    """A journal title as sent in a ``j`` search: compact (``Phys. Rev. D`` ->
+    ``Phys.Rev.D``), without commas or double quotes ("" when nothing is left)."""
+    text = " ".join(name.replace('"', " ").replace(",", " ").split())
+    return re.sub(r"\.\s+", ".", text)
+
+
+_LETTER_VOLUME = re.compile(r"([A-Za-z])(\d+)|(\d+)([A-Za-z])")
+
+
+def journal_term(query: Query) -> str:
+    """``j "Phys.Rev.Lett.,95,251302"`` for a JOURNAL_REF query ("" without title or
+    volume). See the module docstring for the syntax and where it is confirmed."""
+    journal, volume = inspire_journal(query.journal), query.volume.strip().replace('"', "")
+    page = query.page.strip().replace('"', "").replace(",", "")
+    volume = volume.replace(",", "")
+    if not journal or not volume:
         return ""
-    return "j " + ",".join(p for p in parts if p)
+    m = _LETTER_VOLUME.fullmatch(volume)
+    if m:
+        letter, number = m.group(1) or m.group(4), m.group(2) or m.group(3)
+        if re.search(rf"[.\s]{letter}$", journal, re.IGNORECASE):
+            volume = number  # "Phys.Rev.D" + "D50": INSPIRE would add the letter again
+    return 'j "' + ",".join(p for p in (journal, volume, page) if p) + '"'
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[\s.]", "", text).lower()
+_NAME_CHARS = re.compile(r"[^\w\s.'\-]")
+_COLLABORATION = re.compile(r"\b(collaborations?|collab\.?)(?!\w)", re.IGNORECASE)
 
 
-def _digits(text: str) -> str:
-    return re.sub(r"\D", "", text)
+def author_year_term(query: Query, *, journal: bool = True) -> str:
+    """``fa Maldacena and date 1998 and j "Adv.Theor.Math.Phys."`` for an AUTHOR_YEAR
+    query ("" without a family name or a year).
+
+    The first cited family name goes to ``fa`` (first author: citations name the
+    first author), bare when it is one plain word and double-quoted otherwise
+    (``fa "van der Waals"``: a phrase, so no word is read as a keyword). A
+    collaboration goes to ``cn`` (``cn ATLAS``). ``journal=False`` leaves the
+    journal out.
+    """
+    name = " ".join(_NAME_CHARS.sub(" ", query.authors[0]).split()) if query.authors else ""
+    year = query.year.strip()
+    if not name or not (len(year) == 4 and year.isdigit()):
+        return ""
+    if _COLLABORATION.search(name):
+        name = " ".join(_COLLABORATION.sub(" ", name).split())
+        if not name:
+            return ""
+        who = f"cn {name}" if re.fullmatch(r"[\w\-]+", name) else f'cn "{name}"'
+    else:
+        who = f"fa {name}" if re.fullmatch(r"\w[\w\-]*", name) else f'fa "{name}"'
+    parts = [who, f"date {year}"]
+    title = inspire_journal(query.journal) if journal else ""
+    if title:
+        parts.append(f'j "{title}"')
+    return " and ".join(parts)
 
 
 def _cites(hit: dict[str, Any], query: Query) -> bool:
-    """Does one of the hit's publications have the query's journal, volume and page?"""
+    """Does one of the hit's publications have the query's journal, volume and page?
+
+    Journals are compared by their canonical key (every spelling of one journal,
+    series letters moved from the volume: :func:`split_volume_letter`)."""
+    want_journal, want_volume = split_volume_letter(query.journal, query.volume)
+    want_page = first_page(query.page)
     for pub in (hit.get("metadata") or {}).get("publication_info") or []:
-        if not isinstance(pub, dict):
+        if not isinstance(pub, dict) or not pub.get("journal_title"):
             continue
-        journal = _squash(str(pub.get("journal_title") or ""))
-        volume = str(pub.get("journal_volume") or "")
-        pages = {str(pub.get("page_start") or ""), str(pub.get("artid") or "")} - {""}
-        if (journal and journal in _squash(query.journal + query.volume)
-                and _digits(volume) == _digits(query.volume)
-                and (not query.page or query.page in pages)):
+        journal, volume = split_volume_letter(str(pub.get("journal_title") or ""),
+                                              str(pub.get("journal_volume") or ""))
+        pages = {first_page(str(pub.get(k) or "")) for k in ("page_start", "artid")} - {""}
+        if (journal == want_journal
+                and normalize_volume(volume) == normalize_volume(want_volume)
+                and (not want_page or want_page in pages)):
             return True
     return False
 

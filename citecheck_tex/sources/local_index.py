@@ -8,12 +8,18 @@ Schema (version :data:`SCHEMA_VERSION`, kept in the ``meta`` table):
 * ``doi``, ``arxiv``, ``texkey``: identifier -> record lookup tables.
 * ``jref``: (journal key, volume, first page) -> record, journal names normalised
   with :func:`citecheck_tex.verify.journals.split_volume_letter`.
+* ``author_year``: (author key, year) -> record, for title-less references whose
+  journal reference is incomplete or corrupted (:meth:`LocalIndex.by_author_year`).
+  Keys are the family names of the first :data:`AUTHOR_YEAR_AUTHORS` authors and the
+  collaborations (:func:`author_key`), under every year of the record (print,
+  preprint, other publications). Schema version 2 added it; a version-1 index is
+  upgraded in place when opened (:meth:`LocalIndex._upgrade_v1`).
 * ``title_fts``: an FTS5 table over normalised titles (rowid = record rid), and
   ``title_vocab`` (fts5vocab) for the document frequency of each title word.
 * ``files``: what was imported from where, in which format.
 
-The ``local`` source answers DOI, arXiv, texkey, journal-reference and title
-queries from the index. Its SQLite calls run directly on the event loop: every
+The ``local`` source answers DOI, arXiv, texkey, journal-reference, author+year
+and title queries from the index. Its SQLite calls run directly on the event loop: every
 lookup is an indexed point query or a small FTS5 match, well under a millisecond
 (``python -m bench.bench_index`` measures p95), which is cheaper than the thread
 hop of ``asyncio.to_thread``.
@@ -52,17 +58,29 @@ from citecheck_tex.sources.importers import (
     IndexRow,
     bib_row,
     classify_json,
+    first_page,
     journal_ref_key,
     normalize_arxiv,
     normalize_doi,
     normalize_title,
+    normalize_volume,
     rows_from_json,
 )
 from citecheck_tex.tex.bib import parse_bib_text
+from citecheck_tex.verify.journals import split_volume_letter
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+#: Older schema versions :meth:`LocalIndex.open` upgrades in place.
+UPGRADABLE_VERSIONS = frozenset({"1"})
+#: Authors of a record indexed under (family name, year): the first few, because a
+#: citation names the first author (and a swapped order rarely goes further).
+AUTHOR_YEAR_AUTHORS = 3
+#: Candidates an author+year lookup returns at most.
+MAX_AUTHOR_YEAR_RECORDS = 5
+#: Candidates of one (author, year) decoded for ranking at most (a prolific author).
+MAX_AUTHOR_YEAR_SCAN = 400
 SOURCE_NAME = "local"
 MAX_ANSWER_RECORDS = 5
 #: Rows written per transaction: bounds the memory of an import.
@@ -109,7 +127,15 @@ CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, format TEXT NOT NULL,
     records INTEGER NOT NULL, bad INTEGER NOT NULL, imported_at REAL NOT NULL);
 """
 
-_LOOKUP_TABLES = ("doi", "arxiv", "texkey", "jref")
+#: The table schema version 2 added (created by new indexes and by the upgrade).
+_AUTHOR_YEAR_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS author_year(name TEXT NOT NULL, year TEXT NOT NULL,"
+    " rid INTEGER NOT NULL, PRIMARY KEY(name, year, rid)) WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS author_year_rid ON author_year(rid)",
+)
+_SCHEMA += "".join(f"{statement};\n" for statement in _AUTHOR_YEAR_SCHEMA)
+
+_LOOKUP_TABLES = ("doi", "arxiv", "texkey", "jref", "author_year")
 _STOP_WORDS = frozenset(
     "a an and the of in on for to with by from at as is are be its via or into".split()
 )
@@ -182,6 +208,35 @@ def _surname_key(name: str) -> str:
 
 def _surnames(rec: Record) -> str:
     return " ".join(_surname_key(p.family) for p in rec.authors[:50] if p.family)
+
+
+_COLLAB_WORDS = re.compile(r"\b(collaborations?|collab|consortium|team|group)\b")
+
+
+def author_key(name: str) -> str:
+    """The author+year lookup key of a family or collaboration name.
+
+    Accents, case, punctuation and spaces go ("García-Pérez" -> "garciaperez");
+    collaboration words too ("ATLAS Collaboration" -> "atlas"), so a record's
+    collaboration and a cited ``{ATLAS Collaboration}`` author meet.
+    """
+    return _COLLAB_WORDS.sub(" ", normalize_title(name)).replace(" ", "")
+
+
+def _person_keys(person: Person) -> set[str]:
+    keys = {author_key(person.full_family), author_key(person.family)}
+    return {k for k in keys if k}
+
+
+def author_year_keys(rec: Record) -> set[tuple[str, str]]:
+    """The (author key, year) pairs a record is indexed under in ``author_year``."""
+    names: set[str] = set()
+    for person in [p for p in rec.authors if p.family][:AUTHOR_YEAR_AUTHORS]:
+        names |= _person_keys(person)
+    names |= {k for k in (author_key(c) for c in rec.collaborations) if k}
+    years = {rec.year, *rec.other_years, *(pub[3] for pub in rec.extra_pubs)}
+    years = {y for y in years if len(y) == 4 and y.isdigit()}
+    return {(n, y) for n in names for y in years}
 
 
 # --------------------------------------------------------------------------- file reading
@@ -300,12 +355,54 @@ class LocalIndex:
             conn.commit()
         row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         version = row[0] if row else ""
+        if version in UPGRADABLE_VERSIONS:
+            self._upgrade_v1()
+            version = SCHEMA_VERSION
         if version != SCHEMA_VERSION:
             raise LocalIndexError(
                 f"index schema version {version or '?'} is not {SCHEMA_VERSION}",
                 file=str(self.path), hint="delete it and re-import your dumps")
         if not self.readonly:
             conn.execute("PRAGMA synchronous=NORMAL")
+
+    def _upgrade_v1(self) -> None:
+        """Upgrade a version-1 index in place: add and fill the ``author_year`` table.
+
+        Version 2 only adds a lookup table, filled from the records already stored,
+        so no dump has to be imported again. A read-only opening upgrades through a
+        short-lived writable connection (the index is a derived file, like a cache);
+        when even that fails (a read-only file system) the error says what to do.
+        The version is re-read inside the write transaction, so two processes
+        opening one old index upgrade it once.
+        """
+        try:
+            conn = sqlite3.connect(self.path, timeout=30.0) if self.readonly else self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                row = conn.execute(
+                    "SELECT value FROM meta WHERE key='schema_version'").fetchone()
+                if row and row[0] in UPGRADABLE_VERSIONS:
+                    for statement in _AUTHOR_YEAR_SCHEMA:
+                        conn.execute(statement)
+                    rows = conn.execute("SELECT rid, data FROM records").fetchall()
+                    conn.executemany(
+                        "INSERT OR IGNORE INTO author_year VALUES(?,?,?)",
+                        [(name, year, rid) for rid, data in rows
+                         for name, year in author_year_keys(_record_from_json(data))])
+                    conn.execute("UPDATE meta SET value=? WHERE key='schema_version'",
+                                 (SCHEMA_VERSION,))
+                    logger.info("local index %s upgraded to schema %s (%d records)",
+                                self.path, SCHEMA_VERSION, len(rows))
+                conn.execute("COMMIT")
+            finally:
+                if conn is not self._conn:
+                    conn.close()
+        except sqlite3.Error as exc:
+            raise LocalIndexError(
+                f"index schema version 1 needs an upgrade to {SCHEMA_VERSION}, which failed: "
+                f"{exc}", file=str(self.path),
+                hint="open it once where it is writable (citecheck-tex index stats), or "
+                     "delete it and re-import your dumps") from exc
 
     def close(self) -> None:
         """Close the database connection."""
@@ -447,6 +544,9 @@ class LocalIndex:
                               for t in r.texkeys])
             conn.executemany("INSERT OR IGNORE INTO jref VALUES(?,?,?,?)",
                              [(*j, rids[r.uid]) for r in by_uid.values() for j in r.jrefs])
+            conn.executemany("INSERT OR IGNORE INTO author_year VALUES(?,?,?)",
+                             [(name, year, rids[r.uid]) for r in by_uid.values()
+                              for name, year in author_year_keys(r.record)])
             conn.executemany("INSERT INTO title_fts(rowid, norm_title) VALUES(?,?)",
                              [(rids[r.uid], r.norm_title) for r in by_uid.values()
                               if r.norm_title])
@@ -521,6 +621,44 @@ class LocalIndex:
             "SELECT r.origin, r.format, r.rid, r.data FROM jref k JOIN records r ON r.rid = k.rid"
             " WHERE k.jkey = ? AND k.volume = ? AND k.page = ? LIMIT 50", key)
 
+    def by_author_year(self, authors: Sequence[str], year: str, *, journal: str = "",
+                       volume: str = "", page: str = "",
+                       limit: int = MAX_AUTHOR_YEAR_RECORDS) -> list[Record]:
+        """Records of the first of ``authors`` (family names) in ``year``, best fit first.
+
+        A record qualifies when the first cited author is among its first
+        :data:`AUTHOR_YEAR_AUTHORS` authors (or is its collaboration) and ``year`` is
+        one of its years. Candidates are ranked by how many of the stated journal,
+        volume and first page one of their publications repeats, then by how many
+        of the other cited authors they list, then by origin. Nothing is filtered
+        out by the journal, volume or page: those are what may be wrong.
+        """
+        if not authors or not (len(year) == 4 and year.isdigit()):
+            return []
+        first = authors[0]
+        names = sorted({author_key(first), author_key(first.split()[-1]) if first.split()
+                        else ""} - {""})
+        if not names:
+            return []
+        marks = ",".join("?" * len(names))
+        rows = self._conn.execute(
+            "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year k"
+            f" JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year = ?"
+            f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, year)).fetchall()
+        if not rows:
+            return []
+        others = {_surname_key(a.split()[-1]) for a in authors[1:] if a.split()}
+        want = _pub_key(journal, volume, page)
+        scored = []
+        for rid, origin, fmt, surnames, data in rows:
+            rec = _record_from_json(data)
+            fit = _pub_fit(rec, want)
+            overlap = len(others & set(surnames.split()))
+            scored.append(((-fit, -overlap, ORIGIN_ORDER.get(origin, 9),
+                            FORMAT_ORDER.get(fmt, 0), rid), rec))
+        scored.sort(key=lambda item: item[0])
+        return _unique_ids(rec for _, rec in scored)[:limit]
+
     def search_title(self, title: str, *, authors: Sequence[str] = (), year: str = "",
                      limit: int = 5, min_score: float = 0.5) -> list[Record]:
         """Records whose title resembles ``title``, best first, typos tolerated.
@@ -590,6 +728,24 @@ class LocalIndex:
             unknown = [w for w in words if w not in freq and len(w) >= 5 and w.isalpha()]
             terms += [f'"{w[:4]}"*' for w in sorted(unknown, key=len, reverse=True)[:2]]
         return " OR ".join(terms)
+
+
+def _pub_key(journal: str, volume: str, page: str) -> tuple[str, str, str]:
+    """(journal key, volume key, first page) of a publication; "" for a part not given."""
+    jkey, vol = split_volume_letter(journal, volume) if journal.strip() else ("", volume)
+    return jkey, normalize_volume(vol) if vol.strip() else "", first_page(page)
+
+
+def _pub_fit(rec: Record, want: tuple[str, str, str]) -> int:
+    """How many of the stated journal, volume and first page one publication repeats."""
+    if not any(want):
+        return 0
+    best = 0
+    pubs = [(rec.venue, rec.volume, rec.pages), *((p[0], p[1], p[2]) for p in rec.extra_pubs)]
+    for venue, vol, pages in pubs:
+        got = _pub_key(venue, vol, pages)
+        best = max(best, sum(1 for a, b in zip(want, got, strict=True) if a and a == b))
+    return best
 
 
 def _unique_ids(records: Iterable[Record]) -> list[Record]:
@@ -669,7 +825,7 @@ class LocalIndexSource:
 
     name = SOURCE_NAME
     kinds = frozenset({QueryKind.DOI, QueryKind.ARXIV, QueryKind.TEXKEY,
-                       QueryKind.JOURNAL_REF, QueryKind.TITLE})
+                       QueryKind.JOURNAL_REF, QueryKind.AUTHOR_YEAR, QueryKind.TITLE})
     version = "1"
 
     def __init__(self, path: Path) -> None:
@@ -702,6 +858,9 @@ class LocalIndexSource:
             found = index.by_texkey(query.value)
         elif query.kind is QueryKind.JOURNAL_REF:
             found = index.by_journal_ref(query.journal, query.volume, query.page)
+        elif query.kind is QueryKind.AUTHOR_YEAR:
+            found = index.by_author_year(query.authors, query.year, journal=query.journal,
+                                         volume=query.volume, page=query.page)
         else:
             found = index.search_title(query.value, authors=query.authors, year=query.year,
                                        limit=MAX_ANSWER_RECORDS, min_score=0.6)

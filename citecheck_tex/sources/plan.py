@@ -16,10 +16,23 @@ and the least precise question. Within a kind, the order is:
 - **TEXKEY**: only INSPIRE issues texkeys (``Maldacena:1997re``).
 - **JOURNAL_REF**: most physics citations carry no title; INSPIRE indexes
   (journal, volume, page) for the whole HEP literature.
+- **AUTHOR_YEAR**: a title-less reference without identifiers whose journal
+  reference is incomplete or corrupted (``Phys. Rev. D (2005)``, a wrong
+  volume) asks no question above that can find it; first author + year (+ the
+  journal, when stated) gives a few candidates and the verifier picks the one
+  whose journal, volume, page and authors fit. It comes after JOURNAL_REF
+  (an intact pubnote settles the reference with one precise lookup) and before
+  TITLE (such references have no title). The local index answers from its
+  ``author_year`` table; INSPIRE with ``fa NAME and date YEAR and j JOURNAL``.
 - **TITLE**: Crossref's ``query.bibliographic`` is the broadest; INSPIRE is
   precise for physics; Semantic Scholar's match endpoint and OpenAlex cover
   preprints and other fields; DBLP is last (computer science, strict rate
-  limits).
+  limits). The optional LLM web search (``websearch``, off unless configured)
+  is the very last resort, alone in its step: it is slow, it costs tokens, and
+  an LLM can hallucinate, so it only *proposes* a work. It is asked only about
+  references every scholarly source failed to settle, and a DOI or arXiv id it
+  proposes is then looked up in the DOI/ARXIV sources above before it counts
+  (see :func:`citecheck_tex.pipeline.run_cascade`).
 
 Sources in one *group* (a nested tuple) are asked at the same time: they
 serve only the references nobody settled before them (mostly fabricated
@@ -40,7 +53,9 @@ PLAN: Mapping[QueryKind, tuple[str | tuple[str, ...], ...]] = {
     QueryKind.DOI: ("local", "crossref", "datacite", "inspire", "openalex", "semanticscholar", "ads"),
     QueryKind.TEXKEY: ("local", "inspire"),
     QueryKind.JOURNAL_REF: ("local", "inspire"),
-    QueryKind.TITLE: ("local", "crossref", "inspire", ("semanticscholar", "openalex", "dblp", "ads")),
+    QueryKind.AUTHOR_YEAR: ("local", "inspire"),
+    QueryKind.TITLE: ("local", "crossref", "inspire", ("semanticscholar", "openalex", "dblp", "ads"),
+                      "websearch"),
 }
 
 #: Stages of the cascade, in order.
@@ -49,6 +64,7 @@ STAGES: tuple[QueryKind, ...] = (
     QueryKind.DOI,
     QueryKind.TEXKEY,
     QueryKind.JOURNAL_REF,
+    QueryKind.AUTHOR_YEAR,
     QueryKind.TITLE,
 )
 

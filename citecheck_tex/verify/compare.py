@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 #: Score lost per contradicted field (keeps severity monotone: more wrong
 #: fields never raise the score).
 PENALTY_PER_DISCREPANCY = 0.35
+#: Highest identity of a record for a title-less citation whose journal reference the
+#: record cannot confirm (it states no publication): below the calibrated tau_minor.
+UNCONFIRMED_PUBNOTE_IDENTITY = 0.5
 
 _YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)")
 _COLLAB = re.compile(r"\b(collaborations?|collab\.?|group|consortium|team)\b", re.IGNORECASE)
@@ -393,6 +396,14 @@ def compare(entry: Entry, record: Record) -> Comparison:
 
     identity = _identity(t, a, am.first_author, id_agree, id_disagree, pub_score,
                          len(pub_stated))
+    if t is None and not id_agree and not pub_stated and (entry.venue or entry.volume
+                                                          or entry.pages):
+        # a title-less citation is identified by its journal reference; a record that
+        # states none cannot confirm it, however well the authors fit (the author+year
+        # question returns every paper of the first author in that year)
+        identity = min(identity, UNCONFIRMED_PUBNOTE_IDENTITY)
+    for d in omitted_pubnote(entry, pub_checks):
+        disc.append(d)
     score = 10.0 * identity
     if disc:
         score = max(0.0, min(score, 9.4) - PENALTY_PER_DISCREPANCY * (len(disc) - 1))
@@ -430,7 +441,8 @@ def _identity(t: float | None, a: float | None, first: bool | None, id_agree: in
     parts: list[tuple[float, float]] = []
     if a is not None:
         parts.append((a, 0.55))
-    if pub is not None and pub_n >= 2:
+    if pub is not None and pub_n >= 1:
+        # without a title, even a journal stated alone tells papers of one author apart
         parts.append((pub, 0.45))
     if id_agree or id_disagree:
         parts.append((id_agree / (id_agree + id_disagree), 0.35))
@@ -442,6 +454,25 @@ def _identity(t: float | None, a: float | None, first: bool | None, id_agree: in
     if a is None and not id_agree and (pub is None or pub_n < 3):
         base *= 0.7  # too little stated to be sure
     return base
+
+
+def omitted_pubnote(entry: Entry, pub_checks: list[FieldCheck]) -> list[Discrepancy]:
+    """Journal, volume and pages a title-less reference omits but the record states.
+
+    A reference with neither title nor DOI/arXiv id is findable only by its
+    journal reference (``Phys. Rev. D 72, 084013 (2005)``); cited as ``Phys.
+    Rev. D (2005)`` it is incomplete even when it means a real paper, so the
+    omitted parts are discrepancies (MINOR, with the record's values suggested)
+    rather than silently EXACT. They do not lower ``identity``: an omission is
+    no evidence against the record. E-print citations are left alone.
+    """
+    if entry.title.strip() or _entry_doi(entry) or _entry_arxiv(entry) \
+            or nz.is_arxiv_venue(entry.venue):
+        return []
+    return [Discrepancy(c.field, "", c.found, "not stated: without a title or identifier "
+                        "the reference needs it to be found")
+            for c in pub_checks
+            if c.field in ("journal", "volume", "pages") and not c.cited and c.found]
 
 
 def _same_volume(cited: str, found: str, cited_year: str, found_year: str) -> bool:

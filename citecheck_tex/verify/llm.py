@@ -44,7 +44,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -504,28 +504,33 @@ class _Session:
         await self.close()
 
     async def _post(self, messages: list[dict[str, str]], schema_name: str,
-                    schema: dict[str, Any], tally: _Tally) -> str:
+                    schema: dict[str, Any], tally: _Tally, *,
+                    extra: Mapping[str, Any] | None = None) -> str:
         """Send the messages; the reply text (tokens and requests go to ``tally``).
 
         Walks down json_schema -> json_object -> text when the server refuses
         a response format with HTTP 400/422, and remembers the level reached.
+        ``extra`` adds request parameters (``web_search_options``); a value of
+        None removes one (``temperature``: search models refuse it).
         """
         import openai
 
         while True:
             level = self.format_index
             fmt = _FORMATS[level]
-            kwargs: dict[str, Any] = {}
+            kwargs: dict[str, Any] = {"temperature": 0}
             if fmt == "json_schema":
                 kwargs["response_format"] = {
                     "type": "json_schema",
                     "json_schema": {"name": schema_name, "schema": schema, "strict": True}}
             elif fmt == "json_object":
                 kwargs["response_format"] = {"type": "json_object"}
+            kwargs.update(extra or {})
+            kwargs = {k: v for k, v in kwargs.items() if v is not None}
             tally.requests += 1
             try:
                 resp = await self.client.chat.completions.create(
-                    model=self.model, messages=messages, temperature=0,  # type: ignore[arg-type]
+                    model=self.model, messages=messages,  # type: ignore[arg-type]
                     **kwargs)
             except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
                 if level + 1 < len(_FORMATS):
@@ -542,9 +547,17 @@ class _Session:
             return content if isinstance(content, str) else ""
 
     async def ask(self, version: str, messages: list[dict[str, str]], schema_name: str,
-                  schema: dict[str, Any], validate: Callable[[Mapping[str, Any]], Any],
+                  schema: dict[str, Any], validate: Callable[[Mapping[str, Any]], Any], *,
+                  extra: Mapping[str, Any] | None = None,
+                  post: PostFunction | None = None,
                   ) -> tuple[Any, bool, str, LlmUsage]:
-        """A validated, possibly cached answer: (value or None, cached, error, usage)."""
+        """A validated, possibly cached answer: (value or None, cached, error, usage).
+
+        ``extra`` goes to :meth:`_post`; ``post`` replaces it (another endpoint,
+        e.g. the Responses API): it gets the messages and the tally and returns
+        the reply text. ``error`` starts with the exception's class name when
+        the call failed, and is :data:`NOT_JSON` when the reply was unusable.
+        """
         t0 = time.perf_counter()
         tally = _Tally()
         key = _input_hash(messages)
@@ -559,12 +572,15 @@ class _Session:
             if value is None and not self.may_call:
                 error = "offline and not in the LLM cache"
             elif value is None:
-                text = await self._post(messages, schema_name, schema, tally)
+                if post is not None:
+                    text = await post(messages, tally)
+                else:
+                    text = await self._post(messages, schema_name, schema, tally, extra=extra)
                 data = extract_json(text)
                 value = validate(data) if data is not None else None
                 if value is None:
                     logger.info("LLM reply is not the JSON asked for: %.200r", text)
-                    error = "the LLM reply is not the JSON asked for"
+                    error = NOT_JSON
                 elif self.cache is not None:
                     try:
                         await asyncio.to_thread(self.cache.put, self.model, version, key, value)
@@ -604,6 +620,24 @@ class _Tally:
     requests: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+
+
+#: Counters a custom ``post`` function of :meth:`_Session.ask` updates.
+LlmTally = _Tally
+#: A custom request function for :meth:`_Session.ask`: (messages, tally) -> reply text.
+PostFunction = Callable[[list[dict[str, str]], _Tally], Awaitable[str]]
+#: The ``error`` of :meth:`_Session.ask` when the reply was not the JSON asked for.
+NOT_JSON = "the LLM reply is not the JSON asked for"
+
+
+def open_session(settings: Settings, client: AsyncOpenAI | None = None) -> _Session:
+    """A session (client, response cache, usage totals) for another LLM-backed feature.
+
+    Use it as ``async with open_session(settings) as s: await s.ask(...)``; it
+    closes its cache and, when it made it, its client. Raises
+    :class:`UsageError` when openai is not installed or no model is set.
+    """
+    return _Session.open(settings, client)
 
 
 # ---------------------------------------------------------------------------
@@ -694,6 +728,8 @@ def needs_llm(verdict: Verdict, record: Record | None, settings: Settings) -> bo
     """
     mode = settings.llm_mode
     if mode == "off" or record is None or verdict.label is Label.SKIPPED:
+        return False
+    if record.proposed:  # an unconfirmed LLM proposal is no evidence
         return False
     if mode == "judge":
         return True
@@ -787,7 +823,10 @@ async def apply_llm(pairs: Sequence[tuple[Verdict, Record | None]], settings: Se
 __all__ = [
     "LlmCache",
     "LlmJudgement",
+    "LlmTally",
     "LlmUsage",
+    "NOT_JSON",
+    "PostFunction",
     "apply_llm",
     "combine",
     "is_review_case",
@@ -798,4 +837,5 @@ __all__ = [
     "make_client",
     "needs_llm",
     "needs_parse",
+    "open_session",
 ]

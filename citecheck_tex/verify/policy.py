@@ -12,6 +12,16 @@ Steps (each a small function):
 4. thresholds: ``score >= tau_exact`` and no contradicted field -> EXACT;
    ``score >= tau_minor`` -> MINOR; below -> MAJOR when every consulted
    source answered, UNVERIFIED when one failed or none could be asked.
+
+Proposals (``Record.proposed``: the LLM web search) are leads, not evidence.
+The rule is: a proposal never settles an entry nor lends years or
+publications to a confirmed record of the same work (the confirmed record is
+always the primary one); when the candidate chosen is a proposal that would
+make the entry EXACT or MINOR, the entry is UNVERIFIED instead ("proposed, not
+confirmed"): so a proposal alone can lift MAJOR to UNVERIFIED, never further.
+A proposal whose DOI or arXiv id every authoritative source asked answered
+NOT_FOUND is refuted and ignored. A proposed identifier that resolves makes
+the resolved (authoritative) record a candidate like any other.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from citecheck_tex.model import (
     Comparison,
     Entry,
     Label,
+    QueryKind,
     Record,
     SourceStatus,
     Verdict,
@@ -45,6 +56,8 @@ logger = logging.getLogger(__name__)
 #: Candidates whose title similarity is within this window of the best one are
 #: ranked by authors, year and source confidence instead.
 TITLE_WINDOW = 0.05
+#: Highest confidence of a verdict that rests on an unconfirmed proposal.
+PROPOSAL_CONFIDENCE = 0.3
 
 _SKIP_TYPES = {
     "software": "software", "online": "web page", "webpage": "web page", "www": "web page",
@@ -151,6 +164,22 @@ def _merge(primary: Record, siblings: Sequence[Record]) -> Record:
                    arxiv=arxiv, venue_aliases=tuple(aliases))
 
 
+def refuted(record: Record, answers: Sequence[Answer]) -> bool:
+    """True when ``record`` is a proposal whose DOI or arXiv id was looked up and every
+    source asked answered NOT_FOUND."""
+    if not record.proposed:
+        return False
+    for kind, value, norm in ((QueryKind.DOI, record.doi, nz.norm_doi),
+                              (QueryKind.ARXIV, record.arxiv, nz.norm_arxiv)):
+        if not value:
+            continue
+        asked = [a for a in answers
+                 if a.query.kind is kind and norm(a.query.value) == norm(value)]
+        if asked and all(a.status is SourceStatus.NOT_FOUND for a in asked):
+            return True
+    return False
+
+
 def _records(answers: Sequence[Answer]) -> list[Record]:
     seen: set[tuple[str, str]] = set()
     out: list[Record] = []
@@ -159,7 +188,7 @@ def _records(answers: Sequence[Answer]) -> list[Record]:
             continue
         for r in a.records:
             k = (r.source, r.id)
-            if k in seen:
+            if k in seen or refuted(r, answers):
                 continue
             seen.add(k)
             out.append(r)
@@ -211,16 +240,19 @@ def compare_all(entry: Entry, answers: Sequence[Answer]) -> list[Comparison]:
             out.append(compare(entry, g[0]))
             continue
         # the version that fits best is primary; the others lend years and publications
-        scored = sorted((compare(entry, r) for r in g), key=lambda c: -c.identity)
+        # (a confirmed record always wins over a proposal, which lends nothing)
+        scored = sorted((compare(entry, r) for r in g),
+                        key=lambda c: (c.record.proposed, -c.identity))
         primary = scored[0].record
-        out.append(compare(entry, _merge(primary, [r for r in g if r is not primary])))
+        out.append(compare(entry, _merge(primary, [r for r in g if r is not primary
+                                                   and not r.proposed])))
     return out
 
 
 def is_settled(entry: Entry, answers: Sequence[Answer]) -> bool:
     """True when some found record confirms every field the citation states."""
     for c in compare_all(entry, answers):
-        if not c.discrepancies and c.identity >= 0.9:
+        if not c.discrepancies and c.identity >= 0.9 and not c.record.proposed:
             return True
     return False
 
@@ -236,6 +268,55 @@ def _label_for(c: Comparison, tau_minor: float, tau_exact: float) -> Label:
 def _describe(c: Comparison) -> str:
     fields = ", ".join(dict.fromkeys(d.field for d in c.discrepancies))
     return fields or "no field"
+
+
+def tied_candidates(entry: Entry, chosen: Comparison,
+                    comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """Other works that fit a title-less citation exactly as well as ``chosen``.
+
+    Without a title, candidates differ only in authors, year, journal, volume
+    and page, and the author+year question (``QueryKind.AUTHOR_YEAR``) returns
+    every paper the first author published that year. When two of them fit the
+    citation equally (same identity and score: the cited volume and page match
+    neither, or the citation states too little to tell them apart),
+    :func:`select_candidate` can only pick one arbitrarily, and a MINOR verdict
+    would present that one as "the real work" with its volume and page as the
+    correction. So :func:`decide` never labels such a citation MINOR (see
+    :func:`_ambiguous`). A candidate resolved by the citation's DOI or arXiv id
+    is never tied: the identifier decides.
+    """
+    from citecheck_tex.verify.review import resolved_by_identifier
+
+    if entry.title.strip() or resolved_by_identifier(chosen):
+        return []
+    pub = (chosen.record.volume, chosen.record.pages)
+    return [c for c in comparisons
+            if c.record is not chosen.record and not resolved_by_identifier(c)
+            and abs(c.identity - chosen.identity) < 1e-6 and abs(c.score - chosen.score) < 1e-6
+            # one paper from two sources that were not merged is no rival
+            and not (pub[0] and (c.record.volume, c.record.pages) == pub)]
+
+
+def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
+               attempts: tuple[Attempt, ...]) -> Verdict:
+    """The verdict of a title-less citation that several works fit equally.
+
+    MAJOR when they contradict a field it states (its journal reference points
+    to none of them: corrupted beyond repair, or fabricated); UNVERIFIED when
+    they only supply what it omits (a real work, but which one cannot be told).
+    No record is offered as the match or as a correction.
+    """
+    n = len(tied) + 1
+    ids = ", ".join(f"{c.record.source} {c.record.id}" for c in (chosen, *tied[:3]))
+    if any(d.cited for d in chosen.discrepancies):
+        return Verdict(entry, Label.MAJOR, chosen.score, 0.6,
+                       f"No record matches: {n} works by the cited authors ({ids}) fit "
+                       f"equally badly (each differs in {_describe(chosen)}).",
+                       attempts=attempts, checks=chosen.checks)
+    return Verdict(entry, Label.UNVERIFIED, chosen.score, 0.3,
+                   f"{n} works by the cited authors fit this incomplete reference equally "
+                   f"({ids}); add the volume and page to tell which is meant.",
+                   attempts=attempts, checks=chosen.checks)
 
 
 def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
@@ -280,7 +361,17 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        attempts=attempts, checks=best.checks)
     c = rev.comparison
     label = _label_for(c, tau_minor, tau_exact)
+    tied = tied_candidates(entry, c, comps) if label is Label.MINOR else []
+    if tied:
+        return _ambiguous(entry, c, tied, attempts)
     src = c.record.source
+    if c.record.proposed and label is not Label.MAJOR:
+        return Verdict(entry, Label.UNVERIFIED, c.score, min(c.confidence, PROPOSAL_CONFIDENCE),
+                       f"No scholarly source found this work; {src} ({c.record.id}) proposes "
+                       f"one{' at ' + c.record.url if c.record.url else ''} that "
+                       f"{'fits' if label is Label.EXACT else 'nearly fits'}, but no "
+                       "authoritative record confirms it.",
+                       match=c.record, attempts=attempts, checks=c.checks)
     if label is Label.EXACT:
         return Verdict(entry, label, c.score, c.confidence,
                        f"Every stated field agrees with {src} record {c.record.id}.",
