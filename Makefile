@@ -28,7 +28,7 @@ DEMO_INDEX := $(DEMO_OUT)/demo-index.sqlite
 demo: $(STAMP)
 	@mkdir -p $(DEMO_OUT)
 	$(BIN)/citecheck-tex index add $(wildcard sample_papers/*/index_records*) --index $(DEMO_INDEX)
-	$(BIN)/citecheck-tex $(DEMO_DIR)/paper.tex --offline --index $(DEMO_INDEX) --cache none --fail-on never \
+	$(BIN)/citecheck-tex $(DEMO_DIR)/paper.tex --offline --index $(DEMO_INDEX) --index-complete --cache none --fail-on never \
 		--out $(DEMO_OUT) --format terminal,json,html,bib,sarif
 	@echo
 	@echo "Reports written to $(DEMO_OUT)/ (report.html, report.json, report.sarif, *.annotated.bib)"

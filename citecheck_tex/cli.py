@@ -54,6 +54,9 @@ class _Parser(argparse.ArgumentParser):
 def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--offline", action="store_true", default=None,
                    help="consult only the local index and the cache (no network)")
+    p.add_argument("--index-complete", action="store_true", default=None,
+                   help="the local index holds every work cited: offline, a reference it "
+                        "lacks is MAJOR instead of UNVERIFIED")
     p.add_argument("--index", metavar="PATH", help="local index (default: user data folder; "
                    "CITECHECK_INDEX overrides)")
     p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
@@ -99,6 +102,7 @@ def _check_parser() -> argparse.ArgumentParser:
 def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
     o: dict[str, Any] = {
         "offline": ns.offline,
+        "index_complete": ns.index_complete,
         "index_path": ns.index,
         "cache_path": ns.cache,
         "out_dir": ns.out,

@@ -86,6 +86,10 @@ class Settings:
 
     offline: bool = False
     index_path: str = ""  # empty: user data dir / index.sqlite
+    # True: the local index holds every work the paper may cite, so "not in the index"
+    # is evidence of fabrication (MAJOR); False: with only the index consulted it is
+    # UNVERIFIED (the work may simply be missing from the index).
+    index_complete: bool = False
     cache_path: str = ""  # empty: user cache dir / cache.sqlite; "none" disables
     out_dir: str = ""  # empty: citecheck-report/ beside the input
     formats: tuple[str, ...] = ("terminal", "json", "html", "bib")

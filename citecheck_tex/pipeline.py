@@ -55,6 +55,11 @@ class ProgressState:
 
 ProgressCallback = Callable[[ProgressState], None]
 
+#: Kinds whose later sources are asked even when an earlier one found something: a
+#: title or author+year search returns look-alikes, not proof (a local index holding
+#: only the author's other papers must not keep INSPIRE from being asked).
+_ASK_ALL = frozenset({QueryKind.TITLE, QueryKind.AUTHOR_YEAR})
+
 _PAGE_RE = re.compile(r"[A-Za-z]?\d+[A-Za-z]?")
 
 
@@ -181,7 +186,7 @@ async def run_cascade(
                     continue
                 todo = [
                     i for i in sorted(active)
-                    if kind in queries[i] and (kind == QueryKind.TITLE or i not in found_for_kind)
+                    if kind in queries[i] and (kind in _ASK_ALL or i not in found_for_kind)
                 ]
                 if todo:
                     jobs.append((name, todo))

@@ -136,10 +136,10 @@ BIB = """
 @pytest.fixture(scope="module")
 def verdicts(hod_index: Path) -> dict[str, Verdict]:
     entries, problems = parse_bib_text(BIB, "refs.bib")
-    # the frontend flags the incomplete ones (its message predates AUTHOR_YEAR)
+    # the frontend flags the incomplete ones (only author+year can be looked up)
     assert {p.key for p in problems} == {"missing_volume", "which_one"}
-    settings = replace(Settings(), offline=True, index_path=str(hod_index), cache_path="none",
-                       sources=("local",))
+    settings = replace(Settings(), offline=True, index_complete=True,
+                       index_path=str(hod_index), cache_path="none", sources=("local",))
     return {v.entry.key: v for v in check_entries(entries, settings)}
 
 
@@ -251,3 +251,42 @@ def test_cache_round_trips_author_year_queries() -> None:
     q = author_year_query(entry(venue="Phys. Lett. B", volume="725", pages="533"))
     assert q is not None and query_from_json(query_to_json(q)) == q
     assert '"author_year"' in q.cache_key()
+
+
+class _Fixed:
+    """A source that answers every AUTHOR_YEAR query with the same records."""
+
+    kinds = frozenset({QueryKind.AUTHOR_YEAR})
+    version = "test"
+
+    def __init__(self, name: str, records: tuple[Record, ...]) -> None:
+        self.name = name
+        self.records = records
+        self.asked = 0
+
+    async def fetch(self, query: Query) -> Any:
+        from citecheck_tex.model import Answer, SourceStatus
+
+        self.asked += 1
+        return Answer(self.name, query, SourceStatus.FOUND, records=self.records)
+
+    async def fetch_batch(self, queries: Any) -> list[Any]:
+        return [await self.fetch(q) for q in queries]
+
+
+def test_a_local_look_alike_does_not_keep_inspire_from_being_asked() -> None:
+    """Author+year hits are look-alikes, not proof: later sources are still asked."""
+    from citecheck_tex.pipeline import run_cascade
+
+    e = entry(venue="Phys. Lett. B", volume="718", pages="1489",
+              year="2013", authors=(Person("Hod", "Shahar"),))
+    other = Record(source="local", id="x", title="Another paper", authors=(Person("Hod", "S."),),
+                   year="2013", venue="Phys. Rev. D", volume="87", pages="024036")
+    right = Record(source="inspire", id="y", title="The paper", authors=(Person("Hod", "S."),),
+                   year="2013", venue="Phys. Lett. B", volume="718", pages="1489")
+    local, inspire = _Fixed("local", (other,)), _Fixed("inspire", (right,))
+    settings = replace(Settings(), offline=False, cache_path="none", sources=("local", "inspire"))
+    sources: dict[str, Any] = {"local": local, "inspire": inspire}
+    [v] = asyncio.run(run_cascade([e], sources, settings))
+    assert inspire.asked == 1
+    assert v.label is Label.EXACT and v.match == right

@@ -52,6 +52,31 @@ def test_sample_paper_labels_match_what_was_planted(paper: Path, demo_index: Pat
     assert list(tmp_path.glob("*.annotated.bib"))
 
 
+def test_offline_with_an_index_not_declared_complete_never_says_major(
+        demo_index: Path, tmp_path: Path) -> None:
+    """The same paper without its citecheck.toml (index_complete = true): what the local
+    index cannot match offline is UNVERIFIED, never MAJOR, and the run does not fail."""
+    import shutil
+
+    paper = tmp_path / "paper"
+    shutil.copytree(PAPERS[0], paper)
+    (paper / "citecheck.toml").unlink()
+    expected = json.loads((PAPERS[0] / "expected.json").read_text(encoding="utf-8"))["labels"]
+    code, report = _run(paper, demo_index, tmp_path / "out")
+    got = {e["key"]: e for e in report["entries"]}  # type: ignore[union-attr]
+    planted_major = [k for k, label in expected.items() if label == "MAJOR"]
+    assert planted_major
+    for key in planted_major:
+        assert got[key]["label"] == "UNVERIFIED", key
+        assert "--index-complete" in got[key]["reason"]
+    assert not [k for k, e in got.items() if e["label"] == "MAJOR"]
+    # what the index does hold is still confirmed or corrected
+    for key, label in expected.items():
+        if label in ("EXACT", "MINOR"):
+            assert got[key]["label"] == label, key
+    assert code == 0
+
+
 def test_summary_and_contract_keys(demo_index: Path, tmp_path: Path) -> None:
     _, report = _run(PAPERS[0], demo_index, tmp_path)
     assert report["schema"] == 1

@@ -54,6 +54,7 @@ def build_world(path: Path = WORLD) -> float:
 def offline_settings(index: Path, **kw: float) -> Settings:
     """Settings of an offline run against ``index``, without cache."""
     return replace(Settings(), offline=True, index_path=str(index), cache_path="none",
+                   index_complete=True,  # the world index holds every cited work
                    sources=("local",), **kw)  # type: ignore[arg-type]
 
 

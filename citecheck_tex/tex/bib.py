@@ -382,7 +382,8 @@ def entry_hygiene(entry: Entry) -> list[Problem]:
                                 or entry.fields.get("isbn")):
         out.append(Problem("missing-title-and-id",
                            f"entry {entry.key!r} has no title and no identifier (DOI, arXiv, "
-                           "URL or journal reference): it cannot be checked",
+                           "URL or complete journal reference): only its first author and "
+                           "year can be looked up; add the title or an identifier",
                            key=entry.key, file=entry.file, line=entry.line))
     texts = [v for k, v in entry.raw_fields.items() if k not in ("title", "abstract", "author")]
     if entry.raw_text:

@@ -12,6 +12,9 @@ Steps (each a small function):
 4. thresholds: ``score >= tau_exact`` and no contradicted field -> EXACT;
    ``score >= tau_minor`` -> MINOR; below -> MAJOR when every consulted
    source answered, UNVERIFIED when one failed or none could be asked.
+   Offline, when only the local index was consulted, its silence is evidence
+   only if the user declares it complete (``index_complete``); otherwise the
+   entries it cannot match are UNVERIFIED, with what to do next.
 
 Proposals (``Record.proposed``: the LLM web search) are leads, not evidence.
 The rule is: a proposal never settles an entry nor lends years or
@@ -333,6 +336,13 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     def unverified(why: str) -> Verdict:
         return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, why, attempts=attempts)
 
+    # Only a local index that is not declared complete was consulted (offline): its
+    # silence is no evidence of fabrication, the work may just be missing from it.
+    index_only = (bool(asked) and all(a.source == "local" for a in asked)
+                  and not settings.index_complete)
+    index_hint = ("re-run online, or pass --index-complete (index_complete = true) if the "
+                  "index holds every work you cite")
+
     web = is_web_like(entry)
     if web and (not comps or max(c.identity for c in comps) < 0.6):
         return Verdict(entry, Label.SKIPPED, 0.0, 0.5,
@@ -344,6 +354,9 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
             return unverified(f"No record found and {names} could not be consulted.")
         if not asked:
             return unverified("No source could be consulted (offline with no local record).")
+        if index_only:
+            return unverified(f"Not in the local index, and no online source was consulted; "
+                              f"{index_hint}.")
         return Verdict(entry, Label.MAJOR, 0.0, 0.6 if len(asked) < 2 else 0.8,
                        "No record matches this citation in any source consulted.",
                        attempts=attempts)
@@ -356,6 +369,12 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
             return unverified("The identifier resolves to another paper and a source that "
                               "could have found the work failed.")
         best = max(comps, key=lambda c: c.score)
+        if index_only:
+            return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0,
+                           rev.note[0].upper() + rev.note[1:] + "; the cited work itself is "
+                           f"not in the local index, so this may be a real paper with a wrong "
+                           f"identifier: {index_hint}.",
+                           attempts=attempts, checks=best.checks)
         return Verdict(entry, Label.MAJOR, 0.0,
                        max(0.6, 1 - best.identity), rev.note[0].upper() + rev.note[1:] + ".",
                        attempts=attempts, checks=best.checks)
@@ -387,6 +406,11 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     if failed:
         return unverified("No record fits this citation well and a source failed: "
                           + ", ".join(sorted({a.source for a in failed})) + ".")
+    if index_only:
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.0,
+                       "No record in the local index fits this citation (the closest differs "
+                       f"in {_describe(c)}), and no online source was consulted; {index_hint}.",
+                       attempts=attempts, checks=c.checks)
     # MAJOR: never offer the closest record as a "correction" of a fabricated work
     return Verdict(entry, Label.MAJOR, c.score, max(0.5, 1 - c.identity),
                    "No record matches: the closest one found differs in "

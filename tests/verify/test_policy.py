@@ -20,7 +20,7 @@ from citecheck_tex.model import (
 from citecheck_tex.verify.policy import decide, is_settled, skip_reason
 from tests.verify.records import MONOPOLES, STARS, entry
 
-S = Settings()
+S = Settings(index_complete=True)  # the answers below are the whole world
 
 
 def found(*records: Record, kind: QueryKind = QueryKind.TITLE, source: str = "local") -> Answer:
@@ -155,3 +155,35 @@ def test_web_page_without_matching_record_is_skipped_not_major() -> None:
               url="https://cms.cern/news/higgs-boson-window-dark-matter")
     v = decide(e, [status(SourceStatus.NOT_FOUND, "local")], S)
     assert v.label is Label.SKIPPED
+
+
+# --- offline with only a local index: its silence is evidence only when declared complete
+
+PARTIAL = Settings(offline=True)  # index_complete defaults to False
+
+
+def test_local_index_alone_not_finding_is_unverified_unless_complete() -> None:
+    answers = [status(SourceStatus.NOT_FOUND, "local")]
+    v = decide(entry(), answers, PARTIAL)
+    assert v.label is Label.UNVERIFIED
+    assert "--index-complete" in v.reason and "online" in v.reason
+    assert decide(entry(), answers, S).label is Label.MAJOR
+
+
+def test_local_index_alone_with_only_a_distant_record_is_unverified() -> None:
+    e = entry(title="Temporal dynamics of quantum gravitational waves with HelioTrace",
+              authors=(Person("Farnsworth", "T."),))
+    v = decide(e, [found(MONOPOLES)], PARTIAL)
+    assert v.label is Label.UNVERIFIED and v.match is None and v.suggested is None
+    assert decide(e, [found(MONOPOLES)], S).label is Label.MAJOR
+
+
+def test_an_online_source_not_finding_it_is_evidence_even_with_a_partial_index() -> None:
+    v = decide(entry(), [status(SourceStatus.NOT_FOUND, "local"),
+                         status(SourceStatus.NOT_FOUND, "crossref")], PARTIAL)
+    assert v.label is Label.MAJOR
+
+
+def test_a_partial_index_still_confirms_what_it_holds() -> None:
+    assert decide(entry(), [found(MONOPOLES)], PARTIAL).label is Label.EXACT
+    assert decide(entry(year="1979"), [found(MONOPOLES)], PARTIAL).label is Label.MINOR

@@ -65,7 +65,7 @@ def index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture()
 def settings(index_path: Path, tmp_path: Path) -> Settings:
     """Offline settings on the test index, no answer cache."""
-    return Settings(offline=True, index_path=str(index_path), cache_path="none",
+    return Settings(offline=True, index_complete=True, index_path=str(index_path), cache_path="none",
                     formats=("json",), out_dir=str(tmp_path / "report"))
 
 

@@ -184,7 +184,7 @@ def test_readme_formats() -> None:
 
 def test_main_exit_codes_and_summary(tmp_path: Path, index_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    opts = ["--offline", "--index", str(index_path), "--cache", "none"]
+    opts = ["--offline", "--index-complete", "--index", str(index_path), "--cache", "none"]
     clean = _submission(tmp_path / "clean")
     assert gate.main([str(clean), *opts]) == 0
     out = capsys.readouterr().out

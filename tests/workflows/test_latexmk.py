@@ -61,7 +61,7 @@ def test_hook_command_skips_unchanged_inputs(paper: Path, index_path: Path, tmp_
                                              capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "rep"
-    argv = ["--run", str(paper), "--offline", "--index", str(index_path), "--cache", "none",
+    argv = ["--run", str(paper), "--offline", "--index-complete", "--index", str(index_path), "--cache", "none",
             "--format", "json", "--out", str(out)]
     _corrupt_bib(paper)
     assert latexmk.main(argv) == 1
@@ -106,7 +106,7 @@ def test_real_latexmk_report_only_and_failing(paper: Path, index_path: Path,
                                               tmp_path: Path) -> None:
     out = tmp_path / "rep"
     command = f"{sys.executable} -m citecheck_tex"
-    opts = ["--offline", "--index", str(index_path), "--cache", "none", "--format", "json",
+    opts = ["--offline", "--index-complete", "--index", str(index_path), "--cache", "none", "--format", "json",
             "--out", str(out)]
     _corrupt_bib(paper)
     folder = paper.parent

@@ -148,7 +148,7 @@ def test_main_once_exit_status(paper: Path, settings: Settings, index_path: Path
                                tmp_path: Path, capsys: object) -> None:
     _rewrite_bib(paper, corrupt=0)
     out = tmp_path / "r"
-    argv = [str(paper), "--once", "--offline", "--index", str(index_path), "--cache", "none",
+    argv = [str(paper), "--once", "--offline", "--index-complete", "--index", str(index_path), "--cache", "none",
             "--format", "json", "--out", str(out)]
     assert watch.main(argv) == 1
     assert (out / "report.json").is_file()
