@@ -36,6 +36,20 @@ PUBLISHED = (2.0, 3.4)  # requests and seconds per reference published by other 
 ONLINE = ("arxiv", "crossref", "datacite", "inspire", "semanticscholar", "openalex", "dblp")
 
 
+
+def _jkey(journal: str, volume: str) -> tuple[str, str]:
+    """(journal, volume) as INSPIRE matches them: compact title, the series letter of an
+    old-style volume ("Phys.Rev." + "D50") moved to the title ("Phys.Rev.D" + "50")."""
+    from citecheck_tex.sources.inspire import inspire_journal
+
+    j, v = inspire_journal(journal).lower(), volume.strip()
+    m = re.fullmatch(r"([A-Za-z])(\d+)", v)
+    if m:
+        v = m.group(2)
+        if not j.endswith(m.group(1).lower()):
+            j += m.group(1).lower()
+    return j, v
+
 def _norm(title: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
 
@@ -214,10 +228,12 @@ class FakeApis:
             elif q.startswith("j "):
                 hits = []
                 for term in re.split(r"\s+or\s+", q):
-                    j, v, pg = (term.removeprefix("j ").split(",") + ["", ""])[:3]
+                    # INSPIRE's compact pubnote form, quoted: j "Phys.Rev.D,50,1140"
+                    j, v, pg = (term.removeprefix("j ").strip('"').split(",") + ["", ""])[:3]
+                    want = _jkey(j, v)
                     hits += [h for h in self.hits if (
-                        self._pub(h).get("journal_title") == j
-                        and self._pub(h).get("journal_volume") == v
+                        _jkey(self._pub(h).get("journal_title", ""),
+                              self._pub(h).get("journal_volume", "")) == want
                         and pg in (self._pub(h).get("page_start"), self._pub(h).get("artid")))]
             else:
                 hits = []
