@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from dataclasses import replace
@@ -11,7 +12,9 @@ from typing import Any
 import pytest
 
 from citecheck_tex.config import Settings
-from citecheck_tex.sources.http import HostLimit
+from citecheck_tex.model import Answer, Query
+from citecheck_tex.sources.base import make_source
+from citecheck_tex.sources.http import HostLimit, open_http
 from tests.replay import ReplayServer
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "api"
@@ -51,3 +54,12 @@ def server() -> Iterator[ReplayServer]:
     """A running replay server."""
     with ReplayServer() as srv:
         yield srv
+
+
+def ask(server: ReplayServer, name: str, queries: list[Query], **overrides: Any) -> list[Answer]:
+    """Ask source ``name`` (through the real Http stack) the ``queries`` as one batch."""
+    async def go() -> list[Answer]:
+        settings = settings_for(server, **overrides)
+        async with open_http(settings, limits=FAST) as http:
+            return await make_source(name, http, settings).fetch_batch(queries)
+    return asyncio.run(go())

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from citecheck_tex.model import Answer, Query, QueryKind, SourceStatus
-from citecheck_tex.sources.base import make_source
 from citecheck_tex.sources.crossref import SELECT
-from citecheck_tex.sources.http import open_http
 from tests.replay import ReplayServer, Reply, Request
-from tests.sources.conftest import FAST, FIXTURES, load, recorded, settings_for
+from tests.sources.conftest import FIXTURES, ask, load, recorded
 
 PONE = "10.1371/journal.pone.0033693"
 SREP = "10.1038/srep16696"
@@ -18,11 +15,7 @@ SREP = "10.1038/srep16696"
 
 def run(server: ReplayServer, queries: list[Query], name: str = "crossref",
         **kw: object) -> list[Answer]:
-    async def go() -> list[Answer]:
-        settings = settings_for(server, **kw)
-        async with open_http(settings, limits=FAST) as http:
-            return await make_source(name, http, settings).fetch_batch(queries)
-    return asyncio.run(go())
+    return ask(server, name, queries, **kw)
 
 
 def doi(value: str) -> Query:

@@ -6,16 +6,13 @@ The recordings asked ``/dois/{doi}?include=media,client``; the adapter asks
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from typing import Any
 
 from citecheck_tex.model import Answer, Query, QueryKind, SourceStatus
-from citecheck_tex.sources.base import make_source
 from citecheck_tex.sources.datacite import parse_doi
-from citecheck_tex.sources.http import open_http
 from tests.replay import ReplayServer
-from tests.sources.conftest import FAST, recorded, settings_for
+from tests.sources.conftest import ask, recorded
 
 ARXIV = "10.48550/arxiv.2311.16162"
 FIGSHARE = "10.6084/m9.figshare.1449060"
@@ -25,11 +22,7 @@ MISSING = "10.4124/05f6c379-dd68-4cdb-880d-33d3e9576d52/1"
 
 def run(server: ReplayServer, queries: list[Query], name: str = "datacite",
         **kw: object) -> list[Answer]:
-    async def go() -> list[Answer]:
-        settings = settings_for(server, **kw)
-        async with open_http(settings, limits=FAST) as http:
-            return await make_source(name, http, settings).fetch_batch(queries)
-    return asyncio.run(go())
+    return ask(server, name, queries, **kw)
 
 
 def doi(value: str) -> Query:

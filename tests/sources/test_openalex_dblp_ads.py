@@ -4,23 +4,15 @@ The NASA ADS tests moved to ``test_ads.py``."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from citecheck_tex.model import Answer, Query, QueryKind, SourceStatus
-from citecheck_tex.sources.base import make_source
-from citecheck_tex.sources.http import open_http
 from tests.replay import ReplayServer, Reply, Request
-from tests.sources.conftest import FAST, load, settings_for
+from tests.sources.conftest import ask, load
 
 
 def run(server: ReplayServer, name: str, queries: list[Query], **kw: object) -> list[Answer]:
-    async def go() -> list[Answer]:
-        settings = settings_for(server, **kw)
-        async with open_http(settings, limits=FAST) as http:
-            return await make_source(name, http, settings).fetch_batch(queries)
-    return asyncio.run(go())
+    return ask(server, name, queries, **kw)
 
 
 def test_openalex_doi_batch_filter(server: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> None:
