@@ -71,7 +71,10 @@ _SKIP_TYPES = {
 }
 _SOFTWARE_HOSTS = re.compile(
     r"(github\.com|gitlab\.|bitbucket\.org|zenodo\.org|pypi\.org|cran\.r-project|"
-    r"readthedocs|sourceforge\.net|hub\.docker)", re.IGNORECASE)
+    r"readthedocs|sourceforge\.net|hub\.docker|"
+    # models, datasets and spaces; huggingface.co/papers/ mirrors arXiv papers
+    r"huggingface\.co/(?!papers/)|kaggle\.com/(?:datasets|competitions|code|models))",
+    re.IGNORECASE)
 _STANDARD_TITLE = re.compile(r"^\s*(ISO|IEC|IEEE Std|RFC|ANSI|DIN|ECMA)[\s\-]?\d", re.IGNORECASE)
 
 

@@ -138,6 +138,9 @@ def test_is_settled() -> None:
     {"entry_type": "misc", "title": "numpy", "authors": (), "venue": "",
      "url": "https://github.com/numpy/numpy"},
     {"entry_type": "misc", "title": "ISO 8601 Date and time format", "venue": ""},
+    # HALLMARK dev: a dataset with an author and a year, found MAJOR before
+    {"entry_type": "misc", "title": "code instructions", "authors": (Person("red1xe"),),
+     "venue": "", "year": "2023", "url": "https://huggingface.co/datasets/red1xe/code_instructions"},
 ])
 def test_skip_reason(kw: dict[str, object]) -> None:
     reason = skip_reason(entry(**kw))
@@ -146,6 +149,9 @@ def test_skip_reason(kw: dict[str, object]) -> None:
 
 def test_articles_are_not_skipped() -> None:
     assert skip_reason(entry()) is None
+    # Hugging Face's paper pages mirror arXiv papers: those are checked
+    assert skip_reason(entry(entry_type="misc", venue="",
+                             url="https://huggingface.co/papers/2307.09288")) is None
     assert skip_reason(entry(entry_type="misc", venue="", arxiv="astro-ph/0608207")) is None
 
 
