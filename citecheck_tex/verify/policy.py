@@ -50,7 +50,7 @@ from citecheck_tex.model import (
     Verdict,
 )
 from citecheck_tex.verify import normalize as nz
-from citecheck_tex.verify.compare import compare
+from citecheck_tex.verify.compare import compare, match_authors
 from citecheck_tex.verify.review import review
 from citecheck_tex.verify.suggest import suggest
 
@@ -271,6 +271,31 @@ def _label_for(c: Comparison, tau_minor: float, tau_exact: float) -> Label:
     return Label.MAJOR
 
 
+#: A chimera is a real work cited with someone else's authors: with at least
+#: ``GRAFT_MIN_AUTHORS`` cited persons, an author agreement below
+#: ``GRAFT_MAX_SIMILARITY`` (fewer than half of them are authors of the record)
+#: is no longer "an author misspelt,
+#: added or dropped" (MINOR) but a grafted author list (MAJOR), however well the
+#: title and identifiers fit. Two cited authors of whom one is wrong stay MINOR.
+GRAFT_MIN_AUTHORS = 3
+GRAFT_MAX_SIMILARITY = 0.5
+
+
+def grafted_authors(entry: Entry, c: Comparison) -> bool:
+    """True when most of the cited authors are not authors of the record.
+
+    Persons are counted (a misspelt name or other initials still count as the
+    same person); a record that lists only its first authors cannot contradict
+    the later cited ones (see :func:`compare.match_authors`).
+    """
+    if not c.record.authors:
+        return False
+    am = match_authors(entry.authors, entry.authors_truncated, c.record.authors,
+                       c.record.authors_truncated, c.record.collaborations)
+    return (am.similarity is not None and am.cited >= GRAFT_MIN_AUTHORS
+            and am.matched / am.cited < GRAFT_MAX_SIMILARITY)
+
+
 def _describe(c: Comparison) -> str:
     fields = ", ".join(dict.fromkeys(d.field for d in c.discrepancies))
     return fields or "no field"
@@ -383,6 +408,13 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        attempts=attempts, checks=best.checks)
     c = rev.comparison
     label = _label_for(c, tau_minor, tau_exact)
+    if label is not Label.MAJOR and not c.record.proposed and grafted_authors(entry, c):
+        author = next(f for f in c.checks if f.field == "author")
+        return Verdict(entry, Label.MAJOR, c.score, max(0.6, 1 - author.similarity),
+                       f"A chimera: the work exists ({c.record.source} {c.record.id}) but most "
+                       f"of the cited authors are not its authors ({author.note}).",
+                       match=c.record, discrepancies=c.discrepancies, attempts=attempts,
+                       checks=c.checks)
     tied = tied_candidates(entry, c, comps) if label is Label.MINOR else []
     if tied:
         return _ambiguous(entry, c, tied, attempts)

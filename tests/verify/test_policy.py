@@ -193,3 +193,34 @@ def test_an_online_source_not_finding_it_is_evidence_even_with_a_partial_index()
 def test_a_partial_index_still_confirms_what_it_holds() -> None:
     assert decide(entry(), [found(MONOPOLES)], PARTIAL).label is Label.EXACT
     assert decide(entry(year="1979"), [found(MONOPOLES)], PARTIAL).label is Label.MINOR
+
+
+# --- chimera: a real work cited with someone else's authors
+
+def _people(*names: str) -> tuple[Person, ...]:
+    return tuple(Person(n, "X.") for n in names)
+
+
+def test_a_real_title_with_grafted_authors_is_major() -> None:
+    # refchecker's "real title, wrong coauthors": 1 of 4 cited authors is on the paper
+    e = entry(authors=_people("Corrigan", "Foncea", "Hoeksma", "Roughgarden"),
+              doi=MONOPOLES.doi)
+    v = decide(e, [found(MONOPOLES, kind=QueryKind.DOI)], S)
+    assert v.label is Label.MAJOR
+    assert "chimera" in v.reason.lower() and v.suggested is None
+    assert v.match == MONOPOLES  # the real work is shown, not offered as a correction
+
+
+def test_half_the_authors_right_is_still_minor() -> None:
+    e = entry(authors=_people("Corrigan", "Olive", "Hoeksma", "Roughgarden"))
+    assert decide(e, [found(MONOPOLES)], S).label is Label.MINOR
+
+
+def test_two_authors_one_wrong_is_minor() -> None:
+    e = entry(authors=_people("Corrigan", "Roughgarden"))
+    assert decide(e, [found(MONOPOLES)], S).label is Label.MINOR
+
+
+def test_misspelt_authors_are_not_a_chimera() -> None:
+    e = entry(authors=_people("Corigan", "Olivé", "Fairly", "Nuijts"))
+    assert decide(e, [found(MONOPOLES)], S).label is Label.MINOR
