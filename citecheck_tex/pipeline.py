@@ -319,8 +319,15 @@ async def _build_sources(
             continue
         try:
             src = make_source(name, http, settings)
-        except Exception as exc:  # an optional source may be unavailable
+        except Exception as exc:  # a configured source that cannot run: say so, go on
             logger.debug("source %s unavailable: %s", name, exc)
+            hint = getattr(exc, "hint", "")
+            problems.append(Problem(
+                "source-unavailable",
+                f"source {name} was configured but cannot be used: "
+                f"{getattr(exc, 'message', str(exc))}" + (f" ({hint})" if hint else "")
+                + "; it was left out of this run",
+            ))
             continue
         if cache is not None or settings.offline:
             from citecheck_tex.cache import CachedSource

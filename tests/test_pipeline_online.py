@@ -95,3 +95,15 @@ def test_network_down_is_unverified_quickly_with_one_message() -> None:
     net = [p for p in problems if p.code == "network"]
     assert 1 <= len(net) <= 3  # one per source, never one per reference
     assert requests <= 3 * 3  # the circuit breaker: a few tries per host, not one per reference
+
+
+def test_a_configured_source_that_cannot_run_is_reported_not_silently_dropped() -> None:
+    """A library caller enabling the web search without a model gets a Problem naming it."""
+    entries, _ = parse_bib_text("@article{a, title={A title}, year={2001}}\n", "refs.bib")
+    settings = replace(Settings(), offline=True, cache_path="none", index_path="",
+                       sources=("websearch",), web_search=True)
+    verdicts, problems, requests = asyncio.run(check_entries_async(entries, settings))
+    unavailable = [p for p in problems if p.code == "source-unavailable"]
+    assert len(unavailable) == 1
+    assert "websearch" in unavailable[0].message and "llm_model" in unavailable[0].message
+    assert requests == 0 and verdicts[0].label is Label.UNVERIFIED
