@@ -78,15 +78,38 @@ _SOFTWARE_HOSTS = re.compile(
 _STANDARD_TITLE = re.compile(r"^\s*(ISO|IEC|IEEE Std|RFC|ANSI|DIN|ECMA)[\s\-]?\d", re.IGNORECASE)
 
 
-def is_web_like(entry: Entry) -> bool:
-    """A list item with a title and a URL but no authors, year or identifier.
+#: Hosts of scholarly records: a ``@misc`` pointing there cites a paper, not a page.
+_SCHOLARLY_HOSTS = re.compile(
+    r"(arxiv\.org|doi\.org|inspirehep\.net|adsabs\.|semanticscholar\.org|openreview\.net|"
+    r"aclanthology\.org|aclweb\.org|papers\.nips\.cc|neurips\.cc|proceedings\.|pmlr|"
+    r"dl\.acm\.org|ieeexplore|springer\.com|sciencedirect\.com|elsevier|journals\.aps\.org|"
+    r"iop\.org|iopscience|nature\.com|science\.org|wiley\.com|tandfonline|jstor\.org|"
+    r"biorxiv\.org|medrxiv\.org|ssrn\.com|ncbi\.nlm\.nih\.gov|pubmed|osti\.gov|"
+    r"cds\.cern\.ch|hal\.science|hal\.archives|dblp\.org|jmlr\.org|aaai\.org|ijcai\.org|"
+    r"cvf\.com|thecvf\.com|mdpi\.com|frontiersin\.org|plos|oup\.com|cambridge\.org|"
+    r"aip\.org|scitation|acs\.org|rsc\.org|sissa\.it|annualreviews\.org|researchgate)",
+    re.IGNORECASE)
 
-    Such an item may be an article cited by its landing page or a web page: it
-    is looked up by title, and when no scholarly record matches it is SKIPPED
-    (a web page cannot be shown fabricated by scholarly sources), not MAJOR.
+
+def is_web_like(entry: Entry) -> bool:
+    """A reference to a web page rather than a scholarly work.
+
+    Either a list item with a title and a URL but no authors, year or
+    identifier, or a BibTeX ``@misc`` with a title and a URL (or
+    ``howpublished``) on a host that publishes no scholarly records, and no
+    DOI, arXiv id or venue (a blog post, a project page, a company's
+    announcement). Such an entry is looked up by title, and when no scholarly
+    record matches it is SKIPPED (scholarly sources cannot show a web page
+    fabricated), not MAJOR.
     """
-    return bool(entry.title and entry.url and not entry.authors and not entry.year
-                and not entry.doi and not entry.arxiv and not entry.venue)
+    if not entry.title or entry.doi or entry.arxiv or entry.venue:
+        return False
+    if entry.url and not entry.authors and not entry.year:
+        return True
+    url = entry.url or entry.get("howpublished")
+    return bool(entry.entry_type.lower() == "misc" and entry.origin.value in ("bib", "bbl")
+                and url and re.search(r"https?://|www\.", url)
+                and not _SCHOLARLY_HOSTS.search(url))
 
 
 def skip_reason(entry: Entry) -> str | None:
@@ -374,8 +397,8 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     web = is_web_like(entry)
     if web and (not comps or max(c.identity for c in comps) < 0.6):
         return Verdict(entry, Label.SKIPPED, 0.0, 0.5,
-                       "A web page (title and URL only) that no scholarly record matches; "
-                       "not verified.", attempts=attempts)
+                       "A web page (a URL, no DOI, arXiv id or venue) that no scholarly "
+                       "record matches; not verified.", attempts=attempts)
     if not comps:
         if failed:
             names = ", ".join(sorted({a.source for a in failed}))

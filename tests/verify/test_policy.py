@@ -224,3 +224,31 @@ def test_two_authors_one_wrong_is_minor() -> None:
 def test_misspelt_authors_are_not_a_chimera() -> None:
     e = entry(authors=_people("Corigan", "Olivé", "Fairly", "Nuijts"))
     assert decide(e, [found(MONOPOLES)], S).label is Label.MINOR
+
+
+# --- @misc web pages with authors and a year (refchecker's LLM benchmark cases)
+
+def _misc(url: str, **kw: object) -> object:
+    base: dict[str, object] = {"entry_type": "misc", "venue": "", "volume": "", "pages": "",
+                               "title": "Leela Chess Zero", "year": "2019", "url": url,
+                               "authors": (Person("Pascutto", "G."), Person("Linscott", "G."))}
+    base.update(kw)
+    return entry(**base)
+
+
+def test_misc_web_page_with_authors_is_skipped_when_no_record_fits() -> None:
+    e = _misc("https://lczero.org/")
+    v = decide(e, [found(MONOPOLES), status(SourceStatus.NOT_FOUND)], S)
+    assert v.label is Label.SKIPPED and "web page" in v.reason
+
+
+def test_misc_pointing_to_a_scholarly_host_is_still_checked() -> None:
+    e = _misc("https://journals.aps.org/prl/abstract/10.1103/x")
+    v = decide(e, [found(MONOPOLES), status(SourceStatus.NOT_FOUND)], S)
+    assert v.label is Label.MAJOR
+
+
+def test_free_text_items_with_authors_are_not_web_pages() -> None:
+    e = _misc("https://example.org/post", origin=EntryOrigin.TEXT)
+    v = decide(e, [found(MONOPOLES), status(SourceStatus.NOT_FOUND)], S)
+    assert v.label is Label.MAJOR
