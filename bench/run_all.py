@@ -17,6 +17,7 @@ MODULES = (
     "bench.accuracy.run_synthetic",
     "bench.accuracy.citecheck_paper",
     "bench.accuracy.independent",
+    "bench.accuracy.real_references",
     "bench.bench_frontend",
     "bench.bench_index",
     "bench.bench_online",

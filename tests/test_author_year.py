@@ -184,6 +184,19 @@ def test_equally_bad_candidates_are_never_an_arbitrary_minor(
     assert "3 works" in v.reason and v.suggested is None and v.match is None
 
 
+def test_equally_bad_candidates_in_a_partial_index_are_unverified(hod_index: Path) -> None:
+    """Not declared complete, the index may lack the cited paper: no MAJOR from a tie."""
+    entries, _ = parse_bib_text(BIB, "refs.bib")
+    settings = replace(Settings(), offline=True, index_path=str(hod_index), cache_path="none",
+                       sources=("local",))
+    got = {v.entry.key: v for v in check_entries(entries, settings)}
+    v = got["equally_bad"]
+    assert v.label is Label.UNVERIFIED, v.reason
+    assert "3 works" in v.reason and "--index-complete" in v.reason
+    assert got["fabricated"].label is Label.UNVERIFIED
+    assert got["wrong_page"].label is Label.MINOR  # what the index holds is still corrected
+
+
 def test_incomplete_reference_several_works_fit_is_unverified(
         verdicts: dict[str, Verdict]) -> None:
     v = verdicts["which_one"]

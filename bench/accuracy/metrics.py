@@ -29,14 +29,15 @@ def relabel(v: Verdict, tau_minor: float, tau_exact: float) -> str:
     """The label ``v`` would get with other thresholds (UNVERIFIED/SKIPPED unchanged).
 
     Mirrors :func:`citecheck_tex.verify.policy._label_for`: EXACT needs the
-    score and no contradicted field; MINOR the score; MAJOR otherwise.
+    score and no contradicted field; at or above tau_minor a contradicted field
+    makes MINOR and none EXACT; MAJOR otherwise.
     """
     if v.label in (Label.UNVERIFIED, Label.SKIPPED):
         return v.label.value
     if v.score >= tau_exact and not v.discrepancies and v.checks:
         return "EXACT"
     if v.score >= tau_minor and v.checks:
-        return "MINOR"
+        return "MINOR" if v.discrepancies else "EXACT"
     return "MAJOR"
 
 

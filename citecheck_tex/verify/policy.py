@@ -287,10 +287,13 @@ def is_settled(entry: Entry, answers: Sequence[Answer]) -> bool:
 
 
 def _label_for(c: Comparison, tau_minor: float, tau_exact: float) -> Label:
+    # MINOR means a stated field contradicts the record: a work identified well enough
+    # (score >= tau_minor) with nothing contradicted is EXACT, however little the
+    # citation states (a title and a report number; real references do that).
     if c.score >= tau_exact and not c.discrepancies:
         return Label.EXACT
     if c.score >= tau_minor:
-        return Label.MINOR
+        return Label.MINOR if c.discrepancies else Label.EXACT
     return Label.MAJOR
 
 
@@ -352,16 +355,26 @@ def tied_candidates(entry: Entry, chosen: Comparison,
 
 
 def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
-               attempts: tuple[Attempt, ...]) -> Verdict:
+               attempts: tuple[Attempt, ...], conclusive: bool = True,
+               why_not: str = "") -> Verdict:
     """The verdict of a title-less citation that several works fit equally.
 
     MAJOR when they contradict a field it states (its journal reference points
-    to none of them: corrupted beyond repair, or fabricated); UNVERIFIED when
-    they only supply what it omits (a real work, but which one cannot be told).
-    No record is offered as the match or as a correction.
+    to none of them: corrupted beyond repair, or fabricated) and the sources
+    asked could have held the cited work (``conclusive``: no source failed and
+    not only a partial local index was asked); UNVERIFIED when they only supply
+    what it omits (a real work, but which one cannot be told), or when the search
+    was not conclusive (``why_not`` says what to do). No record is offered as
+    the match or as a correction.
     """
     n = len(tied) + 1
     ids = ", ".join(f"{c.record.source} {c.record.id}" for c in (chosen, *tied[:3]))
+    if any(d.cited for d in chosen.discrepancies) and not conclusive:
+        return Verdict(entry, Label.UNVERIFIED, chosen.score, 0.2,
+                       f"{n} works by the cited authors ({ids}) differ from it in "
+                       f"{_describe(chosen)}, and the cited work itself may be missing from "
+                       f"what was searched: {why_not}.",
+                       attempts=attempts, checks=chosen.checks)
     if any(d.cited for d in chosen.discrepancies):
         return Verdict(entry, Label.MAJOR, chosen.score, 0.6,
                        f"No record matches: {n} works by the cited authors ({ids}) fit "
@@ -440,7 +453,10 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        checks=c.checks)
     tied = tied_candidates(entry, c, comps) if label is Label.MINOR else []
     if tied:
-        return _ambiguous(entry, c, tied, attempts)
+        why_not = (index_hint if index_only else
+                   "a source failed (" + ", ".join(sorted({a.source for a in failed})) + ")")
+        return _ambiguous(entry, c, tied, attempts, conclusive=not (index_only or failed),
+                          why_not=why_not)
     src = c.record.source
     if c.record.proposed and label is not Label.MAJOR:
         return Verdict(entry, Label.UNVERIFIED, c.score, min(c.confidence, PROPOSAL_CONFIDENCE),
