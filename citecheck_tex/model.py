@@ -360,6 +360,11 @@ class RunResult:
     tool_version: str
     elapsed_s: float = 0.0
     http_requests: int = 0
+    # What the optional LLM parts cost, by part ("parse", "judge", "websearch"): counts
+    # of requests, calls, cache_hits, failures, prompt_tokens, completion_tokens.
+    # None when no LLM part was configured for the run.
+    llm_usage: Mapping[str, Mapping[str, int]] | None = None
+    llm_model: str = ""  # the model those parts asked, when any
 
     def summary(self) -> dict[str, int]:
         """Counts per label, every label present."""

@@ -37,6 +37,7 @@ from citecheck_tex.sources.plan import BATCHED_KINDS, STAGES, groups_for
 if TYPE_CHECKING:
     from citecheck_tex.sources.base import Source
     from citecheck_tex.sources.http import Http
+    from citecheck_tex.verify.llm import LlmUsage
 
 logger = logging.getLogger(__name__)
 
@@ -156,8 +157,12 @@ async def run_cascade(
     sources: dict[str, Source],
     settings: Settings,
     progress: ProgressCallback | None = None,
+    usage: dict[str, LlmUsage] | None = None,
 ) -> list[Verdict]:
-    """Retrieve candidates for every entry and decide each verdict."""
+    """Retrieve candidates for every entry and decide each verdict.
+
+    ``usage``, when given, receives what the LLM judge cost (key "judge").
+    """
     from citecheck_tex.verify import policy
 
     n = len(entries)
@@ -237,8 +242,10 @@ async def run_cascade(
         from citecheck_tex.verify.llm import apply_llm
 
         pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
-        result, usage = await apply_llm(pairs, settings)
-        logger.warning("LLM: %s", usage.describe())
+        result, judged = await apply_llm(pairs, settings)
+        logger.warning("LLM: %s", judged.describe())
+        if usage is not None:
+            usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
     return result
 
 
@@ -366,8 +373,13 @@ async def check_entries_async(
     *,
     http: Http | None = None,
     progress: ProgressCallback | None = None,
+    usage: dict[str, LlmUsage] | None = None,
 ) -> tuple[list[Verdict], list[Problem], int]:
-    """Verify entries; returns verdicts, run-level problems and the HTTP request count."""
+    """Verify entries; returns verdicts, run-level problems and the HTTP request count.
+
+    ``usage``, when given, receives what the LLM parts cost, by part ("judge", and
+    "websearch" when that source ran).
+    """
     from citecheck_tex.sources.http import open_http
 
     cache = None
@@ -381,16 +393,35 @@ async def check_entries_async(
         if http is None:
             async with open_http(settings) as own_http:
                 sources, problems = await _build_sources(own_http, settings, cache)
-                verdicts = await run_cascade(entries, sources, settings, progress)
+                verdicts = await run_cascade(entries, sources, settings, progress, usage)
                 requests = own_http.requests
         else:
             sources, problems = await _build_sources(http, settings, cache)
-            verdicts = await run_cascade(entries, sources, settings, progress)
+            verdicts = await run_cascade(entries, sources, settings, progress, usage)
             requests = http.requests
     finally:
         if cache is not None:
             cache.close()
+    if usage is not None:
+        _add_source_usage(sources, usage)
     return verdicts, problems + _network_problems(verdicts), requests
+
+
+def _add_source_usage(sources: dict[str, Source], usage: dict[str, LlmUsage]) -> None:
+    """Add what LLM-backed sources (the web search) cost to ``usage``, by source name."""
+    from citecheck_tex.verify.llm import LlmUsage
+
+    for name, src in sources.items():
+        spent = getattr(getattr(src, "inner", src), "usage", None)  # CachedSource wraps it
+        if isinstance(spent, LlmUsage):
+            usage[name] = usage[name] + spent if name in usage else spent
+
+
+def usage_counts(usage: LlmUsage) -> dict[str, int]:
+    """The counts of one LLM part as :attr:`RunResult.llm_usage` holds them."""
+    return {"requests": usage.requests, "calls": usage.calls, "cache_hits": usage.cache_hits,
+            "failures": usage.failures, "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens}
 
 
 def check_entries(entries: Sequence[Entry], settings: Settings) -> list[Verdict]:
@@ -411,13 +442,14 @@ def check(
     t0 = time.perf_counter()
     settings, ignore_problems = apply_ignores(project, settings)
     entries = list(project.entries)
+    usage: dict[str, LlmUsage] = {}
     if settings.llm_mode != "off":
         from citecheck_tex.verify.llm import llm_parse_entries, needs_parse
 
         if any(needs_parse(e) for e in entries):
-            entries, _ = asyncio.run(llm_parse_entries(entries, settings))
+            entries, usage["parse"] = asyncio.run(llm_parse_entries(entries, settings))
     verdicts, problems, requests = asyncio.run(
-        check_entries_async(entries, settings, progress=progress)
+        check_entries_async(entries, settings, progress=progress, usage=usage)
     )
     verdicts = list(explain_ignored(verdicts, load_ignores(project_folder(project))))
     problems = list(ignore_problems) + problems
@@ -431,6 +463,8 @@ def check(
         tool_version=__version__,
         elapsed_s=time.perf_counter() - t0,
         http_requests=requests,
+        llm_usage={part: usage_counts(u) for part, u in usage.items()} or None,
+        llm_model=settings.llm_model if usage else "",
     )
 
 

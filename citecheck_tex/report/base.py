@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import quote
 
 from citecheck_tex.errors import UsageError
-from citecheck_tex.model import CiteSite, Label, Record, Verdict
+from citecheck_tex.model import CiteSite, Label, Record, SourceStatus, Verdict
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -220,3 +220,109 @@ def shorten(text: str, width: int) -> str:
     """One line of at most ``width`` characters, ending in '…' when cut."""
     text = " ".join(text.split())
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+# --------------------------------------------------------------------------- verdict kinds
+
+#: Words of the policy's advice for references a partial local index cannot match
+#: (see :func:`citecheck_tex.verify.policy.decide`).
+INDEX_HINT_MARK = "--index-complete"
+
+#: The once-per-run advice of the terminal report for index-only UNVERIFIED references.
+INDEX_ONLY_ADVICE = "re-run online or pass --index-complete"
+
+#: Counts of :attr:`RunResult.llm_usage`, in display order.
+USAGE_COUNTS: tuple[str, ...] = ("requests", "calls", "cache_hits", "failures",
+                                 "prompt_tokens", "completion_tokens")
+
+
+def proposed_by(record: Record | None) -> str:
+    """Who proposed an unconfirmed record (the model of the LLM web search), else ''.
+
+    The web-search source names its records by the model that proposed them.
+    """
+    if record is None or not record.proposed:
+        return ""
+    return record.id or record.source
+
+
+def is_index_only(verdict: Verdict) -> bool:
+    """True for an UNVERIFIED reference that only a partial local index was asked about.
+
+    Such a reference is not shown fabricated: it is missing from the index. The
+    policy says so, and what to do, in the reason; every source actually asked
+    was the local index and none failed.
+    """
+    if verdict.label is not Label.UNVERIFIED or INDEX_HINT_MARK not in verdict.reason:
+        return False
+    asked = [a for a in verdict.attempts if a.status is not SourceStatus.SKIPPED]
+    return bool(asked) and all(a.source == "local" and not a.status.failed for a in asked)
+
+
+def without_index_hint(reason: str) -> str:
+    """``reason`` without the policy's "re-run online, or pass --index-complete ..." advice
+    (for reports that give that advice once per run)."""
+    cut = reason.find("re-run online")
+    if cut <= 0:
+        return reason
+    return reason[:cut].rstrip(" ;:,.") + "."
+
+
+def _loose_title(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def real_work_caption(verdict: Verdict) -> str:
+    """For a MAJOR verdict that names a record (a chimera, a hijacked identifier): what
+    that record is, e.g. "The real work with this title and identifier"; else ''.
+
+    Such a record is evidence that the citation borrows a real work's title or
+    identifier, never a correction of the citation.
+    """
+    record, entry = verdict.match, verdict.entry
+    if verdict.label is not Label.MAJOR or record is None:
+        return ""
+    same_id = bool((entry.doi and record.doi
+                    and entry.doi.strip().lower() == record.doi.strip().lower())
+                   or (entry.arxiv and record.arxiv
+                       and entry.arxiv.strip().lower() == record.arxiv.strip().lower()))
+    title_check = next((c.agree for c in verdict.checks if c.field == "title"), None)
+    same_title = title_check is True or bool(
+        title_check is None and entry.title and record.title
+        and _loose_title(entry.title) == _loose_title(record.title))
+    if same_title and same_id:
+        return "The real work with this title and identifier"
+    if same_id:
+        return "The real work with this identifier"
+    if same_title:
+        return "The real work with this title"
+    return "The real work this citation points to"
+
+
+#: Display names of the LLM parts of :attr:`RunResult.llm_usage`.
+_PART_NAMES = {"websearch": "web search", "judge": "judge", "parse": "parsing"}
+
+
+def usage_totals(usage: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
+    """Every count of :attr:`RunResult.llm_usage` summed over its parts."""
+    return {name: sum(int(part.get(name, 0)) for part in usage.values())
+            for name in USAGE_COUNTS}
+
+
+def describe_usage(result: RunResult) -> str:
+    """One line on what the LLM parts cost, e.g. ``LLM gpt-4o: 3 requests, 120 tokens
+    (web search 2 requests, 80 tokens)``; '' when no LLM part ran."""
+    if not result.llm_usage:
+        return ""
+    total = usage_totals(result.llm_usage)
+
+    def cost(counts: Mapping[str, int]) -> str:
+        tokens = int(counts.get("prompt_tokens", 0)) + int(counts.get("completion_tokens", 0))
+        hits = int(counts.get("cache_hits", 0))
+        cached = f", {hits} cached" if hits else ""
+        return f"{int(counts.get('requests', 0))} requests{cached}, {tokens} tokens"
+
+    parts = ", ".join(f"{_PART_NAMES.get(name, name)} {cost(counts)}"
+                      for name, counts in sorted(result.llm_usage.items()))
+    model = f" {result.llm_model}" if result.llm_model else ""
+    return f"LLM{model}: {cost(total)} ({parts})"

@@ -21,12 +21,18 @@ from citecheck_tex.model import Label, Verdict
 from citecheck_tex.report.annotated_bib import suggested_bibtex
 from citecheck_tex.report.base import (
     DISPLAY_FIELDS,
+    INDEX_ONLY_ADVICE,
     LABEL_ORDER,
+    describe_usage,
     entry_field,
+    is_index_only,
     location,
+    proposed_by,
+    real_work_caption,
     record_field,
     record_links,
     register_reporter,
+    safe_url,
     sites_of,
     sorted_verdicts,
 )
@@ -86,8 +92,12 @@ def _loose(text: str) -> str:
     return " ".join(w.lstrip("0") or "0" for w in words)
 
 
-def _field_rows(v: Verdict) -> list[dict[str, Any]]:
-    """Cited vs found rows with a status: diff, same, other, missing (found only) or none."""
+def _field_rows(v: Verdict, fixes: bool = True) -> list[dict[str, Any]]:
+    """Cited vs found rows with a status: diff, same, other, missing (found only) or none.
+
+    ``fixes`` False: the record is evidence or an unconfirmed lead, not a source of
+    values to add, so a field only it states is "other", not "missing".
+    """
     wrong = {_group(d.field) for d in v.discrepancies}
     agree = {_group(c.field): c.agree for c in v.checks}
     rows: list[dict[str, Any]] = []
@@ -106,7 +116,7 @@ def _field_rows(v: Verdict) -> list[dict[str, Any]]:
         elif not found:
             status = "none"
         elif not cited:
-            status = "missing"
+            status = "missing" if fixes else "other"
         elif agree.get(name) is True or _loose(cited) == _loose(found):
             status = "same"
         else:
@@ -128,8 +138,24 @@ def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
     if v.label is Label.MINOR and v.suggested:
         suggested_bib = suggested_bibtex(entry, v.suggested)
     links = [{"text": t, "url": u} for t, u in record_links(v.match)] if v.match else []
+    model = proposed_by(v.match)
+    real_work = real_work_caption(v)
+    if model:
+        heading = "Proposed record (unconfirmed)"
+    elif real_work:
+        heading = real_work
+    else:
+        heading = "Record found"
+    found_head = ""
+    if v.match is not None:
+        found_head = (f"Proposed by {model}" if model
+                      else f"Real work ({v.match.source})" if real_work
+                      else f"Found ({v.match.source})")
     search = " ".join([entry.key, title, author_text, entry.year, entry.venue, v.reason,
-                       v.label.value, entry.file, *(d.field for d in v.discrepancies)])
+                       v.label.value, entry.file, *(d.field for d in v.discrepancies),
+                       "proposed unconfirmed " + model if model else "",
+                       "chimera real work" if real_work else "",
+                       "not in local index" if is_index_only(v) else ""])
     return {
         "n": n,
         "id": f"ref-{n}",
@@ -153,12 +179,20 @@ def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
         "wrong": [d.field for d in v.discrepancies],
         "discrepancies": [{"field": d.field, "cited": d.cited, "found": d.found, "note": d.note}
                           for d in v.discrepancies],
-        "rows": _field_rows(v),
+        "rows": _field_rows(v, fixes=not (model or real_work)),
         "match": v.match,
         "links": links,
+        "proposed_by": model,
+        "proposed_url": safe_url(v.match.url) if model and v.match is not None else "",
+        "real_work": real_work,
+        "record_heading": heading,
+        "found_head": found_head or "Found",
+        "index_only": is_index_only(v),
         "attempts": [{"source": a.source, "kind": a.kind, "status": a.status.value,
                       "latency": f"{a.latency_ms:.0f} ms", "cached": a.cached,
-                      "message": a.message} for a in v.attempts],
+                      "message": a.message,
+                      "model": _attempt_model(a.source, v, result)}
+                     for a in v.attempts],
         "suggested": dict(v.suggested or {}),
         "suggested_bib": suggested_bib,
         "sites": sites,
@@ -166,11 +200,24 @@ def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
     }
 
 
+def _attempt_model(source: str, v: Verdict, result: RunResult) -> str:
+    """The model behind a web-search attempt (the proposal's, else the run's), or ''."""
+    if source != "websearch":
+        return ""
+    if v.match is not None and v.match.source == source and proposed_by(v.match):
+        return proposed_by(v.match)
+    return result.llm_model
+
+
 def build_context(result: RunResult) -> dict[str, Any]:
-    """The template's data: references (most severe first), counts, problems."""
+    """The template's data: references (most severe first), counts, problems, and what
+    the run's LLM parts cost."""
     summary = result.summary()
     refs = [_reference(v, result, i + 1) for i, v in enumerate(sorted_verdicts(result.verdicts))]
     return {
+        "index_only": sum(1 for r in refs if r["index_only"]),
+        "index_advice": INDEX_ONLY_ADVICE,
+        "usage": describe_usage(result),
         "tool_version": result.tool_version,
         "input": result.input,
         "offline": result.offline,

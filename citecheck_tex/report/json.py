@@ -1,7 +1,8 @@
 """The JSON report: the stable schema-1 contract (``docs/report.schema.json``).
 
 Keys are never removed or renamed within schema 1; new keys may be added
-(``sources``, ``elapsed_s``, ``http_requests``, ``entry_type``, ``origin``).
+(``sources``, ``elapsed_s``, ``http_requests``, ``entry_type``, ``origin``,
+``match.proposed``, ``usage``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from citecheck_tex.model import Record, Verdict
-from citecheck_tex.report.base import register_reporter, sites_of
+from citecheck_tex.report.base import USAGE_COUNTS, register_reporter, sites_of, usage_totals
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -37,6 +38,22 @@ def _match(record: Record | None) -> dict[str, Any] | None:
         "pages": record.pages,
         "doi": record.doi,
         "arxiv": record.arxiv,
+        # an unconfirmed lead of the LLM web search (its ``id`` names the model)
+        "proposed": record.proposed,
+    }
+
+
+def _usage(result: RunResult) -> dict[str, Any] | None:
+    """What the LLM parts cost (None when none was configured)."""
+    if result.llm_usage is None:
+        return None
+    totals = usage_totals(result.llm_usage)
+    return {
+        "model": result.llm_model,
+        **totals,
+        "total_tokens": totals["prompt_tokens"] + totals["completion_tokens"],
+        "parts": {name: {k: int(counts.get(k, 0)) for k in USAGE_COUNTS}
+                  for name, counts in sorted(result.llm_usage.items())},
     }
 
 
@@ -102,6 +119,7 @@ def build_report(result: RunResult) -> dict[str, Any]:
         ],
         "elapsed_s": round(float(result.elapsed_s), 3),
         "http_requests": result.http_requests,
+        "usage": _usage(result),
     }
 
 

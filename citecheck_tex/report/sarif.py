@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from citecheck_tex.model import Label, Verdict
-from citecheck_tex.report.base import primary_link, register_reporter
+from citecheck_tex.report.base import (
+    is_index_only,
+    primary_link,
+    proposed_by,
+    real_work_caption,
+    register_reporter,
+)
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -47,7 +53,8 @@ _LABEL_RULES: dict[Label, tuple[str, str, str, str]] = {
         "citecheck/unverified",
         "note",
         "Reference could not be verified",
-        "No source could confirm or refute this reference (not indexed, or sources failed).",
+        "No source could confirm or refute this reference (not in a partial local index, "
+        "sources failed, or only proposed by the LLM web search).",
     ),
 }
 
@@ -116,7 +123,13 @@ def _verdict_message(v: Verdict) -> str:
         parts.append("Suggested: " + "; ".join(f"{k} = {val}" for k, val in v.suggested.items())
                      + ".")
     link = primary_link(v.match)
-    if link:
+    model = proposed_by(v.match)
+    caption = real_work_caption(v)
+    if model:
+        parts.append(f"Proposed by {model}, unconfirmed" + (f": {link}" if link else "."))
+    elif caption and link:
+        parts.append(f"{caption} (evidence, not a correction): {link}")
+    elif link:
         parts.append(f"Record: {link}")
     return " ".join(parts)
 
@@ -152,8 +165,7 @@ def render_sarif(result: RunResult, *, root: str | None = None) -> str:
             "message": {"text": _verdict_message(v)},
             "locations": [_location(v.entry.file or fallback, v.entry.line, root)],
             "partialFingerprints": {"citecheckEntry/v1": f"{v.entry.key}:{v.entry.content_hash}"},
-            "properties": {"key": v.entry.key, "score": round(v.score, 3),
-                           "confidence": round(v.confidence, 3)},
+            "properties": _properties(v),
         })
     for p in result.problems:
         results.append(_problem_result(p, index[p.code], fallback, root))
@@ -176,6 +188,16 @@ def render_sarif(result: RunResult, *, root: str | None = None) -> str:
         }],
     }
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+def _properties(v: Verdict) -> dict[str, Any]:
+    props: dict[str, Any] = {"key": v.entry.key, "score": round(v.score, 3),
+                             "confidence": round(v.confidence, 3)}
+    if is_index_only(v):
+        props["notInLocalIndex"] = True
+    if proposed_by(v.match):
+        props["proposedBy"] = proposed_by(v.match)
+    return props
 
 
 def _problem_result(p: Problem, rule_index: int, fallback: str, root: str | None) -> dict[str, Any]:

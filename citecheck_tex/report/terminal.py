@@ -10,14 +10,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
+from urllib.parse import urlsplit
 
 from citecheck_tex.model import Label, Verdict
 from citecheck_tex.report.base import (
+    INDEX_ONLY_ADVICE,
     LABEL_ORDER,
+    describe_usage,
+    is_index_only,
     location,
+    proposed_by,
+    real_work_caption,
     register_reporter,
     shorten,
     sorted_verdicts,
+    without_index_hint,
 )
 
 if TYPE_CHECKING:
@@ -80,15 +87,42 @@ def _fix_text(verdict: Verdict, width: int) -> str:
     return shorten("; ".join(parts), width) if parts else ""
 
 
+def proposal_mark(model: str) -> str:
+    """The marker of a candidate that only the LLM web search proposed."""
+    return f"(proposed by {model}, unconfirmed)"
+
+
+def _host(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:  # a malformed URL from a model: show none
+        return ""
+
+
+def _detail(verdict: Verdict, width: int) -> str:
+    """The row's one-line explanation: the proposal, the fixes, or the reason."""
+    model = proposed_by(verdict.match)
+    if model and verdict.match is not None:
+        m = verdict.match
+        host = _host(m.url)
+        where = f" <{host}>" if host else ""  # the full URL is in --verbose and the reports
+        what = shorten(f'"{m.title}"' if m.title else verdict.reason, max(40, width // 2))
+        return f"{what}{where} {proposal_mark(model)}"
+    if is_index_only(verdict):
+        # the advice is printed once under the summary, not on every row
+        return shorten(without_index_hint(verdict.reason), width)
+    if real_work_caption(verdict):
+        # a chimera or hijacked identifier: the record is evidence, not a correction
+        return shorten(verdict.reason, width)
+    return _fix_text(verdict, width) or shorten(verdict.reason, width)
+
+
 def _row(verdict: Verdict, paint: _Painter, key_w: int, loc_w: int, verbose: bool) -> list[str]:
     label = verdict.label.value
     loc = location(verdict.entry.file, verdict.entry.line)
     head = (f"{paint(label, label.ljust(10))} {verdict.entry.key.ljust(key_w)}  "
             f"{paint('dim', loc.ljust(loc_w))}  ")
-    detail = _fix_text(verdict, 90)
-    if not detail:
-        detail = shorten(verdict.reason, 90)
-    lines = [head + detail]
+    lines = [head + _detail(verdict, 90)]
     if verbose:
         pad = " " * 11
         lines.append(f"{pad}score {verdict.score:.1f}/10, confidence {verdict.confidence:.2f}: "
@@ -96,7 +130,17 @@ def _row(verdict: Verdict, paint: _Painter, key_w: int, loc_w: int, verbose: boo
         if verdict.match is not None:
             m = verdict.match
             ident = m.doi or m.arxiv or m.id
-            lines.append(f"{pad}found: {m.source} {ident} {shorten(m.title, 70)}")
+            model = proposed_by(m)
+            caption = real_work_caption(verdict)
+            if model:
+                where = f" {m.url}" if m.url else ""
+                lines.append(f"{pad}proposed: {shorten(m.title, 70)}{where} "
+                             f"{proposal_mark(model)}")
+            elif caption:
+                lines.append(f"{pad}{caption.lower().removeprefix('the ')} (evidence, not a "
+                             f"correction): {m.source} {ident} {shorten(m.title, 70)}")
+            else:
+                lines.append(f"{pad}found: {m.source} {ident} {shorten(m.title, 70)}")
         for a in verdict.attempts:
             cached = ", cached" if a.cached else ""
             msg = f" ({shorten(a.message, 60)})" if a.message else ""
@@ -142,9 +186,18 @@ def render_terminal(
     tail = ""
     if result.elapsed_s and not quiet:
         tail = f"  ({result.elapsed_s:.1f} s, {result.http_requests} HTTP requests)"
+    usage = describe_usage(result)
+    if usage and not quiet:
+        lines.append(paint("dim", usage))
     if lines and not quiet:
         lines.append("")
     lines.append(f"Summary: {counts}{tail}")
+    missing = sum(1 for v in result.verdicts if is_index_only(v))
+    if missing:
+        # once per run, not per reference: the cause and the cure are the same for all
+        noun = "reference is" if missing == 1 else "references are"
+        lines.append(paint("UNVERIFIED", f"{missing} {noun} not in your local index: "
+                                         f"{INDEX_ONLY_ADVICE}"))
     return "\n".join(lines) + "\n"
 
 
