@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from citecheck_tex.errors import UsageError
 from citecheck_tex.model import CiteSite, Label, Record, SourceStatus, Verdict
+from citecheck_tex.verify.policy import INDEX_HINT
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -224,9 +225,9 @@ def shorten(text: str, width: int) -> str:
 
 # --------------------------------------------------------------------------- verdict kinds
 
-#: Words of the policy's advice for references a partial local index cannot match
+#: The policy's advice for references a partial local index cannot match
 #: (see :func:`citecheck_tex.verify.policy.decide`).
-INDEX_HINT_MARK = "--index-complete"
+INDEX_HINT_MARK = INDEX_HINT
 
 #: The once-per-run advice of the terminal report for index-only UNVERIFIED references.
 INDEX_ONLY_ADVICE = "re-run online or pass --index-complete"
@@ -262,7 +263,7 @@ def is_index_only(verdict: Verdict) -> bool:
 def without_index_hint(reason: str) -> str:
     """``reason`` without the policy's "re-run online, or pass --index-complete ..." advice
     (for reports that give that advice once per run)."""
-    cut = reason.find("re-run online")
+    cut = reason.find(INDEX_HINT)
     if cut <= 0:
         return reason
     return reason[:cut].rstrip(" ;:,.") + "."

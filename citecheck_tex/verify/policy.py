@@ -59,6 +59,10 @@ logger = logging.getLogger(__name__)
 #: Candidates whose title similarity is within this window of the best one are
 #: ranked by authors, year and source confidence instead.
 TITLE_WINDOW = 0.05
+#: What to do about a reference a partial local index cannot match (offline); the
+#: reports recognise index-only verdicts by this text in their reason.
+INDEX_HINT = ("re-run online, or pass --index-complete (index_complete = true) if the "
+              "index holds every work you cite")
 #: Highest confidence of a verdict that rests on an unconfirmed proposal.
 PROPOSAL_CONFIDENCE = 0.3
 
@@ -404,8 +408,7 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     # silence is no evidence of fabrication, the work may just be missing from it.
     index_only = (bool(asked) and all(a.source == "local" for a in asked)
                   and not settings.index_complete)
-    index_hint = ("re-run online, or pass --index-complete (index_complete = true) if the "
-                  "index holds every work you cite")
+    index_hint = INDEX_HINT
 
     web = is_web_like(entry)
     if web and (not comps or max(c.identity for c in comps) < 0.6):
