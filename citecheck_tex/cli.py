@@ -57,8 +57,8 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--index-complete", action="store_true", default=None,
                    help="the local index holds every work cited: offline, a reference it "
                         "lacks is MAJOR instead of UNVERIFIED")
-    p.add_argument("--index", metavar="PATH", help="local index (default: user data folder; "
-                   "CITECHECK_INDEX overrides)")
+    p.add_argument("--index", metavar="PATH", help="local index (default: $CITECHECK_INDEX, "
+                   "else the user data folder)")
     p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
     p.add_argument("--out", metavar="DIR", help="report folder (default: citecheck-report/ beside INPUT)")
     p.add_argument("--format", metavar="LIST",
@@ -272,11 +272,15 @@ def run_index(argv: Sequence[str]) -> int:
         all_stats = local_index.import_files(path, files, progress=show)
         if sys.stderr.isatty():
             sys.stderr.write("\r")
-        print(local_index.format_stats(all_stats))
-        for st in all_stats:
-            for prob in st.problems[:5]:
-                print(f"  {_problem_line(prob)}", file=sys.stderr)
+        print(local_index.format_stats(all_stats))  # lists each file's first problems
         print(f"index: {path}")
+        empty = [st for st in all_stats if not st.records and st.problems]
+        if empty:
+            names = ", ".join(st.path for st in empty)
+            print(f"citecheck-tex: error: nothing imported from {names}: not a BibTeX file or "
+                  "a dump of a known format (one JSON record per line; see "
+                  "docs/local-index.md)", file=sys.stderr)
+            return EXIT_USAGE
         return EXIT_OK
     idx = local_index.LocalIndex.open(path, create=False)
     try:

@@ -152,3 +152,18 @@ def test_python_dash_m_entry_point() -> None:
     out = subprocess.run([sys.executable, "-m", "citecheck_tex", "--version"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.startswith("citecheck-tex ")
+
+
+def test_index_add_of_an_unreadable_dump_fails_after_importing_the_rest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    unknown = tmp_path / "unknown.jsonl"
+    unknown.write_text('{"foo": 1}\n', encoding="utf-8")
+    good = sorted((ROOT / "sample_papers").glob("*/index_records.jsonl"))[0]
+    index = tmp_path / "i.sqlite"
+    assert main(["index", "add", str(unknown), str(good), "--index", str(index)]) == 2
+    out, err = capsys.readouterr()
+    assert "nothing imported from" in err and "unknown.jsonl" in err
+    assert err.count("not a record of a known dump format") == 0  # listed once, on stdout
+    assert out.count("not a record of a known dump format") == 1
+    assert main(["index", "stats", "--index", str(index)]) == 0
+    assert "records" in capsys.readouterr().out  # the good file was imported

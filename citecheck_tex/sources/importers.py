@@ -168,6 +168,13 @@ def classify_json(obj: Any) -> str:
         return "inspire"
     if isinstance(obj.get("message"), dict):
         return "crossref"
+    items = obj.get("items")
+    if isinstance(items, list) and items and isinstance(items[0], dict) and "DOI" in items[0]:
+        return "crossref"  # a file of Crossref's public data release: {"items": [...]}
+    results = obj.get("results")
+    if isinstance(results, list) and results and isinstance(results[0], dict) \
+            and _str(results[0].get("id")).startswith("https://openalex.org/"):
+        return "openalex"  # an OpenAlex API list response saved to a file
     if "recid" in obj and "publication_info" in obj:
         return "inspire-corpus"
     if "arxiv_id" in obj:
@@ -193,6 +200,8 @@ def rows_from_json(obj: Any, fmt: str) -> list[IndexRow | None]:
         if isinstance(msg, dict) and isinstance(msg.get("items"), list):
             return [crossref_row(m) for m in msg["items"] if isinstance(m, dict)]
         return [crossref_row(msg)] if isinstance(msg, dict) else [None]
+    if fmt == "openalex" and isinstance(obj.get("results"), list):
+        return [openalex_row(w) for w in obj["results"] if isinstance(w, dict)]
     converter = _CONVERTERS.get(fmt)
     return [converter(obj)] if converter else [None]
 
