@@ -346,7 +346,15 @@ def compare(entry: Entry, record: Record) -> Comparison:
     years = [y for y in (_year_of(record.year), *(_year_of(y) for y in record.other_years)) if y]
     years.extend(_year_of(p[3]) for p in record.extra_pubs if _year_of(p[3]))
     year_diff = 0
-    if ey and years:
+    preprint_only = not (record.venue and record.venue.lower() != "arxiv") \
+        and not record.volume and not record.extra_pubs
+    if ey and years and preprint_only and entry.venue and ey not in years \
+            and 0 < int(ey) - max(int(y) for y in years) <= 2:
+        # the record knows only the preprint; the cited journal version may well have
+        # appeared a year or two later: nothing to contradict
+        add(FieldCheck("year", None, 0.0, ey, years[0],
+                       "the record knows only the preprint year"))
+    elif ey and years:
         ok = ey in years
         year_diff = min(abs(int(ey) - int(y)) for y in years)
         add(FieldCheck("year", ok, 1.0 if ok else max(0.0, 1 - year_diff / 5), ey, years[0],

@@ -101,3 +101,23 @@ def test_arxiv_venue_accepted_for_eprint_records() -> None:
     e = entry(title=STARS.title, authors=(Person("Melioli", "C."),), authors_truncated=True,
               year="2006", venue="arXiv", volume="", pages="", arxiv="astro-ph/0608207")
     assert compare(e, STARS).discrepancies == ()
+
+
+def test_a_preprint_only_record_cannot_contradict_a_later_journal_year() -> None:
+    """Real reference (INSPIRE 1184514): C. Park, Adv.High Energy Phys. 2013, 389541 (2013),
+    arXiv:1209.0842; the record knows only the 2012 preprint."""
+    from dataclasses import replace
+
+    preprint = replace(STARS, venue="", volume="", pages="", doi="", year="2006",
+                       other_years=())
+    cited = entry(title=STARS.title, authors=STARS.authors, venue="Mon. Not. Roy. Astron. Soc.",
+                  volume="373", pages="811", year="2007")
+    c = compare(cited, preprint)
+    year = next(f for f in c.checks if f.field == "year")
+    assert year.agree is None and "preprint" in year.note
+    assert "year" not in {d.field for d in c.discrepancies}
+    # three years later is no longer "a year or two": a contradiction
+    far = compare(replace(cited, year="2009"), preprint)
+    assert "year" in {d.field for d in far.discrepancies}
+    # and a record that knows the journal version still contradicts a wrong year
+    assert "year" in {d.field for d in compare(cited, STARS).discrepancies}

@@ -60,3 +60,31 @@ def test_norm_doi_and_pages() -> None:
     assert nz.same_page("075001", "75001")
     assert not nz.same_page("476", "475")
     assert nz.volume_number("B106") == "106"
+
+
+# --- particle-physics notation (titles of real CMS notes: the citation as INSPIRE's
+# reference list holds it, and the INSPIRE record's own title)
+
+@pytest.mark.parametrize(("cited", "record"), [
+    ("Combined Standard Model Higgs boson searches with up to 2.3 fb-1 of pp collision data "
+     "at √ s = 7 TeV at the LHC",
+     "Combined Standard Model Higgs boson searches with up to 2.3 inverse femtobarns of pp "
+     "collision data at sqrt(s)=7 TeV at the LHC"),
+    ("Search for Neutral Higgs Bosons Decaying to Tau Pairs in pp Collisions at √ s=7 TeV",
+     "Search for Neutral Higgs Bosons Decaying to Tau Pairs in pp Collisions at sqrts=7 TeV"),
+    ("Measurement of the t¯t production cross section", "Measurement of the ttbar production "
+     "cross section"),
+    ("Measurement of the t\\bar{t} production", "Measurement of the tt\u0304 production"),
+    ("With 5 fb^{-1} of data", "With 5 fb$^{-1}$ of data"),
+])
+def test_hep_notation_spellings_are_one_title(cited: str, record: str) -> None:
+    assert nz.title_key(cited) == nz.title_key(record)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Measurement of the tt production", "Measurement of the ttbar production"),
+    ("At sqrt(s) = 7 TeV", "At sqrt(s) = 8 TeV"),
+    ("The fab lab", "The lab"),
+])
+def test_hep_notation_keeps_real_differences(a: str, b: str) -> None:
+    assert nz.title_key(a) != nz.title_key(b)
