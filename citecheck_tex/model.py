@@ -195,6 +195,7 @@ class QueryKind(enum.Enum):
     ARXIV = "arxiv"
     DOI = "doi"
     TEXKEY = "texkey"
+    REPORT = "report"  # a laboratory/collaboration report number ("CMS-PAS-HIG-11-024")
     JOURNAL_REF = "journal_ref"
     AUTHOR_YEAR = "author_year"  # title-less reference: first author + year (+ journal)
     TITLE = "title"
@@ -254,6 +255,8 @@ class Record:
     # A lead from a non-authoritative source (the LLM web search): it never
     # confirms a work by itself, see citecheck_tex.verify.policy.
     proposed: bool = False
+    # laboratory/collaboration report numbers, normalised ("CMS-PAS-HIG-11-024")
+    report_numbers: tuple[str, ...] = ()
 
 
 class SourceStatus(enum.Enum):

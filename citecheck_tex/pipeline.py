@@ -33,6 +33,7 @@ from citecheck_tex.model import (
     Verdict,
 )
 from citecheck_tex.sources.plan import BATCHED_KINDS, STAGES, groups_for
+from citecheck_tex.tex.ids import find_report_number
 
 if TYPE_CHECKING:
     from citecheck_tex.sources.base import Source
@@ -74,6 +75,9 @@ def build_queries(entry: Entry) -> dict[QueryKind, Query]:
         queries[QueryKind.DOI] = Query(QueryKind.DOI, entry.doi)
     if entry.texkey:
         queries[QueryKind.TEXKEY] = Query(QueryKind.TEXKEY, entry.texkey)
+    report = find_report_number(entry.fields, entry.entry_type)
+    if report:
+        queries[QueryKind.REPORT] = Query(QueryKind.REPORT, report)
     if entry.venue and entry.volume and entry.pages:
         m = _PAGE_RE.search(entry.pages)
         if m:

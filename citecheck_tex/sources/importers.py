@@ -304,7 +304,7 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
         volume=_str(main.get("journal_volume")), pages=pages, doi=doi, arxiv=arxiv,
         texkeys=texkeys, entry_type=_entry_type(_str(doc_types[0]) if doc_types else "",
                                                 bool(venue), bool(arxiv)),
-        extra_pubs=extra,
+        extra_pubs=extra, report_numbers=report_numbers_of(md.get("report_numbers")),
     )
     jrefs = [journal_ref_key(_str(p.get("journal_title")), _str(p.get("journal_volume")),
                              _str(p.get("page_start")) or _str(p.get("artid"))) for p in pubs]
@@ -341,6 +341,7 @@ def inspire_corpus_row(obj: _JSON) -> IndexRow | None:
         entry_type=_entry_type("", bool(venue), bool(arxiv)),
         extra_pubs=tuple((_str(p.get("journal")), _str(p.get("volume")), _str(p.get("pages")),
                           _str(p.get("year"))) for p in pubs[1:]),
+        report_numbers=report_numbers_of(obj.get("report_numbers")),
     )
     jrefs = [journal_ref_key(_str(p.get("journal")), _str(p.get("volume")), _str(p.get("pages")))
              for p in pubs]
@@ -569,6 +570,17 @@ def crossref_row(msg: _JSON) -> IndexRow | None:
                      [journal_ref_key(v, volume, pages) for v in (venue, *shorts)])
 
 
+def report_numbers_of(value: Any) -> tuple[str, ...]:
+    """Normalised report numbers of INSPIRE's ``report_numbers`` (``[{"value": ...}]``, or
+    plain strings in the project corpus); values that are no report number are dropped."""
+    out = []
+    for item in value if isinstance(value, list) else []:
+        text = _str(item.get("value")) if isinstance(item, dict) else _str(item)
+        if ids.looks_like_report_number(text):
+            out.append(ids.normalize_report_number(text))
+    return _uniq(out)
+
+
 def bib_row(entry: Entry, file_label: str) -> IndexRow | None:
     """Row of one BibTeX entry of a trusted library (INSPIRE, ADS, Zotero exports)."""
     doi = normalize_doi(entry.doi or entry.get("doi"))
@@ -585,6 +597,7 @@ def bib_row(entry: Entry, file_label: str) -> IndexRow | None:
         venue=venue, venue_aliases=(journal_display(venue),) if venue else (),
         volume=entry.volume, pages=entry.pages, doi=doi, arxiv=arxiv, texkeys=texkeys,
         entry_type=entry.entry_type.lower(),
+        report_numbers=_uniq([ids.find_report_number(entry.fields, entry.entry_type)]),
     )
     return _make_row(rec.id, "bib", "bibtex", rec,
                      [journal_ref_key(venue, entry.volume, entry.pages)])

@@ -63,21 +63,23 @@ from citecheck_tex.sources.base import (
     year_of,
 )
 from citecheck_tex.sources.http import Http
-from citecheck_tex.sources.importers import first_page, normalize_volume
+from citecheck_tex.sources.importers import first_page, normalize_volume, report_numbers_of
+from citecheck_tex.tex.ids import normalize_report_number
 from citecheck_tex.verify.journals import split_volume_letter
 
 logger = logging.getLogger(__name__)
 
 BATCH = 20
 JREF_BATCH = 10
-_COALESCED = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY, QueryKind.JOURNAL_REF})
+_COALESCED = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY, QueryKind.REPORT,
+                        QueryKind.JOURNAL_REF})
 TITLE_ROWS = 5
 #: Candidates of an author+year search: with the journal, and without it (fallback).
 AUTHOR_YEAR_ROWS = 10
 AUTHOR_YEAR_ROWS_ANY_JOURNAL = 25
 FIELDS = ("titles,authors.full_name,author_count,collaborations,arxiv_eprints,dois,"
           "publication_info,texkeys,control_number,document_type,earliest_date,preprint_date,"
-          "imprints")
+          "imprints,report_numbers")
 
 _DOC_TYPES = {"article": "article", "conference paper": "inproceedings", "book": "book",
               "book chapter": "incollection", "thesis": "phdthesis", "proceedings": "proceedings",
@@ -92,9 +94,9 @@ class InspireSource:
     """The INSPIRE-HEP literature API."""
 
     name = "inspire"
-    kinds = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY,
+    kinds = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY, QueryKind.REPORT,
                        QueryKind.JOURNAL_REF, QueryKind.AUTHOR_YEAR, QueryKind.TITLE})
-    version = "2"  # 2: quoted, compact journal terms; author+year searches
+    version = "3"  # 2: quoted, compact journal terms; author+year searches; 3: report numbers
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -150,7 +152,7 @@ class InspireSource:
         """Identifier and journal-reference queries OR-ed in batches per kind;
         titles one by one."""
         out: list[Answer | None] = [None] * len(queries)
-        for kind in (QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY):
+        for kind in (QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY, QueryKind.REPORT):
             idx = [i for i, q in enumerate(queries) if q.kind is kind]
             if idx:
                 answers = await self._fetch_ids(kind, [queries[i] for i in idx])
@@ -174,6 +176,9 @@ class InspireSource:
         elif kind is QueryKind.DOI:
             norm = [clean_doi(q.value) for q in queries]
             field = "doi"
+        elif kind is QueryKind.REPORT:
+            norm = [normalize_report_number(q.value) for q in queries]
+            field = "reportnumber"
         else:
             norm = [q.value.strip() for q in queries]
             field = "texkeys"
@@ -182,8 +187,8 @@ class InspireSource:
         failure: SourceError | None = None
         requests = 0
         for chunk in chunked(unique, BATCH):
-            search = " or ".join(f'{field}:"{_escape(v)}"' if field == "doi" else f"{field}:{v}"
-                                 for v in chunk)
+            search = " or ".join(f'{field}:"{_escape(v)}"' if field in ("doi", "reportnumber")
+                                 else f"{field}:{v}" for v in chunk)
             try:
                 requests += 1
                 hits = await self._search(search, len(chunk) * 2)
@@ -201,6 +206,8 @@ class InspireSource:
                 elif kind is QueryKind.DOI:
                     keys = tuple(clean_doi(d.get("value", "")) for d in
                                  (hit.get("metadata") or {}).get("dois") or [])
+                elif kind is QueryKind.REPORT:
+                    keys = rec.report_numbers
                 else:
                     keys = rec.texkeys
                 for k in keys:
@@ -431,6 +438,7 @@ def parse_hit(hit: dict[str, Any]) -> Record:
         entry_type=_DOC_TYPES.get(doc[0], doc[0]) if doc else "",
         extra_pubs=extra,
         score=1.0,
+        report_numbers=report_numbers_of(md.get("report_numbers")),
     )
 
 

@@ -14,6 +14,9 @@ and the least precise question. Within a kind, the order is:
   DataCite registers the rest (arXiv's ``10.48550`` DOIs, Zenodo, datasets);
   INSPIRE and OpenAlex are independent confirmations when the first two fail.
 - **TEXKEY**: only INSPIRE issues texkeys (``Maldacena:1997re``).
+- **REPORT**: laboratory and collaboration report numbers (``CMS-PAS-HIG-11-024``,
+  ``CERN-TH-2102``): INSPIRE indexes them for the HEP literature, including the
+  collaboration notes that have no arXiv id or DOI.
 - **JOURNAL_REF**: most physics citations carry no title; INSPIRE indexes
   (journal, volume, page) for the whole HEP literature.
 - **AUTHOR_YEAR**: a title-less reference without identifiers whose journal
@@ -52,6 +55,7 @@ PLAN: Mapping[QueryKind, tuple[str | tuple[str, ...], ...]] = {
     QueryKind.ARXIV: ("local", "arxiv", "inspire", "semanticscholar", "ads"),
     QueryKind.DOI: ("local", "crossref", "datacite", "inspire", "openalex", "semanticscholar", "ads"),
     QueryKind.TEXKEY: ("local", "inspire"),
+    QueryKind.REPORT: ("local", "inspire"),
     QueryKind.JOURNAL_REF: ("local", "inspire"),
     QueryKind.AUTHOR_YEAR: ("local", "inspire"),
     QueryKind.TITLE: ("local", "crossref", "inspire", ("semanticscholar", "openalex", "dblp", "ads"),
@@ -63,6 +67,7 @@ STAGES: tuple[QueryKind, ...] = (
     QueryKind.ARXIV,
     QueryKind.DOI,
     QueryKind.TEXKEY,
+    QueryKind.REPORT,
     QueryKind.JOURNAL_REF,
     QueryKind.AUTHOR_YEAR,
     QueryKind.TITLE,

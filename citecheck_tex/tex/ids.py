@@ -1,4 +1,4 @@
-"""Identifier helpers: DOIs, arXiv ids and INSPIRE texkeys.
+"""Identifier helpers: DOIs, arXiv ids, INSPIRE texkeys and report numbers.
 
 Pure functions shared by the frontend, the sources and the verifier.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 
 logger = logging.getLogger(__name__)
 
@@ -129,3 +130,40 @@ def has_split_arxiv(text: str) -> bool:
 def looks_like_texkey(s: str) -> bool:
     """True for an INSPIRE texkey such as ``Maldacena:1997re``."""
     return bool(_TEXKEY.match(s.strip()))
+
+
+#: A laboratory or collaboration report number: "CMS-PAS-HIG-11-024",
+#: "ATLAS-CONF-2012-093", "CERN-TH-2102", "SLAC-PUB-1234", "DESY 05-123".
+_REPORT_NUMBER = re.compile(r"^[A-Z][A-Z0-9]{1,15}(?:[-\s/_][A-Z0-9]{1,15}){1,6}$")
+#: BibTeX fields that hold one (INSPIRE exports ``reportNumber``).
+REPORT_FIELDS = ("reportnumber", "report", "number")
+_REPORT_TYPES = frozenset({"techreport", "report", "misc", "unpublished", "online", "manual"})
+
+
+def normalize_report_number(s: str) -> str:
+    """Upper case, one ``-`` between the parts ("desy 05/123" -> "DESY-05-123")."""
+    return "-".join(re.split(r"[-\s/_]+", s.strip().upper()))
+
+
+def looks_like_report_number(s: str) -> bool:
+    """True for a report number (letters, then digits somewhere), not an arXiv id or DOI."""
+    text = s.strip().upper()
+    if not text or is_arxiv_id(s.strip()) or text.startswith("10.") or "ARXIV" in text:
+        return False
+    return bool(_REPORT_NUMBER.match(text)) and sum(c.isdigit() for c in text) >= 2 \
+        and text[:2].isalpha()
+
+
+def find_report_number(fields: Mapping[str, str], entry_type: str) -> str:
+    """The normalised report number an entry states, or "".
+
+    ``number`` counts only for report-like entry types (an article's ``number`` is
+    its issue).
+    """
+    for name in REPORT_FIELDS:
+        if name == "number" and entry_type.lower() not in _REPORT_TYPES:
+            continue
+        for part in re.split(r"[,;]\s*", fields.get(name, "")):
+            if looks_like_report_number(part):
+                return normalize_report_number(part)
+    return ""

@@ -23,6 +23,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Levenshtein
 
 from citecheck_tex.model import Comparison, Discrepancy, Entry, FieldCheck, Person, Record
+from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 
 logger = logging.getLogger(__name__)
@@ -380,6 +381,15 @@ def compare(entry: Entry, record: Record) -> Comparison:
         add(FieldCheck("eprint", ok, 1.0 if ok else _fuzzy(e_ax, r_ax), e_ax, r_ax))
     else:
         add(FieldCheck("eprint", None, 0.0, e_ax, r_ax))
+
+    # report number ("CMS-PAS-HIG-11-024"): equal numbers identify the work; a record
+    # lists only some of a work's numbers, so a different one contradicts nothing
+    e_rn = find_report_number(entry.fields, entry.entry_type)
+    if e_rn and record.report_numbers:
+        ok = e_rn in record.report_numbers
+        id_agree += ok
+        add(FieldCheck("report", True if ok else None, 1.0 if ok else 0.0, e_rn,
+                       ", ".join(record.report_numbers[:3])))
 
     # publication reference: venue, volume, pages (any of the record's publications)
     pub_checks = _compare_pub(entry, record)

@@ -33,6 +33,8 @@ def matches(hit: dict[str, Any], term: str) -> bool:
         return any(d["value"].lower() == value for d in md.get("dois", []))
     if field == "texkeys":
         return value in [t.lower() for t in md.get("texkeys", [])]
+    if field == "reportnumber":
+        return value in [r["value"].lower() for r in md.get("report_numbers", [])]
     return False
 
 
@@ -265,3 +267,18 @@ def test_author_year_search_drops_the_journal_when_nothing_is_found(
     server.requests.clear()
     [none] = run(server, [ay(("Nobody",), "2021")])
     assert none.status is SourceStatus.ERROR  # the replay server 404s unknown searches
+
+
+def test_report_numbers_are_or_ed_and_parsed(server: ReplayServer) -> None:
+    """Real hit 1084938 carries FERMILAB-PUB-12-892-PPD; the query is INSPIRE's
+    ``reportnumber:"..."`` (Invenio keyword, see inspire-next's SEARCH_TYPEAHEAD keywords)."""
+    server.add_handler(literature)
+    answers = run(server, [Query(QueryKind.REPORT, "FERMILAB-PUB-12-892-PPD"),
+                           Query(QueryKind.REPORT, "CMS-PAS-XXX-99-999")])
+    assert server.count() == 1
+    q = server.requests[0].param("q")
+    assert q == 'reportnumber:"FERMILAB-PUB-12-892-PPD" or reportnumber:"CMS-PAS-XXX-99-999"'
+    assert [a.status for a in answers] == [SourceStatus.FOUND, SourceStatus.NOT_FOUND]
+    rec = answers[0].records[0]
+    assert rec.report_numbers == ("FERMILAB-PUB-12-892-PPD",)
+    assert rec.title.startswith("Multinucleon ejection model")

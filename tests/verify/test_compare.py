@@ -121,3 +121,36 @@ def test_a_preprint_only_record_cannot_contradict_a_later_journal_year() -> None
     assert "year" in {d.field for d in far.discrepancies}
     # and a record that knows the journal version still contradicts a wrong year
     assert "year" in {d.field for d in compare(cited, STARS).discrepancies}
+
+
+def test_equal_report_numbers_identify_a_collaboration_note() -> None:
+    """Real reference (INSPIRE 1260646) of a CMS note: the titles differ only in notation
+    and wording; the report number pins the work."""
+    note = Record(source="local", id="inspire:1260646",
+                  title="Combined Standard Model Higgs boson searches with up to 2.3 inverse "
+                        "femtobarns of pp collision data at sqrt(s)=7 TeV at the LHC",
+                  collaborations=("CMS",), year="2011", report_numbers=("CMS-PAS-HIG-11-023",))
+    cited = entry(entry_type="techreport", title="Combined Standard Model Higgs boson searches "
+                  "with up to 2.3 fb-1 of pp collision data at √ s = 7 TeV at the LHC",
+                  authors=(), venue="", volume="", pages="", year="2011",
+                  fields={"number": "CMS-PAS-HIG-11-023"})
+    c = compare(cited, note)
+    report = next(f for f in c.checks if f.field == "report")
+    assert report.agree is True and not c.discrepancies
+    other = compare(cited, __import__("dataclasses").replace(
+        note, report_numbers=("CMS-PAS-HIG-11-024",)))
+    assert next(f for f in other.checks if f.field == "report").agree is None
+    assert other.identity < c.identity
+
+
+def test_report_number_helpers() -> None:
+    from citecheck_tex.tex.ids import find_report_number, looks_like_report_number
+
+    assert looks_like_report_number("ATLAS-CONF-2012-093")
+    assert looks_like_report_number("DESY 05-123")
+    assert not looks_like_report_number("hep-th/9711200")
+    assert not looks_like_report_number("2012") and not looks_like_report_number("Phys. Rev.")
+    assert find_report_number({"number": "12"}, "article") == ""
+    assert find_report_number({"number": "desy 05/123"}, "techreport") == "DESY-05-123"
+    assert find_report_number({"reportnumber": "CERN-TH-2102, SLAC-PUB-1"}, "article") \
+        == "CERN-TH-2102"
