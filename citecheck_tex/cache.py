@@ -99,6 +99,10 @@ def query_from_json(data: dict[str, Any]) -> Query:
                  data.get("page", ""))
 
 
+#: Expired answers are deleted when the cache is opened, at most this often.
+PURGE_INTERVAL_S = 86400.0
+
+
 class Cache:
     """The answer cache. Thread-safe; use :meth:`open` to create one.
 
@@ -144,6 +148,15 @@ class Cache:
                 conn.execute("DELETE FROM answers")
                 conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                              (str(SCHEMA_VERSION),))
+            # expired answers (and those of older adapter versions, once expired) are
+            # deleted at most once a day, so the file does not grow run after run
+            now = clock()
+            row = conn.execute("SELECT value FROM meta WHERE key = 'last_purge'").fetchone()
+            if row is None or float(row[0]) <= now - PURGE_INTERVAL_S:
+                gone = conn.execute("DELETE FROM answers WHERE expires_at <= ?", (now,)).rowcount
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('last_purge', ?)", (str(now),))
+                if gone:
+                    logger.debug("cache %s: %d expired answers deleted", p, gone)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

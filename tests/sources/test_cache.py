@@ -68,6 +68,27 @@ def test_ttls_with_injected_clock(tmp_path: Path) -> None:
     cache.close()
 
 
+def test_expired_answers_are_purged_when_opened_at_most_daily(tmp_path: Path) -> None:
+    import sqlite3
+
+    def rows() -> int:
+        with sqlite3.connect(tmp_path / "c.sqlite") as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0])
+
+    clock = Clock()
+    cache = Cache.open(tmp_path / "c.sqlite", clock=clock)
+    missing = Answer("crossref", Query(QueryKind.DOI, "10.1/none"), SourceStatus.NOT_FOUND)
+    assert cache.put_sync(missing, "1") and cache.put_sync(
+        Answer("crossref", Q, SourceStatus.FOUND, (REC,)), "1")
+    cache.close()
+    clock.now += 2 * 3600  # two hours: nothing expired, and purged less than a day ago
+    Cache.open(tmp_path / "c.sqlite", clock=clock).close()
+    assert rows() == 2
+    clock.now += 2 * 24 * 3600  # the not-found answer expired; a day since the last purge
+    Cache.open(tmp_path / "c.sqlite", clock=clock).close()
+    assert rows() == 1
+
+
 def test_errors_are_never_cached(tmp_path: Path) -> None:
     cache = Cache.open(tmp_path / "c.sqlite")
     for status in (SourceStatus.ERROR, SourceStatus.RATE_LIMITED, SourceStatus.SKIPPED):
