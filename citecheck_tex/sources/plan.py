@@ -30,7 +30,9 @@ and the least precise question. Within a kind, the order is:
 - **TITLE**: Crossref's ``query.bibliographic`` is the broadest; INSPIRE is
   precise for physics; Semantic Scholar's match endpoint and OpenAlex cover
   preprints and other fields; DBLP is last (computer science, strict rate
-  limits). The optional LLM web search (``websearch``, off unless configured)
+  limits). arXiv itself can search titles but is not asked: at one request per
+  3 s for the whole process it would be the slowest step, and Semantic Scholar,
+  OpenAlex and INSPIRE index arXiv preprints. The optional LLM web search (``websearch``, off unless configured)
   is the very last resort, alone in its step: it is slow, it costs tokens, and
   an LLM can hallucinate, so it only *proposes* a work. It is asked only about
   references every scholarly source failed to settle, and a DOI or arXiv id it
