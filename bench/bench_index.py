@@ -2,7 +2,7 @@
 
 Run: ``python -m bench.bench_index``. (1) imports ../shared/corpus/dumps/inspire_literature.jsonl,
 dumps/arxiv_metadata_snapshot.jsonl and bib/*.bib into a temporary index and reports
-records/s and peak memory (resident set size, ``resource.getrusage``); (2) runs 1,000
+records/s, the index size and peak memory (resident set size, ``resource.getrusage``); (2) runs 1,000
 lookups built from the same corpus with a fixed seed (DOI, arXiv id with a version,
 journal reference in a different spelling, title with typos) and reports p50/p95 latency
 per kind (target p95 under 5 ms) and the hit rate (the expected record is among the first
@@ -61,7 +61,9 @@ def bench_import(index: LocalIndex) -> None:
               f"| {rate:,.0f} |")
     elapsed = time.perf_counter() - t_all
     print(f"| **all** | | {total} | | {elapsed:.2f} | {total / elapsed:,.0f} |")
-    print(f"\nPeak resident memory: {_rss_mib():.0f} MiB "
+    size = sum(p.stat().st_size for p in index.path.parent.glob(index.path.name + "*"))
+    print(f"\nIndex size: {size / 2**20:.1f} MiB (database and write-ahead log).")
+    print(f"Peak resident memory: {_rss_mib():.0f} MiB "
           f"(before the import: {rss0:.0f} MiB).\n")
 
 

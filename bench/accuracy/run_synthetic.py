@@ -34,7 +34,9 @@ def build_world(path: Path = WORLD) -> float:
 
     sources = (dataset.INSPIRE_DUMP, dataset.ARXIV_DUMP, dataset.HEPML)
     stamp = path.with_suffix(".stamp")
-    want = json.dumps([str(p) for p in sources])
+    from citecheck_tex.sources.local_index import SCHEMA_VERSION
+
+    want = json.dumps([str(p) for p in sources] + [f"schema {SCHEMA_VERSION}", "report numbers"])
     if path.exists() and stamp.exists() and stamp.read_text() == want:
         return 0.0
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -289,3 +289,18 @@ def test_copied_index_keeps_answers(built_index: Path, tmp_path: Path) -> None:
     shutil.copy(built_index, copy)
     with LocalIndex.open(copy, create=False) as index:
         assert index.by_texkey("Corrigan:1975hd")
+
+
+@pytest.mark.parametrize(("query", "recid"), [
+    ("CERN-TH-2102", "100761"),
+    ("cern th 2102", "100761"),       # case and separators do not matter
+    ("MZ-TH/76/15", "111507"),        # stored as "MZ-TH 76/15" in the dump
+])
+def test_by_report_number(index: LocalIndex, query: str, recid: str) -> None:
+    found = index.by_report(query)
+    assert [r.id for r in found] == [f"inspire:{recid}"]
+    assert found[0].report_numbers  # kept in the stored record for the comparison
+
+
+def test_unknown_report_number(index: LocalIndex) -> None:
+    assert index.by_report("CMS-PAS-XXX-99-999") == []

@@ -1,0 +1,115 @@
+"""Title search of the local index: word frequencies, the v2 -> v3 upgrade, candidates."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.sources import local_index
+from citecheck_tex.sources.local_index import SCHEMA_VERSION, LocalIndex
+
+from .conftest import DATA, DUMPS
+
+
+def _terms(path: Path) -> tuple[dict[str, int], dict[str, int]]:
+    """(title_terms, title_vocab) of the index at ``path`` as word -> titles."""
+    conn = sqlite3.connect(path)
+    try:
+        terms = dict(conn.execute("SELECT term, doc FROM title_terms").fetchall())
+        vocab = dict(conn.execute("SELECT term, doc FROM title_vocab").fetchall())
+    finally:
+        conn.close()
+    return terms, vocab
+
+
+def test_title_terms_follow_every_import(tmp_path: Path) -> None:
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "inspire_literature.jsonl")
+    terms, vocab = _terms(path)
+    assert terms == vocab and terms["monopoles"] >= 1
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "arxiv_metadata_snapshot.jsonl")
+    grown, vocab = _terms(path)
+    assert grown == vocab and "diphoton" in grown and "diphoton" not in terms
+    with LocalIndex.open(path) as index:  # re-importing changes no frequency
+        index.add_file(DATA / "arxiv_metadata_snapshot.jsonl")
+    assert _terms(path)[0] == grown
+
+
+@pytest.fixture()
+def all_dumps(tmp_path: Path) -> Path:
+    path = tmp_path / "all.sqlite"
+    with LocalIndex.open(path) as index:
+        for name in DUMPS:
+            index.add_file(DATA / name)
+    return path
+
+
+QUERIES = ("Magnetik Monopoles in SU3 gauge theory",
+           "Calculaton of promt diphoton production cross section at Tevatron and LHC energys")
+
+
+@pytest.mark.parametrize("readonly", [False, True])
+def test_version_2_index_is_upgraded_in_place(all_dumps: Path, readonly: bool) -> None:
+    with LocalIndex.open(all_dumps, create=False) as index:
+        expected = [[(r.id, r.score) for r in index.search_title(q)] for q in QUERIES]
+    conn = sqlite3.connect(all_dumps)  # make it a version-2 index: no title_terms table
+    conn.execute("DROP TABLE title_terms")
+    conn.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+    conn.commit()
+    conn.close()
+    with LocalIndex.open(all_dumps, create=False, readonly=readonly) as index:
+        assert index.stats().schema_version == SCHEMA_VERSION == "3"
+        assert [[(r.id, r.score) for r in index.search_title(q)] for q in QUERIES] == expected
+    terms, vocab = _terms(all_dumps)
+    assert terms == vocab and len(terms) > 100
+
+
+def _bib(path: Path, titles: list[str]) -> Path:
+    path.write_text("".join(f"@article{{k{i},\n  title = {{{t}}},\n  author = {{Doe, J.}},\n"
+                            f"  year = {{2001}}\n}}\n" for i, t in enumerate(titles)),
+                    encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def synthetic(tmp_path: Path) -> LocalIndex:
+    """Titles with known word frequencies: quasar 1, blazar 2, lensing 30, survey 30."""
+    titles = ["Quasar blazar lensing survey", "Blazar variability",
+              "Lensing alone here", "Survey alone there"]
+    titles += [f"Weak lensing survey number {i}" for i in range(26)]
+    titles += [f"Lensing item {i}" for i in range(2)] + [f"Survey item {i}" for i in range(2)]
+    titles += [f"Filler paper {i}" for i in range(40)]
+    with LocalIndex.open(tmp_path / "s.sqlite") as index:
+        assert index.add_file(_bib(tmp_path / "s.bib", titles)).records == len(titles)
+    idx = LocalIndex.open(tmp_path / "s.sqlite", create=False, readonly=True)
+    yield idx  # type: ignore[misc]
+    idx.close()
+
+
+def test_common_pair_must_occur_together_over_the_budget(
+        synthetic: LocalIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    query = "quasar blazar lensing survey"
+    assert synthetic._match_expression(query) == '"quasar" OR "blazar" OR "lensing" OR "survey"'
+    loose = {r.title for r in synthetic.search_title(query, limit=50, min_score=0.0)}
+    monkeypatch.setattr(local_index, "TITLE_POSTINGS_BUDGET", 59)  # lensing + survey: 60
+    assert synthetic._match_expression(query) == (
+        '"quasar" OR "blazar" OR ("lensing" AND "survey")')
+    strict = {r.title for r in synthetic.search_title(query, limit=50, min_score=0.0)}
+    assert "Lensing alone here" in loose and "Lensing alone here" not in strict
+    assert "Weak lensing survey number 3" in strict and "Blazar variability" in strict
+    # the typo-tolerant answer is the same: two misspelt words leave a match
+    for typo in ("Quasra blazar lensing survey", "Quasar blazar lensign survye"):
+        found = synthetic.search_title(typo)
+        assert found[0].title == "Quasar blazar lensing survey", typo
+
+
+def test_limit_counts_distinct_works(synthetic: LocalIndex) -> None:
+    found = synthetic.search_title("weak lensing survey number", limit=3)
+    assert len(found) == 3 and len({r.id for r in found}) == 3
+    assert all(0.5 <= r.score <= 1.0 for r in found)
+    assert all(a.score >= b.score - 0.03 for a, b in zip(found, found[1:], strict=False))
+    assert synthetic.search_title("weak lensing survey number", limit=1) == found[:1]
