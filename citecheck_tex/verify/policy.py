@@ -49,6 +49,7 @@ from citecheck_tex.model import (
     SourceStatus,
     Verdict,
 )
+from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import compare, match_authors
 from citecheck_tex.verify.review import review
@@ -126,7 +127,7 @@ def skip_reason(entry: Entry) -> str | None:
     kind = _SKIP_TYPES.get(etype)
     if kind:
         return f"not a scholarly work (@{etype}: {kind})"
-    has_id = bool(entry.doi or entry.arxiv)
+    has_id = bool(entry.doi or entry.arxiv or find_report_number(entry.fields, etype))
     url = entry.url or entry.get("howpublished")
     if _STANDARD_TITLE.match(entry.title or ""):
         return "a technical standard"

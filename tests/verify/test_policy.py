@@ -252,3 +252,10 @@ def test_free_text_items_with_authors_are_not_web_pages() -> None:
     e = _misc("https://example.org/post", origin=EntryOrigin.TEXT)
     v = decide(e, [found(MONOPOLES), status(SourceStatus.NOT_FOUND)], S)
     assert v.label is Label.MAJOR
+
+
+def test_a_report_number_alone_is_checkable_not_skipped() -> None:
+    # real reference (INSPIRE reference list): only "CMS-PAS-TOP-11-005" and a year
+    e = entry(entry_type="misc", title="", authors=(), venue="", volume="", pages="",
+              year="2011", fields={"number": "CMS-PAS-TOP-11-005"})
+    assert skip_reason(e) is None
