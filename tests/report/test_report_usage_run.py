@@ -23,23 +23,14 @@ from citecheck_tex.sources.http import open_http
 from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.verify.llm import LlmUsage
 from tests.replay import ReplayServer, Reply, Request
-from tests.sources.conftest import FAST, FIXTURES, settings_for
+from tests.sources.conftest import FAST, FIXTURES, PONE_BIB, PONE_TITLE, settings_for
 from tests.verify.llm_server import ChatReply, FakeChatServer
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER = ROOT / "sample_papers" / "dark_matter_axions"
 SCHEMA = json.loads((ROOT / "docs" / "report.schema.json").read_text("utf-8"))
 
-PONE_TITLE = ("Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia "
-              "in the Basal Ganglia of Mice")
-BIB = r"""
-@article{sadasivan2012,
-  author = {Sadasivan, Shankar and Pond, Brooks B. and Pani, Amar K. and Qu, Chunxu and
-            Jiao, Yun and Smeyne, Richard J.},
-  title = {Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of
-           Microglia in the Basal Ganglia of Mice},
-  journal = {PLoS ONE}, year = {2012}, volume = {7}, pages = {e33693}}
-"""
+BIB = PONE_BIB
 
 
 @pytest.fixture

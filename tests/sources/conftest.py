@@ -63,3 +63,18 @@ def ask(server: ReplayServer, name: str, queries: list[Query], **overrides: Any)
         async with open_http(settings, limits=FAST) as http:
             return await make_source(name, http, settings).fetch_batch(queries)
     return asyncio.run(go())
+
+
+#: A real PLoS ONE paper whose Crossref record is in ``crossref.jsonl``, and its
+#: BibTeX entry cited without the DOI (so only a title search can find it).
+PONE_DOI = "10.1371/journal.pone.0033693"
+PONE_TITLE = ("Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia "
+              "in the Basal Ganglia of Mice")
+PONE_BIB = r"""
+@article{sadasivan2012,
+  author = {Sadasivan, Shankar and Pond, Brooks B. and Pani, Amar K. and Qu, Chunxu and
+            Jiao, Yun and Smeyne, Richard J.},
+  title = {Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of
+           Microglia in the Basal Ganglia of Mice},
+  journal = {PLoS ONE}, year = {2012}, volume = {7}, pages = {e33693}}
+"""

@@ -35,23 +35,13 @@ from citecheck_tex.sources.websearch import (
 )
 from citecheck_tex.tex.bib import parse_bib_text
 from tests.replay import ReplayServer, Reply, Request
-from tests.sources.conftest import FAST, FIXTURES, settings_for
+from tests.sources.conftest import FAST, FIXTURES, PONE_BIB, PONE_DOI, PONE_TITLE, settings_for
 from tests.verify.llm_server import ChatReply, FakeChatServer, user_text
 
-PONE = "10.1371/journal.pone.0033693"
+PONE = PONE_DOI
 SREP = "10.1038/srep16696"
-PONE_TITLE = ("Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia "
-              "in the Basal Ganglia of Mice")
 
-#: The real PLoS ONE paper, cited without its DOI (so only a title search can find it).
-BIB = r"""
-@article{sadasivan2012,
-  author = {Sadasivan, Shankar and Pond, Brooks B. and Pani, Amar K. and Qu, Chunxu and
-            Jiao, Yun and Smeyne, Richard J.},
-  title = {Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of
-           Microglia in the Basal Ganglia of Mice},
-  journal = {PLoS ONE}, year = {2012}, volume = {7}, pages = {e33693}}
-"""
+BIB = PONE_BIB
 
 
 def proposal(found: bool = True, **fields: Any) -> str:
