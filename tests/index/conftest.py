@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,8 +35,8 @@ def built_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture()
-def index(built_index: Path) -> LocalIndex:
+def index(built_index: Path) -> Iterator[LocalIndex]:
     """The session index, opened read-only for one test."""
     idx = LocalIndex.open(built_index, create=False, readonly=True)
-    yield idx  # type: ignore[misc]
+    yield idx
     idx.close()
