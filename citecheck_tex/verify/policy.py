@@ -409,7 +409,6 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     # silence is no evidence of fabrication, the work may just be missing from it.
     index_only = (bool(asked) and all(a.source == "local" for a in asked)
                   and not settings.index_complete)
-    index_hint = INDEX_HINT
 
     web = is_web_like(entry)
     if web and (not comps or max(c.identity for c in comps) < 0.6):
@@ -424,7 +423,7 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
             return unverified("No source could be consulted (offline with no local record).")
         if index_only:
             return unverified(f"Not in the local index, and no online source was consulted; "
-                              f"{index_hint}.")
+                              f"{INDEX_HINT}.")
         return Verdict(entry, Label.MAJOR, 0.0, 0.6 if len(asked) < 2 else 0.8,
                        "No record matches this citation in any source consulted.",
                        attempts=attempts)
@@ -441,7 +440,7 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
             return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0,
                            rev.note[0].upper() + rev.note[1:] + "; the cited work itself is "
                            f"not in the local index, so this may be a real paper with a wrong "
-                           f"identifier: {index_hint}.",
+                           f"identifier: {INDEX_HINT}.",
                            attempts=attempts, checks=best.checks)
         return Verdict(entry, Label.MAJOR, 0.0,
                        max(0.6, 1 - best.identity), rev.note[0].upper() + rev.note[1:] + ".",
@@ -457,7 +456,7 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        checks=c.checks)
     tied = tied_candidates(entry, c, comps) if label is Label.MINOR else []
     if tied:
-        why_not = (index_hint if index_only else
+        why_not = (INDEX_HINT if index_only else
                    "a source failed (" + ", ".join(sorted({a.source for a in failed})) + ")")
         return _ambiguous(entry, c, tied, attempts, conclusive=not (index_only or failed),
                           why_not=why_not)
@@ -487,7 +486,7 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     if index_only:
         return Verdict(entry, Label.UNVERIFIED, c.score, 0.0,
                        "No record in the local index fits this citation (the closest differs "
-                       f"in {_describe(c)}), and no online source was consulted; {index_hint}.",
+                       f"in {_describe(c)}), and no online source was consulted; {INDEX_HINT}.",
                        attempts=attempts, checks=c.checks)
     # MAJOR: never offer the closest record as a "correction" of a fabricated work
     return Verdict(entry, Label.MAJOR, c.score, max(0.5, 1 - c.identity),
