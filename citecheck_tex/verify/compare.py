@@ -114,7 +114,11 @@ def _key_variants(p: Person) -> tuple[str, ...]:
     """Keys a cited person may match on (handles "Pelizzola A." parsed as one family)."""
     keys = [nz.name_key(p.full_family)]
     if len(keys[0]) <= 1 and p.given:
-        keys = [nz.name_key(p.given)]  # "Pelizzola A." read as family "A."
+        # "Pelizzola A." read as family "A." (try the given name too), or a record that
+        # stores the name the same way ("T., Srinivasan", as INSPIRE does for some
+        # Indian names): the family as written is tried first, so that it never steals
+        # another author's match
+        keys = [keys[0], nz.name_key(p.given.split()[0]), nz.name_key(p.given)]
     words = [w for w in re.split(r"[\s,]+", p.full_family) if len(w.rstrip(".")) > 1]
     if len(words) > 1:
         keys.extend(nz.name_key(w) for w in words)
@@ -198,7 +202,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     window = len(rec) if len(rec) <= 60 else 60
     for i in unmatched:
         p = people[i]
-        key = _key_variants(p)[0] if _key_variants(p) else ""
+        key = max(_key_variants(p), key=len, default="")  # "Bordag M": "bordag", not "m"
         best_j, best = -1, 0.0
         # misspellings: look near the same position first, the whole list if short
         for j in range(min(len(rec), window)):
