@@ -12,7 +12,14 @@ from __future__ import annotations
 import logging
 import re
 
-from citecheck_tex.tex.ids import find_arxiv, find_doi, normalize_arxiv, normalize_doi
+from citecheck_tex.tex.ids import (
+    find_arxiv,
+    find_doi,
+    looks_like_report_number,
+    normalize_arxiv,
+    normalize_doi,
+    normalize_report_number,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +32,7 @@ _YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])")
 #: "Phys. Rev. Lett. 95, 251302 (2005)", "JHEP 05 (2020) 123", "Nucl. Phys. B 106, 475".
 _JOURNAL_REF = re.compile(
     r"(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,6}?(?:\s?[A-Z]\b)?)\s*"
-    r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5})\s*(?:\((?P<year1>(?:1[89]|20)\d{2})\))?\s*[,:]?\s*"
+    r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z]{3,}\d{4})\s*(?:\((?P<year1>(?:1[89]|20)\d{2})\))?\s*[,:]?\s*"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})\))?"
 )
@@ -33,16 +40,25 @@ _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-
                       r"(?P<pages>[A-Za-z]?\d+(?:-\d+)?)\s*(?:\((?P<year>\d{4})\))?\s*$")
 _INITIALS_FIRST = re.compile(
     r"^(?:[A-Z][a-z]?\.\s*-?\s*){1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
-    r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+(?:Jr\.?|Sr\.?|III?))?$"
+    r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
+    # a second capitalised family word: "E. Di Valentino", "C.H. Llewellyn Smith"
+    r"(?:\s+[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?(?:\s+(?:Jr\.?|Sr\.?|III?))?$"
 )
 _FAMILY_FIRST = re.compile(
-    r"^(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+"
+    r"^(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     r"(?:\s+[A-Z][\w'\-]+)?\s*,?\s+(?:[A-Z][a-z]?\.\s*-?\s*){1,4}$"
 )
 _FULL_NAME = re.compile(
     r"^[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[A-Z]\.)?(?:\s+(?:van|von|der|de|la|del|di)"
     r")*\s+[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+$"
 )
+#: A family name written before its initials, as in "Sharif, M." or "van Putten, M.H.P.M.".
+_FAMILY_WORD = re.compile(
+    r"(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
+    r"(?:\s+[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?"
+)
+#: A report-number-like token ("CMS-PAS-HIG-11-024", "CERN-TH-2102").
+_REPORT_TOKEN = re.compile(r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){1,6}(?![\w./-])")
 _APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.\s*"
                   r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
 _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
@@ -72,8 +88,9 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
         p = pieces[i]
         nxt = pieces[i + 1] if i + 1 < len(pieces) else ""
         # "Family, I." written with a comma between family and initials
-        if (re.fullmatch(r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[\w'\-]+)?", p)
-                and re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,4}", nxt)):
+        if ((re.fullmatch(r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[\w'\-]+)?", p)
+             or _FAMILY_WORD.fullmatch(p))
+                and re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", nxt)):
             names.append(f"{p}, {nxt}")
             i += 2
             continue
@@ -111,7 +128,11 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
         out.setdefault("eprint", arxiv)
         text = re.sub(r"(?:arxiv\s*:\s*)?" + re.escape(arxiv) + r"(?:v\d+)?(?:\s*\[[^\]]*\])?",
                       " ", text, flags=re.I)
-    elif re.search(r"\barxiv\b|\be-?print\b|\bpreprint\b", text, re.I):
+    for m in list(_REPORT_TOKEN.finditer(text)):
+        if "reportnumber" not in out and looks_like_report_number(m.group(0)):
+            out["reportnumber"] = normalize_report_number(m.group(0))
+            text = text.replace(m.group(0), " ")
+    if re.search(r"\barxiv\b|\be-?print\b|\bpreprint\b", text, re.I) and "eprint" not in out:
         bare = find_arxiv(text, bare=True)
         if bare:
             out.setdefault("eprint", bare)
@@ -222,8 +243,11 @@ def _parse(text: str) -> dict[str, str]:
     pieces = [p.strip() for p in re.split(r",|;|\band\b|&", _ET_AL.sub(",", head)) if p.strip()]
     author_pieces: list[str] = []
     consumed = 0
-    for p in pieces:
-        if _looks_like_name(p) or re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,4}", p):
+    for k, p in enumerate(pieces):
+        nxt = pieces[k + 1] if k + 1 < len(pieces) else ""
+        initials = re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", nxt)
+        if (_looks_like_name(p) or re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", p)
+                or (initials and _FAMILY_WORD.fullmatch(p))):  # "Sharif, M., Saleem, R."
             author_pieces.append(p)
             consumed += 1
         else:
