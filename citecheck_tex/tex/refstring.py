@@ -99,6 +99,22 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     return names, truncated
 
 
+_TITLE_WORDS = frozenset("a an and at by for from in into of on or the to with".split())
+
+
+def _names_without_separators(text: str) -> bool:
+    """True for an author list that lost its commas ("G Bélanger F Boudjema A Pukhov",
+    as reference extraction sometimes leaves them): every word capitalised, no title
+    word ("of", "the"), and many of them bare initials. Such text is no title."""
+    words = text.replace(".", " ").split()
+    # "A" is an initial inside a list of names, the article only at the start
+    if len(words) < 3 or words[0] == "A" or any(
+            (w.lower() in _TITLE_WORDS and w != "A") or not w[0].isupper() for w in words):
+        return False
+    initials = sum(1 for w in words if len(w) <= 2 and w.isupper())
+    return initials * 3 >= len(words)
+
+
 def _bibtex_authors(names: list[str], truncated: bool) -> str:
     out = [("{" + n + "}") if _COLLAB.search(n) else n for n in names]
     if truncated:
@@ -271,7 +287,10 @@ def _parse(text: str) -> dict[str, str]:
         candidate = re.sub(r"^(?:(?:1[89]|20)\d{2}[a-z]?)\s*[,.:]\s*", "", candidate)
         candidate = re.sub(r"^\(\s*\d{4}[a-z]?\s*\)\s*[,.:]?\s*", "", candidate)
         if len(candidate.split()) >= 3:
-            out["title"] = candidate.strip(" ,.;:")
+            if _names_without_separators(candidate):
+                out["note"] = candidate.strip(" ,.;:")  # not a title: never compared
+            else:
+                out["title"] = candidate.strip(" ,.;:")
     if not out:
         out["note"] = text
     return out

@@ -53,3 +53,19 @@ def test_a_report_number_is_not_a_journal_reference() -> None:
     got = parse_reference("(2012), CMS-PAS-HIN-12-014")
     assert got.get("reportnumber") == "CMS-PAS-HIN-12-014"
     assert "journal" not in got and "volume" not in got
+
+
+@pytest.mark.parametrize("names", ["G Bélanger F Boudjema A Pukhov A Semenov",
+                                   "LG Jin R Tang F Zhang", "S Höche Y Li S Prestel"])
+def test_names_without_separators_are_not_a_title(names: str) -> None:
+    got = parse_reference(f"{names}, Phys.Rev. D91, 074015 (2015), arXiv:1405.3607")
+    assert "title" not in got and got["note"] == names
+    assert (got["journal"], got["volume"], got["eprint"]) == ("Phys.Rev.", "D91", "1405.3607")
+
+
+@pytest.mark.parametrize("title", ["A Search for New Physics at the LHC",
+                                   "Measurement Of The W Boson Mass",
+                                   "QCD At NNLO With Jets", "A Large N Expansion"])
+def test_title_case_titles_stay_titles(title: str) -> None:
+    got = parse_reference(f"J. Smith, {title}, Phys.Rev. D91, 074015 (2015)")
+    assert got.get("title") == title
