@@ -515,6 +515,10 @@ def _same_volume(cited: str, found: str, cited_year: str, found_year: str) -> bo
             # volume "2016" (the year) against the year-issue form "1608"
             if len(y) == 4 and y[:2] == x[-2:]:
                 return True
+            # ... or against the issue alone: "JHEP 07 (2016) 069" is issue 7 of the
+            # volume Springer and Crossref call "2016" (the record keeps no issue)
+            if len(y) <= 2 and 1 <= int(y) <= 12:
+                return True
     return False
 
 
