@@ -14,7 +14,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from citecheck_tex import __version__
@@ -411,6 +411,71 @@ async def check_entries_async(
     return verdicts, problems + _network_problems(verdicts), requests
 
 
+async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict[str, Record]:
+    """The record behind each INSPIRE texkey in ``keys`` that the sources know.
+
+    Used for citation keys that no bibliography defines (``undefined-key``): a key
+    like ``Maldacena:1997re`` names a real paper, and saying which one helps the
+    author add the missing entry. Asks the TEXKEY sources of the plan (the local
+    index, then INSPIRE; one OR-ed search), through the cache; never raises.
+    """
+    from citecheck_tex.sources.http import open_http
+
+    queries = [Query(QueryKind.TEXKEY, k) for k in dict.fromkeys(keys)]
+    found: dict[str, Record] = {}
+    if not queries:
+        return found
+    cache = None
+    cache_path = settings.resolved_cache_path()
+    if cache_path is not None:
+        from citecheck_tex.cache import Cache
+
+        cache_path.parent.mkdir(parents=True, exist_ok=True)
+        cache = Cache.open(cache_path)
+    try:
+        async with open_http(settings) as http:
+            sources, _ = await _build_sources(http, settings, cache)
+            for group in groups_for(QueryKind.TEXKEY, tuple(sources)):
+                todo = [q for q in queries if q.value not in found]
+                for name in group:
+                    if not todo or QueryKind.TEXKEY not in sources[name].kinds:
+                        continue
+                    for ans in await _ask(sources[name], QueryKind.TEXKEY, todo):
+                        if ans.status is SourceStatus.FOUND and ans.records:
+                            found.setdefault(ans.query.value, ans.records[0])
+    finally:
+        if cache is not None:
+            cache.close()
+    return found
+
+
+def _explain_undefined(problems: Sequence[Problem], settings: Settings) -> list[Problem]:
+    """``undefined-key`` problems whose key is an INSPIRE texkey, told which paper it is."""
+    from citecheck_tex.tex.ids import looks_like_texkey
+
+    keys = [p.key for p in problems
+            if p.code == "undefined-key" and p.key and looks_like_texkey(p.key)]
+    if not keys:
+        return list(problems)
+    try:
+        records = asyncio.run(resolve_texkeys_async(keys, settings))
+    except Exception:  # an optional hint must never stop the run
+        logger.debug("texkey lookup for undefined keys failed", exc_info=True)
+        return list(problems)
+    out = []
+    for p in problems:
+        rec = records.get(p.key) if p.code == "undefined-key" else None
+        if rec is not None:
+            who = rec.authors[0].family if rec.authors else (
+                rec.collaborations[0] if rec.collaborations else "")
+            what = ", ".join(x for x in (who, rec.year) if x)
+            p = replace(p, message=f"{p.message}; it is the INSPIRE texkey of "
+                           f"\u201c{rec.title}\u201d ({what}{', ' if what else ''}{rec.url or rec.id})"
+                           ": add that entry to your bibliography")
+        out.append(p)
+    return out
+
+
 def _add_source_usage(sources: dict[str, Source], usage: dict[str, LlmUsage]) -> None:
     """Add what LLM-backed sources (the web search) cost to ``usage``, by source name."""
     from citecheck_tex.verify.llm import LlmUsage
@@ -463,7 +528,10 @@ def check(
         offline=settings.offline,
         project=project,
         verdicts=tuple(with_sites),
-        problems=tuple(project.problems) + tuple(problems),
+        # after a network failure, name undefined texkeys from the index and cache only
+        problems=tuple(_explain_undefined(project.problems, settings if not any(
+            p.code == "network" for p in problems) else replace(settings, offline=True)))
+        + tuple(problems),
         tool_version=__version__,
         elapsed_s=time.perf_counter() - t0,
         http_requests=requests,
@@ -473,7 +541,5 @@ def check(
 
 
 def _with_sites(v: Verdict, project: Project) -> Verdict:
-    from dataclasses import replace
-
     sites = project.sites_for(v.entry.key)
     return replace(v, sites=sites) if sites else v

@@ -167,3 +167,22 @@ def test_index_add_of_an_unreadable_dump_fails_after_importing_the_rest(
     assert out.count("not a record of a known dump format") == 1
     assert main(["index", "stats", "--index", str(index)]) == 0
     assert "records" in capsys.readouterr().out  # the good file was imported
+
+
+def test_an_undefined_texkey_is_told_which_paper_it_is(
+        demo_index: Path, tmp_path: Path) -> None:
+    """\\cite{Scardina:2012hy} with no .bib entry: the index knows that INSPIRE texkey
+    (a real record of the sample index), so the problem names the paper."""
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\begin{document}\n"
+        "See \\cite{Scardina:2012hy} and \\cite{Nobody:2099xyz}.\n"
+        "\\bibliography{refs}\\end{document}\n", encoding="utf-8")
+    (tmp_path / "refs.bib").write_text(
+        "@article{other, title={A title}, author={A. Author}, year={2001}}\n",
+        encoding="utf-8")
+    code, report = _run(tmp_path, demo_index, tmp_path / "out")
+    problems = {p["key"]: p["message"] for p in report["problems"]  # type: ignore[index]
+                if p["code"] == "undefined-key"}
+    assert "INSPIRE texkey of" in problems["Scardina:2012hy"]
+    assert "Quark-Gluon Plasma" in problems["Scardina:2012hy"]
+    assert "INSPIRE texkey of" not in problems["Nobody:2099xyz"]
