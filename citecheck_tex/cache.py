@@ -241,6 +241,7 @@ class CachedSource:
         self.name = inner.name
         self.kinds = inner.kinds
         self.version = inner.version
+        self.last_resort: bool = getattr(inner, "last_resort", False)
 
     async def _lookup(self, query: Query) -> Answer | None:
         if self.cache is None or (self.refresh and not self.offline):

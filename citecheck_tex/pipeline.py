@@ -197,6 +197,11 @@ async def run_cascade(
                     i for i in sorted(active)
                     if kind in queries[i] and (kind in _ASK_ALL or i not in found_for_kind)
                 ]
+                if getattr(sources[name], "last_resort", False):
+                    # a last resort (the LLM web search) is asked only about works no
+                    # authoritative record identifies yet
+                    todo = [i for i in todo if not policy.has_real_candidate(
+                        entries[i], answers[i], settings.tau_minor)]
                 if todo:
                     jobs.append((name, todo))
             if not jobs:

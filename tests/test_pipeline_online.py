@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from citecheck_tex.config import Settings
-from citecheck_tex.model import Label, SourceStatus
+from citecheck_tex.model import Label, QueryKind, SourceStatus
 from citecheck_tex.pipeline import check_entries_async
 from citecheck_tex.sources.http import open_http
 from citecheck_tex.tex.bib import parse_bib_text
@@ -107,3 +107,41 @@ def test_a_configured_source_that_cannot_run_is_reported_not_silently_dropped() 
     assert len(unavailable) == 1
     assert "websearch" in unavailable[0].message and "llm_model" in unavailable[0].message
     assert requests == 0 and verdicts[0].label is Label.UNVERIFIED
+
+
+class _TitleSource:
+    """Answers every TITLE query with the same records, counting the questions."""
+
+    kinds = frozenset({QueryKind.TITLE})
+    version = "test"
+
+    def __init__(self, name: str, records: tuple[object, ...], last_resort: bool = False) -> None:
+        self.name, self.records, self.last_resort, self.asked = name, records, last_resort, 0
+
+    async def fetch(self, query: object) -> object:
+        from citecheck_tex.model import Answer, SourceStatus
+
+        self.asked += 1
+        return Answer(self.name, query, SourceStatus.FOUND, records=self.records)  # type: ignore[arg-type]
+
+    async def fetch_batch(self, queries: list[object]) -> list[object]:
+        return [await self.fetch(q) for q in queries]
+
+
+def test_the_last_resort_is_not_asked_about_works_a_real_record_identifies() -> None:
+    from citecheck_tex.model import Person, Record
+    from citecheck_tex.pipeline import run_cascade
+
+    entries, _ = parse_bib_text(
+        "@article{a, title={Magnetic Monopoles in SU(3) Gauge Theories}, author={Corrigan, E.},"
+        " year={1979}}\n@article{b, title={A work nobody has heard of at all}, year={2001},"
+        " author={Nobody, N.}}\n", "refs.bib")
+    real = Record(source="local", id="inspire:100761",
+                  title="Magnetic Monopoles in SU(3) Gauge Theories",
+                  authors=(Person("Corrigan", "Edward"),), year="1976")
+    local = _TitleSource("local", (real,))
+    web = _TitleSource("websearch", (), last_resort=True)
+    settings = replace(Settings(), sources=("local", "websearch"), cache_path="none")
+    verdicts = asyncio.run(run_cascade(entries, {"local": local, "websearch": web}, settings))  # type: ignore[dict-item]
+    assert verdicts[0].label is Label.MINOR  # the year is wrong: a real, corrected match
+    assert local.asked == 2 and web.asked == 1  # asked only about the unknown work

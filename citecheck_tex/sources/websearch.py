@@ -235,6 +235,8 @@ class WebSearchSource:
 
     name = "websearch"
     kinds = frozenset({QueryKind.TITLE})
+    #: asked only about references no authoritative record identifies (see pipeline)
+    last_resort = True
 
     def __init__(self, settings: Settings, *, client: AsyncOpenAI | None = None,
                  concurrency: int = DEFAULT_CONCURRENCY) -> None:

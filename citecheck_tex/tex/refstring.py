@@ -32,7 +32,10 @@ _YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])")
 #: "Phys. Rev. Lett. 95, 251302 (2005)", "JHEP 05 (2020) 123", "Nucl. Phys. B 106, 475".
 _JOURNAL_REF = re.compile(
     r"(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,6}?(?:\s?[A-Z]\b)?)\s*"
-    r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z]{3,}\d{4})\s*(?:\((?P<year1>(?:1[89]|20)\d{2})\))?\s*[,:]?\s*"
+    # volume and pages are apart ("95, 251302", "2 (1998) 231", "B106 475"): "COVID-19"
+    # is no journal reference
+    r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z]{3,}\d{4})\b"
+    r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})\))?(?:\s*[,:]\s*|\s+)"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})\))?"
 )
@@ -57,8 +60,9 @@ _FAMILY_WORD = re.compile(
     r"(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     r"(?:\s+[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?"
 )
-#: A report-number-like token ("CMS-PAS-HIG-11-024", "CERN-TH-2102").
-_REPORT_TOKEN = re.compile(r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){1,6}(?![\w./-])")
+#: A report-number-like token in free text ("CMS-PAS-HIG-11-024", "CERN-TH-2102"): three
+#: parts or more, so that "COVID-19" or "VGG-16" in a title stays in the title.
+_REPORT_TOKEN = re.compile(r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w./-])")
 _APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.\s*"
                   r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
 _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
@@ -144,10 +148,11 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
         out.setdefault("eprint", arxiv)
         text = re.sub(r"(?:arxiv\s*:\s*)?" + re.escape(arxiv) + r"(?:v\d+)?(?:\s*\[[^\]]*\])?",
                       " ", text, flags=re.I)
-    for m in list(_REPORT_TOKEN.finditer(text)):
-        if "reportnumber" not in out and looks_like_report_number(m.group(0)):
+    for m in _REPORT_TOKEN.finditer(text):
+        if looks_like_report_number(m.group(0)):
             out["reportnumber"] = normalize_report_number(m.group(0))
-            text = text.replace(m.group(0), " ")
+            text = text[:m.start()] + " " + text[m.end():]
+            break
     if re.search(r"\barxiv\b|\be-?print\b|\bpreprint\b", text, re.I) and "eprint" not in out:
         bare = find_arxiv(text, bare=True)
         if bare:

@@ -283,6 +283,13 @@ def compare_all(entry: Entry, answers: Sequence[Answer]) -> list[Comparison]:
     return out
 
 
+def has_real_candidate(entry: Entry, answers: Sequence[Answer], tau_minor: float) -> bool:
+    """True when a record of an authoritative source already identifies the work
+    (score at least ``tau_minor``): the last-resort sources need not be asked."""
+    return any(c.score >= tau_minor and not c.record.proposed
+               for c in compare_all(entry, answers))
+
+
 def is_settled(entry: Entry, answers: Sequence[Answer]) -> bool:
     """True when some found record confirms every field the citation states."""
     for c in compare_all(entry, answers):
@@ -428,9 +435,13 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        "No record matches this citation in any source consulted.",
                        attempts=attempts)
 
-    chosen = select_candidate(entry, comps)
-    rev = review(entry, chosen, [c for c in comps if c is not chosen])
     tau_minor, tau_exact = settings.tau_minor, settings.tau_exact
+    # a proposal (the LLM web search) is chosen only when no real record identifies
+    # the work: repeating the cited title must not displace a real, if corrected, match
+    real = [c for c in comps if not c.record.proposed]
+    pool = real if any(c.score >= tau_minor for c in real) else comps
+    chosen = select_candidate(entry, pool)
+    rev = review(entry, chosen, [c for c in comps if c is not chosen])
     if rev.comparison is None:
         if failed:
             return unverified("The identifier resolves to another paper and a source that "

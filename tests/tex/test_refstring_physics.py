@@ -69,3 +69,17 @@ def test_names_without_separators_are_not_a_title(names: str) -> None:
 def test_title_case_titles_stay_titles(title: str) -> None:
     got = parse_reference(f"J. Smith, {title}, Phys.Rev. D91, 074015 (2015)")
     assert got.get("title") == title
+
+
+@pytest.mark.parametrize("word", ["COVID-19", "VGG-16", "SU-8"])
+def test_two_part_tokens_in_titles_stay_in_the_title(word: str) -> None:
+    got = parse_reference(f"A. Smith, B. Jones, “Impact of {word} on admissions”, "
+                          "Lancet 395, 1234 (2020)")
+    assert "reportnumber" not in got and word in got["title"]
+
+
+def test_a_hyphenated_word_in_an_unquoted_title_is_no_journal_reference() -> None:
+    got = parse_reference("A. Smith, B. Jones, Impact of COVID-19 on hospital admissions in "
+                          "Europe, Lancet 395, 1234 (2020).")
+    assert (got["journal"], got["volume"], got["pages"]) == ("Lancet", "395", "1234")
+    assert got["title"] == "Impact of COVID-19 on hospital admissions in Europe"

@@ -259,3 +259,15 @@ def test_a_report_number_alone_is_checkable_not_skipped() -> None:
     e = entry(entry_type="misc", title="", authors=(), venue="", volume="", pages="",
               year="2011", fields={"number": "CMS-PAS-TOP-11-005"})
     assert skip_reason(e) is None
+
+
+def test_a_proposal_never_displaces_a_real_record() -> None:
+    """Review finding: a web-search proposal repeating the cited title used to win the
+    selection and turn a real MINOR into UNVERIFIED."""
+    # the citation changed a title word and the year; the model repeats the citation
+    e = entry(year="1979", title="Magnetic monopoles in SU(4) gauge theories", doi="")
+    proposal = Record(source="websearch", id="some-model", title=e.title,
+                      authors=e.authors, year="1979", proposed=True,
+                      url="https://example.org/monopoles")
+    v = decide(e, [found(MONOPOLES), found(proposal, source="websearch")], S)
+    assert v.label is Label.MINOR and v.match is not None and not v.match.proposed
