@@ -28,14 +28,12 @@ class Row:
 def relabel(v: Verdict, tau_minor: float, tau_exact: float) -> str:
     """The label ``v`` would get with other thresholds (UNVERIFIED/SKIPPED unchanged).
 
-    Mirrors :func:`citecheck_tex.verify.policy._label_for`: EXACT needs the
-    score and no contradicted field; at or above tau_minor a contradicted field
-    makes MINOR and none EXACT; MAJOR otherwise.
+    Mirrors :func:`citecheck_tex.verify.policy._label_for`: at or above tau_minor a
+    contradicted field makes MINOR and none EXACT; MAJOR below (tau_exact only
+    sets the confidence of an EXACT, so it does not change the class).
     """
     if v.label in (Label.UNVERIFIED, Label.SKIPPED):
         return v.label.value
-    if v.score >= tau_exact and not v.discrepancies and v.checks:
-        return "EXACT"
     if v.score >= tau_minor and v.checks:
         return "MINOR" if v.discrepancies else "EXACT"
     return "MAJOR"
@@ -68,8 +66,10 @@ def prf(gold: Sequence[str], pred: Sequence[str], cls: str) -> tuple[float, floa
 def calibrate(rows: Sequence[Row], skipped_as: str = "") -> tuple[float, float, float]:
     """Grid-search (tau_minor, tau_exact) maximising macro-F1 on ``rows``.
 
-    Ties go to the larger tau_exact and the smaller tau_minor ... in the middle
-    of the best plateau, so the thresholds are not glued to one case.
+    The thresholds are taken in the middle of the best plateau, so they are not
+    glued to one case. tau_exact no longer changes a class (it only lowers the
+    confidence of an EXACT whose citation states little), so its whole range is
+    one plateau and the middle of it (9.0) is kept.
     """
     gold = [r.gold for r in rows]
     results: list[tuple[float, float, float]] = []

@@ -9,9 +9,12 @@ Steps (each a small function):
    and the source's confidence break ties within a small title-score window.
 3. comparison (:mod:`citecheck_tex.verify.compare`) and the reviewer pass
    (:mod:`citecheck_tex.verify.review`).
-4. thresholds: ``score >= tau_exact`` and no contradicted field -> EXACT;
-   ``score >= tau_minor`` -> MINOR; below -> MAJOR when every consulted
-   source answered, UNVERIFIED when one failed or none could be asked.
+4. thresholds: ``score >= tau_minor`` identifies the work: EXACT when no
+   stated field contradicts the record, MINOR when one does; below -> MAJOR
+   when every consulted source answered, UNVERIFIED when one failed or none
+   could be asked. ``tau_exact`` separates a well-supported EXACT from one whose
+   citation states too little to be sure (score below it: confidence at most
+   0.5 and a note); it never turns a faithful citation into MINOR.
    Offline, when only the local index was consulted, its silence is evidence
    only if the user declares it complete (``index_complete``); otherwise the
    entries it cannot match are UNVERIFIED, with what to do next.
@@ -298,15 +301,13 @@ def is_settled(entry: Entry, answers: Sequence[Answer]) -> bool:
     return False
 
 
-def _label_for(c: Comparison, tau_minor: float, tau_exact: float) -> Label:
+def _label_for(c: Comparison, tau_minor: float) -> Label:
     # MINOR means a stated field contradicts the record: a work identified well enough
     # (score >= tau_minor) with nothing contradicted is EXACT, however little the
     # citation states (a title and a report number; real references do that).
-    if c.score >= tau_exact and not c.discrepancies:
-        return Label.EXACT
-    if c.score >= tau_minor:
-        return Label.MINOR if c.discrepancies else Label.EXACT
-    return Label.MAJOR
+    if c.score < tau_minor:
+        return Label.MAJOR
+    return Label.MINOR if c.discrepancies else Label.EXACT
 
 
 #: A chimera is a real work cited with someone else's authors: with at least
@@ -457,7 +458,7 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        max(0.6, 1 - best.identity), rev.note[0].upper() + rev.note[1:] + ".",
                        attempts=attempts, checks=best.checks)
     c = rev.comparison
-    label = _label_for(c, tau_minor, tau_exact)
+    label = _label_for(c, tau_minor)
     if label is not Label.MAJOR and not c.record.proposed and grafted_authors(entry, c):
         author = next(f for f in c.checks if f.field == "author")
         return Verdict(entry, Label.MAJOR, c.score, max(0.6, 1 - author.similarity),
@@ -480,8 +481,11 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        "authoritative record confirms it.",
                        match=c.record, attempts=attempts, checks=c.checks)
     if label is Label.EXACT:
-        return Verdict(entry, label, c.score, c.confidence,
-                       f"Every stated field agrees with {src} record {c.record.id}.",
+        sure = c.score >= tau_exact
+        return Verdict(entry, label, c.score, c.confidence if sure else min(c.confidence, 0.5),
+                       f"Every stated field agrees with {src} record {c.record.id}."
+                       + ("" if sure else " The citation states little to compare "
+                          f"(score {c.score:.1f} below {tau_exact:g})."),
                        match=c.record, attempts=attempts, checks=c.checks)
     if label is Label.MINOR:
         note = f" ({rev.note})" if rev.note else ""
