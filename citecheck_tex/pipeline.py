@@ -32,10 +32,11 @@ from citecheck_tex.model import (
     SourceStatus,
     Verdict,
 )
-from citecheck_tex.sources.plan import BATCHED_KINDS, STAGES, groups_for
+from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
 from citecheck_tex.tex.ids import find_report_number
 
 if TYPE_CHECKING:
+    from citecheck_tex.cache import Cache
     from citecheck_tex.sources.base import Source
     from citecheck_tex.sources.http import Http
     from citecheck_tex.verify.llm import LlmUsage
@@ -376,6 +377,17 @@ def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
     return out
 
 
+def _open_cache(settings: Settings) -> Cache | None:
+    """The answer cache of ``settings`` (None when disabled)."""
+    cache_path = settings.resolved_cache_path()
+    if cache_path is None:
+        return None
+    from citecheck_tex.cache import Cache
+
+    cache_path.parent.mkdir(parents=True, exist_ok=True)
+    return Cache.open(cache_path)
+
+
 async def check_entries_async(
     entries: Sequence[Entry],
     settings: Settings,
@@ -391,13 +403,7 @@ async def check_entries_async(
     """
     from citecheck_tex.sources.http import open_http
 
-    cache = None
-    cache_path = settings.resolved_cache_path()
-    if cache_path is not None:
-        from citecheck_tex.cache import Cache
-
-        cache_path.parent.mkdir(parents=True, exist_ok=True)
-        cache = Cache.open(cache_path)
+    cache = _open_cache(settings)
     try:
         if http is None:
             async with open_http(settings) as own_http:
@@ -430,13 +436,11 @@ async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict
     found: dict[str, Record] = {}
     if not queries:
         return found
-    cache = None
-    cache_path = settings.resolved_cache_path()
-    if cache_path is not None:
-        from citecheck_tex.cache import Cache
-
-        cache_path.parent.mkdir(parents=True, exist_ok=True)
-        cache = Cache.open(cache_path)
+    texkey_sources = {n for step in PLAN[QueryKind.TEXKEY]
+                      for n in ((step,) if isinstance(step, str) else step)}
+    settings = replace(settings, sources=tuple(s for s in settings.sources
+                                               if s in texkey_sources))
+    cache = _open_cache(settings)
     try:
         async with open_http(settings) as http:
             sources, _ = await _build_sources(http, settings, cache)

@@ -368,8 +368,7 @@ def tied_candidates(entry: Entry, chosen: Comparison,
 
 
 def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
-               attempts: tuple[Attempt, ...], conclusive: bool = True,
-               why_not: str = "") -> Verdict:
+               attempts: tuple[Attempt, ...], conclusive: bool, why_not: str) -> Verdict:
     """The verdict of a title-less citation that several works fit equally.
 
     MAJOR when they contradict a field it states (its journal reference points
@@ -382,13 +381,14 @@ def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
     """
     n = len(tied) + 1
     ids = ", ".join(f"{c.record.source} {c.record.id}" for c in (chosen, *tied[:3]))
-    if any(d.cited for d in chosen.discrepancies) and not conclusive:
+    contradicted = any(d.cited for d in chosen.discrepancies)
+    if contradicted and not conclusive:
         return Verdict(entry, Label.UNVERIFIED, chosen.score, 0.2,
                        f"{n} works by the cited authors ({ids}) differ from it in "
                        f"{_describe(chosen)}, and the cited work itself may be missing from "
                        f"what was searched: {why_not}.",
                        attempts=attempts, checks=chosen.checks)
-    if any(d.cited for d in chosen.discrepancies):
+    if contradicted:
         return Verdict(entry, Label.MAJOR, chosen.score, 0.6,
                        f"No record matches: {n} works by the cited authors ({ids}) fit "
                        f"equally badly (each differs in {_describe(chosen)}).",
