@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
@@ -109,36 +110,34 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", "".join(out)).strip()
 
 
+_PREFIX = {"femto": "f", "pico": "p", "nano": "n", "atto": "a"}
+
+
+def _quark_pair(m: re.Match[str]) -> str:
+    return " " + 2 * next(g for g in m.groups() if g).lower() + "bar "
+
+
 #: Particle-physics notation written in several ways in titles (INSPIRE, arXiv,
 #: publishers and authors each have theirs): one spelling each, before folding.
-_HEP_NOTATION: tuple[tuple[re.Pattern[str], str], ...] = (
+_HEP_NOTATION: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     # sqrt(s): "\\sqrt{s}", "√s", "√ s", "sqrt(s)", "sqrts"
     (re.compile(r"\\sqrt\s*\{\s*s\s*\}|√\s*\(?\s*s\b\)?|\bsqrt\s*\(\s*s\s*\)|\bsqrt\s+s\b",
                 re.IGNORECASE), " sqrts "),
     # integrated luminosity: "fb^{-1}", "fb-1", "fb−1", "fb⁻¹", "inverse femtobarns"
     (re.compile(r"\b([fpna])b\s*(?:\^\s*\{?\s*[-−]\s*1\s*\}?|[-−]\s*1\b|⁻¹)", re.IGNORECASE),
      r" \1b1 "),
-    (re.compile(r"\binverse\s+(femto|pico|nano|atto)\s*barns?\b", re.IGNORECASE), "_INV_"),
+    (re.compile(r"\binverse\s+(femto|pico|nano|atto)\s*barns?\b", re.IGNORECASE),
+     lambda m: f" {_PREFIX[m.group(1).lower()]}b1 "),
     # quark-antiquark pairs: "t¯t", "tt̄", "t\\bar{t}", "ttbar", "tt-bar"
     (re.compile(r"\b([tbcqs])\s*¯\s*\1\b|\b([tbcqs])\2\u0304|\b([tbcqs])\s*\\bar\s*\{?\s*\3\s*\}?"
-                r"|\b([tbcqs])\4\s*-?\s*bar\b", re.IGNORECASE), "_QQBAR_"),
+                r"|\b([tbcqs])\4\s*-?\s*bar\b", re.IGNORECASE), _quark_pair),
 )
-_PREFIX = {"femto": "f", "pico": "p", "nano": "n", "atto": "a"}
 
 
 def hep_notation(title: str) -> str:
     """``title`` with common particle-physics notations spelt one way (see _HEP_NOTATION)."""
-    if not any(c in title for c in "√¯\u0304\\") and not re.search(
-            r"sqrt|[fpna]b|inverse|bar", title, re.IGNORECASE):
-        return title
     for pattern, repl in _HEP_NOTATION:
-        if repl == "_INV_":
-            title = pattern.sub(lambda m: f" {_PREFIX[m.group(1).lower()]}b1 ", title)
-        elif repl == "_QQBAR_":
-            title = pattern.sub(lambda m: " " + 2 * next(g for g in m.groups() if g).lower()
-                                + "bar ", title)
-        else:
-            title = pattern.sub(repl, title)
+        title = pattern.sub(repl, title)
     return title
 
 
