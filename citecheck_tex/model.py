@@ -349,6 +349,9 @@ class Verdict:
     attempts: tuple[Attempt, ...] = ()
     sites: tuple[CiteSite, ...] = ()
     checks: tuple[FieldCheck, ...] = ()
+    # UNVERIFIED only because a local index not declared complete was all that was
+    # consulted (offline): the reports give the advice once instead of per entry
+    index_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import quote
 
 from citecheck_tex.errors import UsageError
-from citecheck_tex.model import CiteSite, Label, Record, SourceStatus, Verdict
+from citecheck_tex.model import CiteSite, Label, Record, Verdict
 from citecheck_tex.verify.policy import INDEX_HINT
 
 if TYPE_CHECKING:
@@ -225,9 +225,6 @@ def shorten(text: str, width: int) -> str:
 
 # --------------------------------------------------------------------------- verdict kinds
 
-#: The policy's advice for references a partial local index cannot match
-#: (see :func:`citecheck_tex.verify.policy.decide`).
-INDEX_HINT_MARK = INDEX_HINT
 
 #: The once-per-run advice of the terminal report for index-only UNVERIFIED references.
 INDEX_ONLY_ADVICE = "re-run online or pass --index-complete"
@@ -251,13 +248,9 @@ def is_index_only(verdict: Verdict) -> bool:
     """True for an UNVERIFIED reference that only a partial local index was asked about.
 
     Such a reference is not shown fabricated: it is missing from the index. The
-    policy says so, and what to do, in the reason; every source actually asked
-    was the local index and none failed.
+    policy marks it (:attr:`Verdict.index_only`) and says what to do in the reason.
     """
-    if verdict.label is not Label.UNVERIFIED or INDEX_HINT_MARK not in verdict.reason:
-        return False
-    asked = [a for a in verdict.attempts if a.status is not SourceStatus.SKIPPED]
-    return bool(asked) and all(a.source == "local" and not a.status.failed for a in asked)
+    return verdict.label is Label.UNVERIFIED and verdict.index_only
 
 
 def without_index_hint(reason: str) -> str:

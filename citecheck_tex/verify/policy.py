@@ -430,8 +430,9 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
         if not asked:
             return unverified("No source could be consulted (offline with no local record).")
         if index_only:
-            return unverified(f"Not in the local index, and no online source was consulted; "
-                              f"{INDEX_HINT}.")
+            return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0,
+                           f"Not in the local index, and no online source was consulted; "
+                           f"{INDEX_HINT}.", attempts=attempts, index_only=True)
         return Verdict(entry, Label.MAJOR, 0.0, 0.6 if len(asked) < 2 else 0.8,
                        "No record matches this citation in any source consulted.",
                        attempts=attempts)
@@ -453,7 +454,7 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                            rev.note[0].upper() + rev.note[1:] + "; the cited work itself is "
                            f"not in the local index, so this may be a real paper with a wrong "
                            f"identifier: {INDEX_HINT}.",
-                           attempts=attempts, checks=best.checks)
+                           attempts=attempts, checks=best.checks, index_only=True)
         return Verdict(entry, Label.MAJOR, 0.0,
                        max(0.6, 1 - best.identity), rev.note[0].upper() + rev.note[1:] + ".",
                        attempts=attempts, checks=best.checks)
@@ -470,8 +471,11 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     if tied:
         why_not = (INDEX_HINT if index_only else
                    "a source failed (" + ", ".join(sorted({a.source for a in failed})) + ")")
-        return _ambiguous(entry, c, tied, attempts, conclusive=not (index_only or failed),
-                          why_not=why_not)
+        verdict = _ambiguous(entry, c, tied, attempts, conclusive=not (index_only or failed),
+                             why_not=why_not)
+        if index_only and verdict.label is Label.UNVERIFIED and INDEX_HINT in verdict.reason:
+            verdict = replace(verdict, index_only=True)
+        return verdict
     src = c.record.source
     if c.record.proposed and label is not Label.MAJOR:
         return Verdict(entry, Label.UNVERIFIED, c.score, min(c.confidence, PROPOSAL_CONFIDENCE),
@@ -502,7 +506,7 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
         return Verdict(entry, Label.UNVERIFIED, c.score, 0.0,
                        "No record in the local index fits this citation (the closest differs "
                        f"in {_describe(c)}), and no online source was consulted; {INDEX_HINT}.",
-                       attempts=attempts, checks=c.checks)
+                       attempts=attempts, checks=c.checks, index_only=True)
     # MAJOR: never offer the closest record as a "correction" of a fabricated work
     return Verdict(entry, Label.MAJOR, c.score, max(0.5, 1 - c.identity),
                    "No record matches: the closest one found differs in "

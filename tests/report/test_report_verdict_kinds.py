@@ -174,9 +174,11 @@ def test_the_policy_yields_the_four_kinds() -> None:
 
 def test_index_only_needs_only_the_local_index_asked() -> None:
     v = index_only_verdicts()[0]
-    failed = replace(v, attempts=(*v.attempts, replace(v.attempts[0], source="inspire",
-                                                        status=SourceStatus.ERROR)))
-    assert not is_index_only(failed)
+    e = _entries()["missing2020"]
+    failed = decide(e, [Answer("local", _title_query(e), SourceStatus.NOT_FOUND),
+                        Answer("inspire", _title_query(e), SourceStatus.ERROR, message="down")],
+                    replace(Settings(), index_complete=False))
+    assert failed.label is Label.UNVERIFIED and not is_index_only(failed)
     assert "index-complete" not in without_index_hint(v.reason)
     assert without_index_hint(v.reason).startswith("Not in the local index")
 
