@@ -86,28 +86,14 @@ class _Span:
 # --------------------------------------------------------------------------- scanning
 
 
-def _match_brace(text: str, i: int) -> int:
-    """Offset just after the '}' matching the '{' at ``i``, or -1."""
-    depth = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return -1
+def _match_close(text: str, i: int) -> int:
+    """Offset just after the delimiter closing the '{' or '"' at ``i``, or -1.
 
-
-def _match_quote(text: str, i: int) -> int:
-    """Offset just after the '"' closing the one at ``i`` (braces protect quotes), or -1."""
-    depth = 0
+    Braces nest; inside a quoted value they protect quotes; a backslash escapes
+    the next character.
+    """
+    quoted = text[i] == '"'
+    depth = 0 if quoted else 1
     i += 1
     n = len(text)
     while i < n:
@@ -119,7 +105,9 @@ def _match_quote(text: str, i: int) -> int:
             depth += 1
         elif c == "}":
             depth -= 1
-        elif c == '"' and depth == 0:
+            if depth == 0 and not quoted:
+                return i + 1
+        elif c == '"' and quoted and depth == 0:
             return i + 1
         i += 1
     return -1
@@ -145,14 +133,14 @@ def _scan_value(text: str, i: int) -> tuple[int, str] | None:
             return None
         c = text[i]
         if c == "{":
-            j = _match_brace(text, i)
+            j = _match_close(text, i)
             inner = text[i + 1 : j - 1] if j > 0 else ""
-            one_group = (inner.startswith("{") and _match_brace(inner, 0) == len(inner))
+            one_group = (inner.startswith("{") and _match_close(inner, 0) == len(inner))
             parts.append("brace2" if one_group else "brace")
         elif c == '"':
-            j = _match_quote(text, i)
+            j = _match_close(text, i)
             inner = text[i + 1 : j - 1] if j > 0 else ""
-            one_group = inner.startswith("{") and _match_brace(inner, 0) == len(inner)
+            one_group = inner.startswith("{") and _match_close(inner, 0) == len(inner)
             parts.append("quote-brace" if one_group else "quote")
         else:
             m = _BARE.match(text, i)
