@@ -33,6 +33,7 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    error_detail,
     failed_answer,
     json_body,
     parse_each,
@@ -115,14 +116,7 @@ class AdsSource:
 def _http_message(resp: Any) -> str:
     """``ads: HTTP 401 (...)`` with the error text ADS put in the body, if any."""
     status = resp.status_code
-    detail = ""
-    try:
-        body = as_dict(resp.json())
-        detail = clean_text(body.get("error")) or clean_text(body.get("message"))
-        if not detail:
-            detail = clean_text(as_dict(body.get("error")).get("msg"))
-    except ValueError:
-        detail = ""
+    detail = error_detail(resp)
     hint = " - check the ADS token" if status in (401, 403) else ""
     return f"ads: HTTP {status}" + (f" ({detail})" if detail else "") + hint
 

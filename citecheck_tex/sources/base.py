@@ -209,6 +209,22 @@ def json_body(resp: Any, source: str) -> Any:
                           url=str(getattr(resp, "url", ""))) from exc
 
 
+def error_detail(resp: Any) -> str:
+    """The error text an API put in a JSON error body, or "".
+
+    Reads the shapes the sources use: JSON:API ``errors[].title`` (DataCite),
+    ``error`` or ``message`` strings (Semantic Scholar, ADS, API gateways) and
+    ``error.msg`` (Solr, behind ADS).
+    """
+    try:
+        body = as_dict(resp.json())
+    except ValueError:
+        return ""
+    titles = [clean_text(as_dict(e).get("title")) for e in as_list(body.get("errors"))]
+    return ("; ".join(t for t in titles if t) or clean_text(body.get("error"))
+            or clean_text(body.get("message")) or clean_text(as_dict(body.get("error")).get("msg")))
+
+
 def as_dict(value: Any) -> dict[str, Any]:
     """``value`` when it is a JSON object, else an empty dict (APIs change shape)."""
     return value if isinstance(value, dict) else {}

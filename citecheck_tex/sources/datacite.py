@@ -39,6 +39,7 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    error_detail,
     failed_answer,
     json_body,
     parse_each,
@@ -103,7 +104,7 @@ class DataCiteSource:
                               message=f"datacite: no DOI {doi}", latency_ms=elapsed_ms(started),
                               http_requests=1)
             if resp.status_code != 200:
-                detail = _error_text(resp)
+                detail = error_detail(resp)
                 raise SourceError(f"datacite: HTTP {resp.status_code}"
                                   + (f" ({detail})" if detail else ""),
                                   source=self.name, url=url, status=resp.status_code)
@@ -120,16 +121,6 @@ class DataCiteSource:
     async def fetch_batch(self, queries: Sequence[Query]) -> list[Answer]:
         """One request per DOI (the REST API has no batch lookup by DOI)."""
         return [await self.fetch(q) for q in queries]
-
-
-def _error_text(resp: Any) -> str:
-    """The ``errors[].title`` of a JSON:API error body, or ""."""
-    try:
-        body = resp.json()
-    except ValueError:
-        return ""
-    titles = [clean_text(as_dict(e).get("title")) for e in as_list(as_dict(body).get("errors"))]
-    return "; ".join(t for t in titles if t)
 
 
 def _creator(c: dict[str, Any]) -> Person:

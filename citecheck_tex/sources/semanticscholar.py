@@ -23,6 +23,7 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    error_detail,
     failed_answer,
     json_body,
     parse_each,
@@ -88,7 +89,7 @@ class SemanticScholarSource:
                                                 headers=self._headers, json={"ids": chunk})
                 if resp.status_code != 200:
                     raise SourceError(f"semanticscholar: HTTP {resp.status_code} "
-                                      f"{_error_text(resp)}".strip(), source=self.name, url=url,
+                                      f"{error_detail(resp)}".strip(), source=self.name, url=url,
                                       status=resp.status_code)
                 body = json_body(resp, self.name)
                 if not isinstance(body, list) or len(body) != len(chunk):
@@ -128,10 +129,10 @@ class SemanticScholarSource:
                                             headers=self._headers)
             if resp.status_code == 404:
                 return Answer(self.name, query, SourceStatus.NOT_FOUND,
-                              message=f"semanticscholar: {_error_text(resp) or 'no match'}",
+                              message=f"semanticscholar: {error_detail(resp) or 'no match'}",
                               latency_ms=elapsed_ms(started), http_requests=1)
             if resp.status_code != 200:
-                raise SourceError(f"semanticscholar: HTTP {resp.status_code} {_error_text(resp)}"
+                raise SourceError(f"semanticscholar: HTTP {resp.status_code} {error_detail(resp)}"
                                   .strip(), source=self.name, url=url, status=resp.status_code)
             data = as_dict(json_body(resp, self.name)).get("data")
         except SourceError as exc:
@@ -140,16 +141,6 @@ class SemanticScholarSource:
         status = SourceStatus.FOUND if records else SourceStatus.NOT_FOUND
         return Answer(self.name, query, status, records, latency_ms=elapsed_ms(started),
                       http_requests=1)
-
-
-def _error_text(resp: Any) -> str:
-    try:
-        body = resp.json()
-    except ValueError:
-        return ""
-    if isinstance(body, dict):
-        return str(body.get("error") or body.get("message") or "")
-    return ""
 
 
 def parse_paper(paper: dict[str, Any]) -> Record:
