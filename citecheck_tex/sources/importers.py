@@ -113,15 +113,20 @@ def first_page(pages: str) -> str:
     return re.split(r"\s*[-\u2013\u2014,]+\s*", text, maxsplit=1)[0].strip()
 
 
+def pub_key(journal: str, volume: str, page: str) -> tuple[str, str, str]:
+    """(journal key, volume key, first page) of a publication; "" for a part not given.
+
+    Journals by their canonical key (every spelling of one journal), series letters
+    moved from the volume to the journal (:func:`split_volume_letter`).
+    """
+    jkey, vol = split_volume_letter(journal, volume) if journal.strip() else ("", volume)
+    return jkey, normalize_volume(vol) if vol.strip() else "", first_page(page)
+
+
 def journal_ref_key(journal: str, volume: str, page: str) -> tuple[str, str, str] | None:
     """The index key of a journal reference, or None when a part is missing."""
-    if not (journal.strip() and volume.strip() and page.strip()):
-        return None
-    jkey, vol = split_volume_letter(journal, volume)
-    fpage = first_page(page)
-    if not (jkey and vol and fpage):
-        return None
-    return jkey, normalize_volume(vol), fpage
+    key = pub_key(journal, volume, page)
+    return key if all(key) else None
 
 
 def _year_of(value: Any) -> str:

@@ -63,9 +63,8 @@ from citecheck_tex.sources.base import (
     year_of,
 )
 from citecheck_tex.sources.http import Http
-from citecheck_tex.sources.importers import first_page, normalize_volume, report_numbers_of
+from citecheck_tex.sources.importers import first_page, pub_key, report_numbers_of
 from citecheck_tex.tex.ids import normalize_report_number
-from citecheck_tex.verify.journals import split_volume_letter
 
 logger = logging.getLogger(__name__)
 
@@ -372,16 +371,14 @@ def _cites(hit: dict[str, Any], query: Query) -> bool:
 
     Journals are compared by their canonical key (every spelling of one journal,
     series letters moved from the volume: :func:`split_volume_letter`)."""
-    want_journal, want_volume = split_volume_letter(query.journal, query.volume)
-    want_page = first_page(query.page)
+    want_journal, want_volume, want_page = pub_key(query.journal, query.volume, query.page)
     for pub in (hit.get("metadata") or {}).get("publication_info") or []:
         if not isinstance(pub, dict) or not pub.get("journal_title"):
             continue
-        journal, volume = split_volume_letter(str(pub.get("journal_title") or ""),
-                                              str(pub.get("journal_volume") or ""))
+        journal, volume, _ = pub_key(str(pub.get("journal_title") or ""),
+                                     str(pub.get("journal_volume") or ""), "")
         pages = {first_page(str(pub.get(k) or "")) for k in ("page_start", "artid")} - {""}
-        if (journal == want_journal
-                and normalize_volume(volume) == normalize_volume(want_volume)
+        if (journal == want_journal and volume == want_volume
                 and (not want_page or want_page in pages)):
             return True
     return False

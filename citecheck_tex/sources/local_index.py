@@ -63,17 +63,15 @@ from citecheck_tex.sources.importers import (
     IndexRow,
     bib_row,
     classify_json,
-    first_page,
     journal_ref_key,
     normalize_arxiv,
     normalize_doi,
     normalize_title,
-    normalize_volume,
+    pub_key,
     rows_from_json,
 )
 from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.tex.ids import normalize_report_number
-from citecheck_tex.verify.journals import split_volume_letter
 
 logger = logging.getLogger(__name__)
 
@@ -691,7 +689,7 @@ class LocalIndex:
         if not rows:
             return []
         others = {_surname_key(a.split()[-1]) for a in authors[1:] if a.split()}
-        want = _pub_key(journal, volume, page)
+        want = pub_key(journal, volume, page)
         scored = []
         for rid, origin, fmt, surnames, data in rows:
             rec = _record_from_json(data)
@@ -811,12 +809,6 @@ def _refresh_title_terms(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO title_terms SELECT term, doc FROM title_vocab")
 
 
-def _pub_key(journal: str, volume: str, page: str) -> tuple[str, str, str]:
-    """(journal key, volume key, first page) of a publication; "" for a part not given."""
-    jkey, vol = split_volume_letter(journal, volume) if journal.strip() else ("", volume)
-    return jkey, normalize_volume(vol) if vol.strip() else "", first_page(page)
-
-
 def _pub_fit(rec: Record, want: tuple[str, str, str]) -> int:
     """How many of the stated journal, volume and first page one publication repeats."""
     if not any(want):
@@ -824,7 +816,7 @@ def _pub_fit(rec: Record, want: tuple[str, str, str]) -> int:
     best = 0
     pubs = [(rec.venue, rec.volume, rec.pages), *((p[0], p[1], p[2]) for p in rec.extra_pubs)]
     for venue, vol, pages in pubs:
-        got = _pub_key(venue, vol, pages)
+        got = pub_key(venue, vol, pages)
         best = max(best, sum(1 for a, b in zip(want, got, strict=True) if a and a == b))
     return best
 
