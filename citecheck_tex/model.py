@@ -352,6 +352,9 @@ class Verdict:
     # UNVERIFIED only because a local index not declared complete was all that was
     # consulted (offline): the reports give the advice once instead of per entry
     index_only: bool = False
+    # UNVERIFIED because retrieval stopped (deadline, Ctrl-C) before every source
+    # that could settle it was asked: the report is partial
+    unsettled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +374,9 @@ class RunResult:
     # None when no LLM part was configured for the run.
     llm_usage: Mapping[str, Mapping[str, int]] | None = None
     llm_model: str = ""  # the model those parts asked, when any
+    # "" for a complete run; "deadline" or "interrupted" when retrieval stopped early:
+    # the report is partial (references not yet settled are UNVERIFIED)
+    partial: str = ""
 
     def summary(self) -> dict[str, int]:
         """Counts per label, every label present."""

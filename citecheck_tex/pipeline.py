@@ -13,7 +13,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -57,6 +57,39 @@ class ProgressState:
 
 
 ProgressCallback = Callable[[ProgressState], None]
+
+
+@dataclass(slots=True)
+class Stop:
+    """Why retrieval ended early, filled in by :func:`run_cascade`.
+
+    ``reason`` is "" (it ran to the end), "deadline" (the run's deadline,
+    :meth:`Settings.run_deadline`, passed) or "interrupted" (the task was
+    cancelled: Ctrl-C). ``unsettled`` counts the references still open then;
+    they are UNVERIFIED. With ``absorb_cancel`` a cancellation is turned into a
+    partial result instead of propagating (the CLI's Ctrl-C: the report is
+    still written).
+    """
+
+    absorb_cancel: bool = False
+    reason: str = ""
+    deadline_s: float = 0.0
+    unsettled: int = 0
+
+    def problem(self) -> Problem | None:
+        """The run-level problem that says the report is partial, or None."""
+        if not self.reason:
+            return None
+        if self.reason == "deadline":
+            return Problem("deadline", (
+                f"the run's deadline ({self.deadline_s:.0f} s) passed with {self.unsettled} "
+                "reference(s) not yet settled: they are UNVERIFIED and this report is partial. "
+                "Re-run to finish (answers received are cached), or raise deadline_s / "
+                "deadline_per_reference_s (docs/sources.md)."))
+        return Problem("interrupted", (
+            f"interrupted with {self.unsettled} reference(s) not yet settled: they are "
+            "UNVERIFIED and this report is partial. Re-run to finish (answers received "
+            "are cached)."))
 
 #: Kinds whose later sources are asked even when an earlier one found something: a
 #: title or author+year search returns look-alikes, not proof (a local index holding
@@ -163,10 +196,14 @@ async def run_cascade(
     settings: Settings,
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
+    stop: Stop | None = None,
 ) -> list[Verdict]:
     """Retrieve candidates for every entry and decide each verdict.
 
     ``usage``, when given, receives what the LLM judge cost (key "judge").
+    Retrieval ends at the run's deadline (:meth:`Settings.run_deadline`); the
+    references not settled by then are UNVERIFIED, and ``stop`` (when given)
+    records why. A verdict is returned for every entry, always.
     """
     from citecheck_tex.verify import policy
 
@@ -186,6 +223,78 @@ async def run_cascade(
             continue
         active.add(i)
     state.done = n - len(active)
+    stop = stop if stop is not None else Stop()
+
+    async def retrieve() -> None:
+        await _retrieve(entries, sources, settings, queries, answers, verdicts, active, state,
+                        progress)
+
+    deadline = settings.run_deadline(len(active))
+    try:
+        async with asyncio.timeout(deadline):
+            await retrieve()
+    except TimeoutError:
+        stop.reason, stop.deadline_s = "deadline", deadline or 0.0
+    except asyncio.CancelledError:
+        if not stop.absorb_cancel:
+            raise
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        stop.reason = "interrupted"
+    stop.unsettled = len(active) if stop.reason else 0
+    if stop.reason:
+        logger.warning("retrieval stopped (%s) with %d reference(s) unsettled", stop.reason,
+                       len(active))
+
+    for i in sorted(active):
+        verdict = policy.decide(entries[i], answers[i], settings)
+        if stop.reason:
+            verdict = _unsettled(verdict, stop)
+        verdicts[i] = verdict
+        state.done += 1
+        state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
+    if progress:
+        state.stage = "done" if not stop.reason else f"stopped ({stop.reason})"
+        progress(state)
+    result = [v for v in verdicts if v is not None]
+    if settings.llm_mode != "off" and not stop.reason:
+        from citecheck_tex.verify.llm import apply_llm
+
+        pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
+        result, judged = await apply_llm(pairs, settings)
+        logger.warning("LLM: %s", judged.describe())
+        if usage is not None:
+            usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
+    return result
+
+
+def _unsettled(verdict: Verdict, stop: Stop) -> Verdict:
+    """The verdict of a reference still open when retrieval stopped: UNVERIFIED (the
+    sources not yet asked might have settled it), with what was known so far."""
+    if verdict.label is Label.SKIPPED:
+        return verdict
+    why = (f"the run's deadline ({stop.deadline_s:.0f} s) passed" if stop.reason == "deadline"
+           else "the run was interrupted")
+    return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, discrepancies=(),
+                   suggested=None, index_only=False, unsettled=True,
+                   reason=f"Not settled: {why} before every source was asked. So far: "
+                          f"{verdict.reason}")
+
+
+async def _retrieve(
+    entries: Sequence[Entry],
+    sources: dict[str, Source],
+    settings: Settings,
+    queries: list[dict[QueryKind, Query]],
+    answers: list[list[Answer]],
+    verdicts: list[Verdict | None],
+    active: set[int],
+    state: ProgressState,
+    progress: ProgressCallback | None,
+) -> None:
+    """The cascade's stages over every active entry; settles entries in place."""
+    from citecheck_tex.verify import policy
 
     for kind in STAGES:
         found_for_kind: set[int] = set()
@@ -238,25 +347,6 @@ async def run_cascade(
     if active:
         state.stage = "confirming proposed identifiers"
         await _confirm_proposals(sorted(active), answers, sources)
-
-    for i in sorted(active):
-        verdict = policy.decide(entries[i], answers[i], settings)
-        verdicts[i] = verdict
-        state.done += 1
-        state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
-    if progress:
-        state.stage = "done"
-        progress(state)
-    result = [v for v in verdicts if v is not None]
-    if settings.llm_mode != "off":
-        from citecheck_tex.verify.llm import apply_llm
-
-        pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
-        result, judged = await apply_llm(pairs, settings)
-        logger.warning("LLM: %s", judged.describe())
-        if usage is not None:
-            usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
-    return result
 
 
 def _proposed_queries(answers: Sequence[Answer], kind: QueryKind) -> list[Query]:
@@ -356,8 +446,14 @@ async def _build_sources(
     return sources, problems
 
 
-def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
-    """One clear message per failing source instead of one per reference."""
+def _network_problems(verdicts: Sequence[Verdict],
+                      given_up: Mapping[str, str] | None = None) -> list[Problem]:
+    """One clear message per failing source instead of one per reference.
+
+    ``given_up`` maps a source the HTTP layer stopped asking to the reason (which
+    says when to retry); it is the message of that source's problem.
+    """
+    given_up = given_up or {}
     failures: dict[str, tuple[int, str]] = {}
     for v in verdicts:
         seen: set[str] = set()
@@ -368,6 +464,7 @@ def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
                 failures[a.source] = (count + 1, msg or a.message)
     out = []
     for src, (count, msg) in sorted(failures.items()):
+        msg = given_up.get(src, msg).rstrip(".")
         out.append(Problem(
             "network",
             f"source {src} failed for {count} reference(s): {msg}. Affected references are "
@@ -395,31 +492,38 @@ async def check_entries_async(
     http: Http | None = None,
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
+    stop: Stop | None = None,
 ) -> tuple[list[Verdict], list[Problem], int]:
     """Verify entries; returns verdicts, run-level problems and the HTTP request count.
 
     ``usage``, when given, receives what the LLM parts cost, by part ("judge", and
-    "websearch" when that source ran).
+    "websearch" when that source ran). ``stop`` receives why retrieval ended early
+    (deadline, interruption); a ``deadline`` or ``interrupted`` problem says so.
     """
     from citecheck_tex.sources.http import open_http
 
+    stop = stop if stop is not None else Stop()
     cache = _open_cache(settings)
     try:
         if http is None:
             async with open_http(settings) as own_http:
                 sources, problems = await _build_sources(own_http, settings, cache)
-                verdicts = await run_cascade(entries, sources, settings, progress, usage)
+                verdicts = await run_cascade(entries, sources, settings, progress, usage, stop)
                 requests = own_http.requests
+                given_up = {k: msg for k, (msg, _) in own_http.given_up.items()}
         else:
             sources, problems = await _build_sources(http, settings, cache)
-            verdicts = await run_cascade(entries, sources, settings, progress, usage)
+            verdicts = await run_cascade(entries, sources, settings, progress, usage, stop)
             requests = http.requests
+            given_up = {k: msg for k, (msg, _) in http.given_up.items()}
     finally:
         if cache is not None:
             cache.close()
     if usage is not None:
         _add_source_usage(sources, usage)
-    return verdicts, problems + _network_problems(verdicts), requests
+    stopped = stop.problem()
+    return (verdicts, problems + _network_problems(verdicts, given_up)
+            + ([stopped] if stopped else []), requests)
 
 
 async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict[str, Record]:
@@ -526,8 +630,11 @@ def check(
 
         if any(needs_parse(e) for e in entries):
             entries, usage["parse"] = asyncio.run(llm_parse_entries(entries, settings))
+    # Ctrl-C cancels the run's task: the references not yet settled become UNVERIFIED
+    # and the result is returned (partial) so that the reports are still written
+    stop = Stop(absorb_cancel=True)
     verdicts, problems, requests = asyncio.run(
-        check_entries_async(entries, settings, progress=progress, usage=usage)
+        check_entries_async(entries, settings, progress=progress, usage=usage, stop=stop)
     )
     verdicts = list(explain_ignored(verdicts, load_ignores(project_folder(project))))
     problems = list(ignore_problems) + problems
@@ -539,8 +646,10 @@ def check(
         verdicts=tuple(with_sites),
         # after a network failure, name undefined texkeys from the index and cache only
         problems=tuple(_explain_undefined(project.problems, settings if not any(
-            p.code == "network" for p in problems) else replace(settings, offline=True)))
+            p.code == "network" for p in problems) and not stop.reason
+            else replace(settings, offline=True)))
         + tuple(problems),
+        partial=stop.reason,
         tool_version=__version__,
         elapsed_s=time.perf_counter() - t0,
         http_requests=requests,
