@@ -8,6 +8,15 @@ Per host it keeps a circuit breaker: once a host cannot be reached at all
 (DNS or connect failure), every later request to it fails at once, so a run
 without network finishes quickly with one clear message.
 
+Bounded by construction (issue 12): one attempt has ``timeout_s`` in total
+(connect + headers + body: a drip cannot hold it); bodies are streamed and
+refused past ``max_response_bytes``; a ``Retry-After`` beyond
+``max_retry_after_s`` gives the source up for the run instead of being waited
+out, and so do ``give_up_after`` failed or throttled attempts in a row. Each
+adapter declares what a real answer looks like (:class:`Expect`); a response
+without that shape (an HTML page or an error document with HTTP 200) is a fault
+here, in one place, never an empty answer in nine.
+
 Published limits (defaults of :data:`DEFAULT_LIMITS`):
 
 - arXiv: one request every 3 s for the whole process, one at a time.
@@ -182,7 +191,7 @@ class _TooLarge(Exception):  # noqa: N818 - private signal of _send
 
 
 def _size(n: int) -> str:
-    return f"{n / 1_000_000:g} MB" if n >= 1_000_000 else f"{n:,} bytes"
+    return f"{n / 1_000_000:.3g} MB" if n >= 1_000_000 else f"{n:,} bytes"
 
 
 def _human(seconds: float) -> str:
@@ -403,6 +412,7 @@ class Http:
                     source=source, url=url,
                 )
             async with state.sem:
+                self._check_given_up(source, url)  # given up while we queued: fail at once
                 if not free_retry:
                     await state.bucket.acquire()
                     if state.limit.process_wide:
