@@ -276,10 +276,12 @@ def _unsettled(verdict: Verdict, stop: Stop) -> Verdict:
         return verdict
     why = (f"the run's deadline ({stop.deadline_s:.0f} s) passed" if stop.reason == "deadline"
            else "the run was interrupted")
+    answered = any(not a.status.failed and a.status is not SourceStatus.SKIPPED
+                   for a in verdict.attempts)
+    reason = (f"Not settled: {why} before every source was asked. So far: {verdict.reason}"
+              if answered else f"Not settled: {why} before any source answered.")
     return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, discrepancies=(),
-                   suggested=None, index_only=False, unsettled=True,
-                   reason=f"Not settled: {why} before every source was asked. So far: "
-                          f"{verdict.reason}")
+                   suggested=None, index_only=False, unsettled=True, reason=reason)
 
 
 async def _retrieve(

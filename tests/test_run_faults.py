@@ -227,3 +227,32 @@ def test_verbose_never_prints_api_keys(server: ReplayServer, tmp_path: Path) -> 
     for secret in secrets.values():  # ...without the keys
         assert secret not in stderr and secret not in stdout
     assert "api_key=***" in stderr
+
+
+def test_at_the_deadline_what_was_settled_stays_and_nothing_becomes_major(
+    server: ReplayServer, tmp_path: Path
+) -> None:
+    """arXiv answers (the real paper is found, the other id is unknown to it), then every
+    title source stalls past the deadline: the found paper keeps its verdict, the other
+    reference is UNVERIFIED (only some sources had been asked), not MAJOR."""
+    feed = _feed()
+
+    def handler(req: Request) -> Reply:
+        if req.path.endswith("/query"):
+            if "1605.08386" in req.param("id_list"):
+                return Reply.make(200, feed, content_type="application/atom+xml")
+            return Reply.make(200, feed.split("<entry>")[0] + "</feed>",
+                              content_type="application/atom+xml")
+        time.sleep(8.0)
+        return Reply.make(503, "busy")
+
+    server.add_handler(handler)
+    bib = _project(tmp_path, server, "arxiv,crossref", deadline_s=5.0,
+                   deadline_per_reference_s=0.0, timeout_s=30.0)
+    main([str(bib), "--out", str(tmp_path / "out"), "--cache", "none", "--format", "json"])
+    report = _report(tmp_path / "out")
+    entries = {e["key"]: e for e in report["entries"]}  # type: ignore[attr-defined]
+    assert entries["stanley"]["label"] == "EXACT"
+    assert entries["other"]["label"] == "UNVERIFIED"
+    assert entries["other"]["reason"].startswith("Not settled: the run's deadline")
+    assert report["partial"] == {"reason": "deadline", "unsettled": 1}
