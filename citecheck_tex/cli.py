@@ -28,18 +28,11 @@ from typing import Any
 from citecheck_tex import __version__
 from citecheck_tex.config import FAIL_ON_CHOICES, Settings, load_settings
 from citecheck_tex.errors import CitecheckError, UsageError
-from citecheck_tex.model import Label, RunResult
+from citecheck_tex.model import RunResult
 
 logger = logging.getLogger("citecheck_tex")
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
-
-_FAIL_LABELS = {
-    "major": {Label.MAJOR},
-    "minor": {Label.MAJOR, Label.MINOR},
-    "unverified": {Label.MAJOR, Label.MINOR, Label.UNVERIFIED},
-    "never": set(),
-}
 
 SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc", "ignore")
 
@@ -64,8 +57,13 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", metavar="LIST",
                    help="comma-separated: terminal,json,html,bib,sarif,github "
                    "(default terminal,json,html,bib)")
-    p.add_argument("--fail-on", choices=FAIL_ON_CHOICES, help="exit 1 at or above this label "
-                   "(default major)")
+    p.add_argument("--fail-on", choices=FAIL_ON_CHOICES,
+                   help="exit 1 at or above this level: never, error (broken input: undefined "
+                   "keys, unreadable, empty or missing .bib), major (default: errors and "
+                   "MAJOR), minor, unverified, warning (also unused entries, missing fields)")
+    p.add_argument("--path-root", metavar="DIR",
+                   help="SARIF and --format github paths are relative to DIR (default: "
+                   "$GITHUB_WORKSPACE, else the git repository root, else the paper's folder)")
     p.add_argument("--mailto", help="contact e-mail sent to APIs (polite pools)")
     p.add_argument("--sources", metavar="LIST", help="comma-separated sources to use")
     p.add_argument("--refresh", action="store_true", default=None, help="bypass cached answers")
@@ -91,7 +89,9 @@ def _check_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="citecheck-tex",
         description="Check the references of a LaTeX paper against real scholarly sources. "
-        "Subcommands: index add|stats, watch, gate, latexmk-rc.",
+        "Subcommands: index add|stats (the offline index), watch (re-check on save), gate "
+        "(arXiv pre-submission gate), latexmk-rc (a latexmkrc hook), ignore (accept a "
+        "reference you checked by hand); `citecheck-tex SUBCOMMAND --help` for each.",
     )
     p.add_argument("input", metavar="INPUT", help="a .tex file (or its folder), .bib, .bbl, .txt or .md")
     p.add_argument("--version", action="version", version=f"citecheck-tex {__version__}")
@@ -109,6 +109,7 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
         "formats": ns.format,
         "fail_on": ns.fail_on,
         "mailto": ns.mailto,
+        "path_root": ns.path_root,
         "sources": ns.sources,
         "refresh": ns.refresh,
         "emit_fixed": ns.emit_fixed,
@@ -124,9 +125,13 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def exit_status(result: RunResult, fail_on: str) -> int:
-    """0 when nothing at or above ``fail_on`` was found, else 1."""
-    labels = _FAIL_LABELS[fail_on]
-    return EXIT_FOUND if any(v.label in labels for v in result.verdicts) else EXIT_OK
+    """0 when nothing at or above ``fail_on`` was found, else 1 (see
+    :func:`citecheck_tex.verify.policy.failures`: broken input fails every level but
+    ``never``)."""
+    from citecheck_tex.verify.policy import failures
+
+    bad, problems = failures(result, fail_on)
+    return EXIT_FOUND if bad or problems else EXIT_OK
 
 
 def default_out_dir(input_path: Path) -> Path:
@@ -153,7 +158,7 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
     if "html" in settings.formats:
         put("report.html", html.render_html(result))
     if "sarif" in settings.formats:
-        put("report.sarif", sarif.render_sarif(result))
+        put("report.sarif", sarif.render_sarif(result, prefix=ci_path_prefix(result, settings)))
     if "bib" in settings.formats or settings.emit_fixed:
         root = project_root(result)
         for bib in _bib_files(result):
@@ -168,6 +173,16 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
             if settings.emit_fixed:
                 put(f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine))
     return written
+
+
+def ci_path_prefix(result: RunResult, settings: Settings) -> str:
+    """The paper's folder relative to the repository root (``--path-root``,
+    ``$GITHUB_WORKSPACE`` or ``git rev-parse --show-toplevel``), for SARIF and GitHub
+    annotation paths; '' when the paper is at the root or no root is found."""
+    from citecheck_tex.repo import find_path_root, folder_prefix
+
+    folder = project_root(result)
+    return folder_prefix(folder, find_path_root(folder, settings.path_root))
 
 
 def project_root(result: RunResult) -> Path:
@@ -202,13 +217,18 @@ def run_check(argv: Sequence[str]) -> int:
         codes = {p.code for p in project.problems}
         for p in project.problems:
             print(_problem_line(p), file=sys.stderr)
+        if "missing-file" in codes and "no-bibliography" not in codes:
+            raise UsageError(f"{input_path}: no bibliography could be read",
+                             hint="see the missing-file line above")
         if "no-bibliography" in codes or not project.resources:
             raise UsageError(
                 f"{input_path}: no bibliography found",
                 hint="add \\bibliography{...} or \\addbibresource{...}, or pass the .bib directly",
             )
     progress: pipeline.ProgressCallback | None = None
-    if "terminal" in settings.formats and not settings.quiet:
+    # no progress bar where tools read us (latexmk logs, CI): only on an interactive terminal
+    if ("terminal" in settings.formats and not settings.quiet
+            and sys.stdout.isatty() and sys.stderr.isatty()):
         from citecheck_tex.report.terminal import Progress
 
         progress_display = Progress(sys.stderr)
@@ -232,7 +252,7 @@ def run_check(argv: Sequence[str]) -> int:
     if "github" in settings.formats:
         from citecheck_tex.report.github import render_github
 
-        sys.stdout.write(render_github(result))
+        sys.stdout.write(render_github(result, prefix=ci_path_prefix(result, settings)))
     return exit_status(result, settings.fail_on)
 
 

@@ -419,6 +419,11 @@ async def check_entries_async(
             cache.close()
     if usage is not None:
         _add_source_usage(sources, usage)
+    from citecheck_tex.verify.policy import guard_index_complete
+
+    verdicts, refused = guard_index_complete(verdicts, settings)
+    if refused is not None:
+        problems.append(refused)
     return verdicts, problems + _network_problems(verdicts), requests
 
 

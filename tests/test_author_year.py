@@ -192,7 +192,7 @@ def test_equally_bad_candidates_in_a_partial_index_are_unverified(hod_index: Pat
     got = {v.entry.key: v for v in check_entries(entries, settings)}
     v = got["equally_bad"]
     assert v.label is Label.UNVERIFIED, v.reason
-    assert "3 works" in v.reason and "--index-complete" in v.reason
+    assert "3 works" in v.reason and "re-run online" in v.reason
     assert got["fabricated"].label is Label.UNVERIFIED
     assert got["wrong_page"].label is Label.MINOR  # what the index holds is still corrected
 
