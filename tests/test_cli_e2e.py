@@ -112,7 +112,9 @@ def test_offline_with_empty_index_is_unverified_not_major(tmp_path: Path) -> Non
     labels = {e["label"] for e in report["entries"]}
     assert "MAJOR" not in labels and "EXACT" not in labels and "MINOR" not in labels
     assert "UNVERIFIED" in labels
-    assert code == 0
+    # no reference fails the run; only the planted undefined key (broken input) does
+    assert code == 1
+    assert {p["code"] for p in report["problems"] if p["severity"] == "error"} == {"undefined-key"}
     assert any(p["code"] == "index-empty" for p in report["problems"])
 
 

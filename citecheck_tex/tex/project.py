@@ -34,7 +34,7 @@ from citecheck_tex.tex.textlist import parse_text_list
 logger = logging.getLogger(__name__)
 
 SUPPORTED = (".tex", ".bib", ".bbl", ".txt", ".md")
-_HYGIENE = frozenset({"missing-title-and-id", "arxiv-id-form", "doi-syntax"})
+_HYGIENE = frozenset({"missing-title-and-id", "arxiv-id-form", "doi-syntax", "missing-field"})
 _MAX_DEPTH = 50
 _DOCCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
 
