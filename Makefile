@@ -12,11 +12,19 @@ help:
 	@echo "make bench  - accuracy and speed benchmarks (tables; see bench/RESULTS.md)"
 	@echo "make lint   - ruff; make typecheck - mypy --strict"
 
-$(STAMP): pyproject.toml
+RUN_STAMP := $(VENV)/.installed-run
+
+# What the demo needs: the package and its runtime dependencies, nothing else.
+$(RUN_STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "python3.11 not found; set PY=/path/to/python3.11"; exit 2; }
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev,llm]"
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
+	@$(BIN)/python -m pip install -q --disable-pip-version-check -e .
+	@touch $(RUN_STAMP)
+
+# Development: tests, linters, type checker, the optional LLM extra.
+$(STAMP): $(RUN_STAMP)
+	@$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[dev,llm]"
 	@touch $(STAMP)
 
 venv: $(STAMP)
@@ -25,7 +33,7 @@ DEMO_DIR := sample_papers/dark_matter_axions
 DEMO_OUT := citecheck-report/demo
 DEMO_INDEX := $(DEMO_OUT)/demo-index.sqlite
 
-demo: $(STAMP)
+demo: $(RUN_STAMP)
 	@mkdir -p $(DEMO_OUT)
 	$(BIN)/citecheck-tex index add $(wildcard sample_papers/*/index_records*) --index $(DEMO_INDEX)
 	$(BIN)/citecheck-tex $(DEMO_DIR)/paper.tex --offline --index $(DEMO_INDEX) --index-complete --cache none --fail-on never \
