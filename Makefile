@@ -14,15 +14,18 @@ help:
 
 RUN_STAMP := $(VENV)/.installed-run
 
-# What the demo needs: the package and its runtime dependencies, nothing else.
-$(RUN_STAMP): pyproject.toml
+PKG_FILES := $(shell find citecheck_tex templates -type f \( -name '*.py' -o -name '*.j2' -o -name '*.json' -o -name '*.gz' \) 2>/dev/null)
+
+# What the demo needs: the package (a regular install, as a user gets it: an editable
+# install makes setuptools print notices) and its runtime dependencies, nothing else.
+$(RUN_STAMP): pyproject.toml $(PKG_FILES)
 	@command -v $(PY) >/dev/null 2>&1 || { echo "python3.11 not found; set PY=/path/to/python3.11"; exit 2; }
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	@$(BIN)/python -m pip install -q --disable-pip-version-check -e .
+	@$(BIN)/python -m pip install -q --disable-pip-version-check .
 	@touch $(RUN_STAMP)
 
-# Development: tests, linters, type checker, the optional LLM extra.
+# Development: an editable install with tests, linters, type checker, the LLM extra.
 $(STAMP): $(RUN_STAMP)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[dev,llm]"
 	@touch $(STAMP)
