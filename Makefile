@@ -41,8 +41,7 @@ demo: $(RUN_STAMP)
 	$(BIN)/citecheck-tex index add $(wildcard sample_papers/*/index_records*) --index $(DEMO_INDEX)
 	$(BIN)/citecheck-tex $(DEMO_DIR)/paper.tex --offline --index $(DEMO_INDEX) --index-complete --cache none --fail-on never \
 		--out $(DEMO_OUT) --format terminal,json,html,bib,sarif
-	@echo
-	@echo "Reports written to $(DEMO_OUT)/ (report.html, report.json, report.sarif, *.annotated.bib)"
+	@echo "Open $(DEMO_OUT)/report.html in a browser."
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
