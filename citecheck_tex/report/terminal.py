@@ -111,8 +111,9 @@ def _detail(verdict: Verdict, width: int) -> str:
     if is_index_only(verdict):
         # the advice is printed once under the summary, not on every row
         return shorten(without_index_hint(verdict.reason), width)
-    if real_work_caption(verdict):
-        # a chimera or hijacked identifier: the record is evidence, not a correction
+    if real_work_caption(verdict) or verdict.label is Label.MAJOR:
+        # a chimera or hijacked identifier: the record is evidence, not a correction; a
+        # MAJOR's closest record is not a match: never drawn as "cited -> found"
         return shorten(verdict.reason, width)
     return _fix_text(verdict, width) or shorten(verdict.reason, width)
 
