@@ -237,3 +237,18 @@ def test_top_level_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     for sub in ("index", "watch", "gate", "latexmk-rc", "ignore"):
         assert sub in out.split("positional arguments")[0], sub
+
+
+def test_ci_messages_never_offer_a_majors_closest_record_as_a_correction() -> None:
+    from citecheck_tex.report.github import render_github
+    from citecheck_tex.report.sarif import render_sarif
+
+    res = run_result()
+    major = next(v for v in res.verdicts if v.label is Label.MAJOR and v.match is None)
+    assert major.discrepancies  # the closest record differs in these fields
+    line = next(ln for ln in render_github(res).splitlines() if major.entry.key in ln)
+    assert "found" not in line and major.discrepancies[0].found not in line
+    sarif = json.loads(render_sarif(res))
+    text = next(r["message"]["text"] for r in sarif["runs"][0]["results"]
+                if r.get("properties", {}).get("key") == major.entry.key)
+    assert "found" not in text and major.reason.rstrip(".") in text

@@ -11,7 +11,12 @@ import logging
 from typing import TYPE_CHECKING
 
 from citecheck_tex.model import Label
-from citecheck_tex.report.base import primary_link, register_reporter, sorted_verdicts
+from citecheck_tex.report.base import (
+    primary_link,
+    real_work_caption,
+    register_reporter,
+    sorted_verdicts,
+)
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -61,7 +66,9 @@ def render_github(result: RunResult, *, prefix: str = "") -> str:
         if kind is None:
             continue
         parts = [v.reason] if v.reason else []
-        for d in v.discrepancies:
+        # the closest record of a MAJOR is not a match: its values are no correction
+        closest = v.label is Label.MAJOR and not real_work_caption(v)
+        for d in () if closest else v.discrepancies:
             found = (v.suggested or {}).get(d.field, d.found)
             parts.append(f'{d.field}: cited "{d.cited}", found "{found}"')
         link = primary_link(v.match)

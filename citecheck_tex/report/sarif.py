@@ -121,7 +121,8 @@ def _verdict_message(v: Verdict) -> str:
     parts = [f"{v.entry.key}: {v.label.value} (score {v.score:.1f}/10)."]
     if v.reason:
         parts.append(v.reason.rstrip(".") + ".")
-    for d in v.discrepancies:
+    closest = v.label is Label.MAJOR and not real_work_caption(v)
+    for d in () if closest else v.discrepancies:  # a MAJOR's closest record is no correction
         parts.append(f'{d.field}: cited "{d.cited}", found "{d.found}".')
     if v.suggested:
         parts.append("Suggested: " + "; ".join(f"{k} = {val}" for k, val in v.suggested.items())
