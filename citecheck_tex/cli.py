@@ -93,7 +93,8 @@ def _check_parser() -> argparse.ArgumentParser:
         "(arXiv pre-submission gate), latexmk-rc (a latexmkrc hook), ignore (accept a "
         "reference you checked by hand); `citecheck-tex SUBCOMMAND --help` for each.",
     )
-    p.add_argument("input", metavar="INPUT", help="a .tex file (or its folder), .bib, .bbl, .txt or .md")
+    p.add_argument("input", metavar="INPUT",
+                   help="a .tex file (or its folder), a project .zip, .bib, .bbl, .txt or .md")
     p.add_argument("--version", action="version", version=f"citecheck-tex {__version__}")
     _add_check_options(p)
     return p
@@ -204,6 +205,8 @@ def run_check(argv: Sequence[str]) -> int:
     """``citecheck-tex INPUT ...``."""
     ns = _check_parser().parse_args(argv)
     input_path = Path(ns.input)
+    if input_path.suffix.lower() == ".zip" and input_path.is_file():
+        return _run_check_zip(input_path, list(argv), ns)
     settings = load_settings(input_path if input_path.exists() else Path.cwd(), _overrides(ns))
     _setup_logging(settings)
     from citecheck_tex import pipeline
@@ -254,6 +257,19 @@ def run_check(argv: Sequence[str]) -> int:
 
         sys.stdout.write(render_github(result, prefix=ci_path_prefix(result, settings)))
     return exit_status(result, settings.fail_on)
+
+
+def _run_check_zip(archive: Path, argv: list[str], ns: argparse.Namespace) -> int:
+    """A project ``.zip`` (e.g. Overleaf's download): checked unpacked in a temporary
+    folder; the reports go beside the archive unless ``--out`` says otherwise."""
+    from citecheck_tex.archive import unpacked
+
+    rest = list(argv)
+    rest.remove(ns.input)
+    if ns.out is None:
+        rest += ["--out", str(default_out_dir(archive))]
+    with unpacked(archive) as folder:
+        return run_check([str(folder), *rest])
 
 
 def _problem_line(p: Any) -> str:

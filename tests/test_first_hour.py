@@ -252,3 +252,46 @@ def test_ci_messages_never_offer_a_majors_closest_record_as_a_correction() -> No
     text = next(r["message"]["text"] for r in sarif["runs"][0]["results"]
                 if r.get("properties", {}).get("key") == major.entry.key)
     assert "found" not in text and major.reason.rstrip(".") in text
+
+
+# ------------------------------------------------------------- 9. a project .zip as INPUT
+
+
+def _zip_folder(folder: Path, archive: Path, top: str = "") -> None:
+    import zipfile
+
+    with zipfile.ZipFile(archive, "w") as zf:
+        for f in sorted(folder.rglob("*")):
+            if f.is_file() and "citecheck-report" not in f.parts:
+                zf.write(f, (f"{top}/" if top else "") + f.relative_to(folder).as_posix())
+
+
+@pytest.mark.parametrize("top", ["", "dark_matter_axions"])
+def test_a_project_zip_is_checked_like_its_folder(axions_index: Path, tmp_path: Path,
+                                                  top: str) -> None:
+    """Overleaf's "Download source" is a zip of the project, files at the top."""
+    archive = tmp_path / "project.zip"
+    _zip_folder(AXIONS, archive, top)
+    code = main([str(archive), "--offline", "--index", str(axions_index), "--cache", "none",
+                 "--format", "json,bib"])
+    report = _report(tmp_path / "citecheck-report")  # beside the archive
+    expected = json.loads((AXIONS / "expected.json").read_text(encoding="utf-8"))
+    assert {e["key"]: e["label"] for e in report["entries"]} == expected["labels"]  # type: ignore[attr-defined]
+    assert (tmp_path / "citecheck-report" / "refs.annotated.bib").is_file()
+    assert code == 1  # the planted MAJOR references
+
+
+def test_a_zip_that_escapes_its_folder_is_refused(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    import zipfile
+
+    archive = tmp_path / "evil.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("paper.tex", "\\documentclass{article}\\begin{document}\\end{document}")
+        zf.writestr("../escaped.tex", "x")
+    assert main([str(archive), "--offline", "--cache", "none"]) == 2
+    assert "points outside the archive" in capsys.readouterr().err
+    assert not (tmp_path.parent / "escaped.tex").exists()
+    (tmp_path / "broken.zip").write_bytes(b"PK\x03\x04 not really")
+    assert main([str(tmp_path / "broken.zip"), "--offline", "--cache", "none"]) == 2
+    assert "not a readable .zip" in capsys.readouterr().err
