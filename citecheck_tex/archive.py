@@ -45,7 +45,8 @@ def extract_project(archive: Path, dest: Path) -> Path:
         zf = zipfile.ZipFile(archive)
     except (OSError, zipfile.BadZipFile) as exc:
         raise InputError(f"{archive}: not a readable .zip archive ({exc})",
-                         hint="download the project again, or unpack it and give the folder")
+                         hint="download the project again, or unpack it and give the folder"
+                         ) from exc
     with zf:
         members = [m for m in zf.infolist() if not m.filename.startswith(_SKIP)]
         if len(members) > MAX_FILES:

@@ -34,7 +34,7 @@ logger = logging.getLogger("citecheck_tex")
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
-SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc", "ignore")
+SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc", "ignore", "completion", "man")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,8 +48,9 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--offline", action="store_true", default=None,
                    help="consult only the local index and the cache (no network)")
     p.add_argument("--index-complete", action="store_true", default=None,
-                   help="the local index holds every work cited: offline, a reference it "
-                        "lacks is MAJOR instead of UNVERIFIED")
+                   help="the local index was built for this paper and holds every work it "
+                        "cites: offline, a reference it lacks is MAJOR instead of UNVERIFIED "
+                        "(never for a general index such as an INSPIRE or arXiv dump)")
     p.add_argument("--index", metavar="PATH", help="local index (default: $CITECHECK_INDEX, "
                    "else the user data folder)")
     p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
@@ -85,13 +86,15 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
                    help="every entry and source attempt")
 
 
-def _check_parser() -> argparse.ArgumentParser:
+def check_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex INPUT`` (also for completion and the man page)."""
     p = _Parser(
         prog="citecheck-tex",
         description="Check the references of a LaTeX paper against real scholarly sources. "
         "Subcommands: index add|stats (the offline index), watch (re-check on save), gate "
         "(arXiv pre-submission gate), latexmk-rc (a latexmkrc hook), ignore (accept a "
-        "reference you checked by hand); `citecheck-tex SUBCOMMAND --help` for each.",
+        "reference you checked by hand), completion bash|zsh (shell completion), man (the "
+        "manual page); `citecheck-tex SUBCOMMAND --help` for each.",
     )
     p.add_argument("input", metavar="INPUT",
                    help="a .tex file (or its folder), a project .zip, .bib, .bbl, .txt or .md")
@@ -203,7 +206,7 @@ def _bib_files(result: RunResult) -> list[str]:
 
 def run_check(argv: Sequence[str]) -> int:
     """``citecheck-tex INPUT ...``."""
-    ns = _check_parser().parse_args(argv)
+    ns = check_parser().parse_args(argv)
     input_path = Path(ns.input)
     if input_path.suffix.lower() == ".zip" and input_path.is_file():
         return _run_check_zip(input_path, list(argv), ns)
@@ -277,8 +280,8 @@ def _problem_line(p: Any) -> str:
     return f"{where}{p.code}: {p.message}"
 
 
-def run_index(argv: Sequence[str]) -> int:
-    """``citecheck-tex index add FILE... | index stats``."""
+def index_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex index`` (also for completion and the man page)."""
     p = _Parser(prog="citecheck-tex index", description="Manage the local offline index.")
     sub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     add = sub.add_parser("add", help="import BibTeX, arXiv snapshot, INSPIRE, OpenAlex or "
@@ -287,7 +290,12 @@ def run_index(argv: Sequence[str]) -> int:
     add.add_argument("--index", metavar="PATH")
     stats = sub.add_parser("stats", help="counts per source and format")
     stats.add_argument("--index", metavar="PATH")
-    ns = p.parse_args(argv)
+    return p
+
+
+def run_index(argv: Sequence[str]) -> int:
+    """``citecheck-tex index add FILE... | index stats``."""
+    ns = index_parser().parse_args(argv)
     settings = load_settings(Path.cwd(), {"index_path": ns.index})
     _setup_logging(settings)
     from citecheck_tex.sources import local_index
@@ -353,6 +361,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from citecheck_tex import latexmk
 
             return latexmk.main(args[1:])
+        if args and args[0] in ("completion", "man"):
+            from citecheck_tex import manual
+
+            return manual.main(args[1:], command=args[0])
         return run_check(args)
     except CitecheckError as exc:
         print(f"citecheck-tex: error: {exc}", file=sys.stderr)

@@ -21,6 +21,7 @@ Every check is one PASS/WARN/FAIL/SKIP line, suitable for CI logs.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import re
@@ -458,11 +459,9 @@ def _relative(folder: Path, name: str) -> str:
         return name
 
 
-def main(argv: Sequence[str]) -> int:
-    """``citecheck-tex gate DIR [check options] [--no-verify] [--bbl-format V]``."""
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex gate`` (also for completion and the man page)."""
     from citecheck_tex import cli
-    from citecheck_tex.config import load_settings
-    from citecheck_tex.errors import UsageError
 
     p = cli._Parser(prog="citecheck-tex gate",
                     description="Check an arXiv submission folder before uploading it.")
@@ -472,7 +471,16 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--bbl-format", default=ARXIV_BBL_FORMAT, metavar="VERSION",
                    help=f"biblatex .bbl format arXiv expects (default {ARXIV_BBL_FORMAT})")
     cli._add_check_options(p)
-    ns = p.parse_args(list(argv))
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    """``citecheck-tex gate DIR [check options] [--no-verify] [--bbl-format V]``."""
+    from citecheck_tex import cli
+    from citecheck_tex.config import load_settings
+    from citecheck_tex.errors import UsageError
+
+    ns = parser().parse_args(list(argv))
     folder = Path(ns.folder)
     if not folder.is_dir():
         raise UsageError(f"{folder}: not a folder", hint="give the submission folder")

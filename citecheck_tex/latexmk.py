@@ -20,6 +20,7 @@ served by the answer cache.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import logging
@@ -214,6 +215,15 @@ def main(argv: Sequence[str]) -> int:
     args = list(argv)
     if args and args[0] == "--run":
         return run_hook(args[1:])
+    p = parser()
+    ns = p.parse_args(args)
+    passed = [a for a in args if a != "--fail"]
+    return _print_rc(ns, passed)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex latexmk-rc`` (also for completion and the man
+    page)."""
     from citecheck_tex import cli
 
     p = cli._Parser(
@@ -228,8 +238,10 @@ def main(argv: Sequence[str]) -> int:
                    help="how latexmk should call citecheck-tex (default: the absolute path "
                    "of this citecheck-tex, so that latexmk finds it without PATH)")
     cli._add_check_options(p)
-    ns = p.parse_args(args)
-    passed = [a for a in args if a != "--fail"]
+    return p
+
+
+def _print_rc(ns: argparse.Namespace, passed: list[str]) -> int:
     # drop --command VALUE from the options passed on
     options: list[str] = []
     skip = False
