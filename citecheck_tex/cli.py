@@ -4,7 +4,7 @@
 
     citecheck-tex INPUT [--offline] [--index PATH] [--out DIR]
                         [--format terminal,json,html,bib,sarif,github]
-                        [--fail-on major|minor|unverified|never] ...
+                        [--fail-on never|error|major|minor|unverified|warning] ...
     citecheck-tex index add FILE... [--index PATH]
     citecheck-tex index stats [--index PATH]
     citecheck-tex watch INPUT [...]       re-check on save
