@@ -3,6 +3,7 @@
     python -m bench.accuracy.real_judged                 # score, print tables
     python -m bench.accuracy.real_judged --judge         # list unjudged flags with evidence
     python -m bench.accuracy.real_judged --import-judgements FILE.tsv   # key<TAB>judgement<TAB>why
+                                                         # (key "r01234|text|*": all its flags)
     python -m bench.accuracy.real_judged --select        # rebuild the reference set (data)
     python -m bench.accuracy.real_judged --write-results # also put the tables in bench/RESULTS.md
 
@@ -34,7 +35,8 @@ change. A flag without a judgement is counted and listed as *unjudged*, never as
 
 Scores per rendering and mode: false-alarm rate (MINOR/MAJOR flags judged formatting
 or tool-error, over all references), retrieval-miss rate (record in the index but
-UNVERIFIED/SKIPPED/not parsed, or matched to another record), real errors caught
+not found (UNVERIFIED, SKIPPED, not parsed, MAJOR "no record matches") or matched
+to another record), real errors caught
 (references whose real-error judgement is still flagged on one of the judged fields;
 the ones no longer flagged are listed), unjudged flags.
 
@@ -281,6 +283,7 @@ class Flag:
     flag: str  # label, "@other-record" appended when matched to another record
     fields: tuple[str, ...]
     verdict: Verdict | None
+    found: bool = False  # the verdict's record is the linked work
 
     @property
     def key(self) -> str:
@@ -302,8 +305,9 @@ def flag_of(ref: dict[str, Any], rendering: str, mode: str, v: Verdict | None,
     if label == "EXACT" and not other:
         return None
     fields = tuple(sorted({d.field for d in v.discrepancies})) if v else ()
+    found = v is not None and v.match is not None and not other
     return Flag(ref["id"], rendering, mode, label + ("@other-record" if other else ""),
-                fields, v)
+                fields, v, found)
 
 
 # ----------------------------------------------------------------------------- judgements
@@ -363,8 +367,13 @@ def import_judgements(path: Path, flags: Sequence[Flag]) -> int:
             raise SystemExit(f"{path}:{line_no}: want key<TAB>judgement<TAB>why with judgement "
                              f"in {', '.join(JUDGEMENT_KINDS)}")
         key, kind, why = parts
-        judged[key] = Judgement(key, kind, why.strip(), sorted(modes.get(key, set())))
-        n += 1
+        # "r01234|text|*" judges every current flag of that prefix
+        keys = [k for k in modes if k.startswith(key[:-1])] if key.endswith("*") else [key]
+        if not keys:
+            raise SystemExit(f"{path}:{line_no}: no current flag matches {key!r}")
+        for k in keys:
+            judged[k] = Judgement(k, kind, why.strip(), sorted(modes.get(k, set())))
+            n += 1
     write_judgements(judged)
     return n
 
@@ -486,7 +495,7 @@ def score(refs: Sequence[dict[str, Any]], flags: Sequence[Flag], rendering: str,
             by_judgement[j.judgement] += 1
         if f.label in ("MINOR", "MAJOR") and j is not None and j.judgement in FALSE_ALARM:
             false_alarms.append(f)
-        if f.label in _MISSES or f.flag.endswith("@other-record"):
+        if not f.found:
             misses.append(f)
     caught, lost = [], []
     for j in judged.values():
@@ -791,6 +800,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--brief", action="store_true", help="with --judge: three lines a flag")
     ap.add_argument("--import-judgements", type=Path, metavar="TSV")
     ap.add_argument("--write-results", action="store_true", help="update bench/RESULTS.md")
+    ap.add_argument("--prune", action="store_true",
+                    help="drop judgements no current flag has (only after changing the "
+                         "renderings or the set, never to hide a lost real error)")
     ap.add_argument("--no-styles", action="store_true", help="skip part B")
     args = ap.parse_args(argv)
     build_world()
@@ -805,6 +817,12 @@ def main(argv: list[str] | None = None) -> int:
         n = import_judgements(args.import_judgements, all_flags)
         print(f"imported {n} judgements into {JUDGEMENTS}")
     judged = load_judgements()
+    if args.prune:
+        current = {f.key for f in all_flags}
+        dropped = sorted(k for k in judged if k not in current)
+        judged = {k: j for k, j in judged.items() if k in current}
+        write_judgements(judged)
+        print(f"pruned {len(dropped)} judgements: {', '.join(dropped) or '-'}")
     if args.judge:
         seen = set()
         for f in sorted(all_flags, key=lambda f: (f.ref, f.rendering, f.mode)):
@@ -829,12 +847,19 @@ def main(argv: list[str] | None = None) -> int:
         "Each rendered from its own stored fields as .bib and as free text, checked "
         "offline with the shipped defaults. Every flag judged by hand "
         "(`bench/data/real_judged/judgements.jsonl`). False alarm = MINOR/MAJOR judged "
-        "formatting or tool-error; retrieval miss = UNVERIFIED/not parsed or another record.",
+        "formatting or tool-error; retrieval miss = the linked record not found (UNVERIFIED, not parsed, MAJOR without "
+        "a match) or another record matched.",
         "", "### 0a. Real references", "", table_a(scores), "",
         "Judgements of the flags: " + "; ".join(
             f".{s.rendering}/{s.mode}: " + ", ".join(f"{k} {v}" for k, v in
                                                     sorted(s.by_judgement.items()))
             for s in scores), ""]
+    lines.append("Retrieval misses by judgement: " + "; ".join(
+        f".{s.rendering}/{s.mode}: " + ", ".join(
+            f"{k} {v}" for k, v in sorted(Counter(
+                judged[f.key].judgement if f.key in judged else "unjudged"
+                for f in s.misses).items())) for s in scores))
+    lines.append("")
     for s in scores:
         if s.lost:
             lines.append(f"Real errors no longer caught (.{s.rendering}, {s.mode}): "

@@ -13,7 +13,8 @@ identifiers it states, each an independent piece of evidence:
                  the volume: ``Nucl.Phys.,B106,475`` = ``Nucl.Phys.B 106 475``)
     volpage      volume + first page equal and the first author's surname agrees
                  (journal spelt in a way the journal tables do not know)
-    title        normalised titles equal and the first author or the year agrees
+    title        normalised titles equal and the first author agrees (the year, when
+                 the reference names no author)
 
 The record with the most kinds of evidence wins (ties: the order above). The
 evidence for the winner and every other candidate is kept with the reference, so
@@ -98,10 +99,31 @@ def ref_pubs(d: dict[str, Any]) -> list[tuple[str, str, str]]:
     return [pub_key(*split_pubnote(p)) for p in as_list(d.get("pubnote"))]
 
 
+_INITIALS = r"(?:[A-Z][a-z]?\.?-?\s?){1,4}"
+_PAIRED = re.compile(rf"\s*[^\s,][^,]*,\s*{_INITIALS}")
+_SURNAME_FIRST = re.compile(
+    rf"((?:(?:van|von|de|der|den|del|da|di|le|la)\s+)*[A-Z][^\s.,]+(?:\s+[A-Z][^\s.,]+)?)"
+    rf"\s+({_INITIALS})")
+
+
 def author_names(value: object) -> list[str]:
-    """Author names as stored: a list of ``Family, G.`` or one string ``A. B, C. D et al.``."""
+    """Author names: a stored list of ``Family, G.``, or one stored string split into names.
+
+    Strings come as ``A. B, C. D et al.``, ``B, A., D, C., & F, E.`` (pairs) or
+    ``Solanki S. K., Riethmüller T. L.`` (surname first without comma); the last two
+    are returned as ``Family, G.`` so BibTeX reads them as written.
+    """
     if isinstance(value, list):
         return [str(v).strip() for v in value if str(v).strip()]
+    text = re.sub(r"\s*,?\s*&\s*", ", ", str(value or "")).strip()
+    text = re.sub(r"(?i)[\s,]*et\.?\s*al\.?.*$", "", text)
+    parts = [p.strip() for p in re.split(r",|\s+and\s+", text) if p.strip()]
+    if len(parts) >= 2 and len(parts) % 2 == 0 and all(
+            re.fullmatch(_INITIALS.strip(), p) for p in parts[1::2]) and not any(
+            re.fullmatch(_INITIALS.strip(), p) for p in parts[::2]):
+        return [f"{f}, {g}" for f, g in zip(parts[::2], parts[1::2], strict=True)]
+    if parts and all(_SURNAME_FIRST.fullmatch(p) for p in parts):
+        return [_SURNAME_FIRST.sub(r"\1, \2", p).strip() for p in parts]
     names: list[str] = []
     for piece in re.split(r",?\s+and\s+|;", str(value or "")):
         parts = [p.strip() for p in piece.split(",")]
@@ -195,8 +217,10 @@ def evidence(d: dict[str, Any], world: World) -> dict[str, dict[str, str]]:
             put(same, "volpage", f"{pubnote} + {names[0]}")
     title = normalize_title(first(d.get("title")))
     if len(title) >= 12:
+        # generic titles ("Quantum Gravity") are shared by several works: the first
+        # author must agree; the year alone only when the reference names no author
         same = [u for u in world.by["title"].get(title, ())
-                if (fam and world.first_surname(u) == fam) or (years & world.years(u))]
+                if (world.first_surname(u) == fam if fam else bool(years & world.years(u)))]
         put(same, "title", first(d.get("title")))
     return found
 
