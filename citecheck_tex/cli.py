@@ -204,8 +204,9 @@ def _bib_files(result: RunResult) -> list[str]:
     return files
 
 
-def run_check(argv: Sequence[str]) -> int:
-    """``citecheck-tex INPUT ...``."""
+def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
+    """``citecheck-tex INPUT ...``; ``shown_as`` names the input in the reports when it is
+    not INPUT itself (the .zip a temporary folder was unpacked from)."""
     ns = check_parser().parse_args(argv)
     input_path = Path(ns.input)
     if input_path.suffix.lower() == ".zip" and input_path.is_file():
@@ -243,6 +244,10 @@ def run_check(argv: Sequence[str]) -> int:
             progress_display.update(st.done, st.total, st.counts, st.slowest)
 
     result = pipeline.check(project, settings, progress=progress)
+    if shown_as:
+        from dataclasses import replace
+
+        result = replace(result, input=shown_as)
     if progress is not None and hasattr(progress_display, "finish"):
         progress_display.finish()
     out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
@@ -272,7 +277,7 @@ def _run_check_zip(archive: Path, argv: list[str], ns: argparse.Namespace) -> in
     if ns.out is None:
         rest += ["--out", str(default_out_dir(archive))]
     with unpacked(archive) as folder:
-        return run_check([str(folder), *rest])
+        return run_check([str(folder), *rest], shown_as=str(archive))
 
 
 def _problem_line(p: Any) -> str:

@@ -278,6 +278,7 @@ def test_a_project_zip_is_checked_like_its_folder(axions_index: Path, tmp_path: 
     expected = json.loads((AXIONS / "expected.json").read_text(encoding="utf-8"))
     assert {e["key"]: e["label"] for e in report["entries"]} == expected["labels"]  # type: ignore[attr-defined]
     assert (tmp_path / "citecheck-report" / "refs.annotated.bib").is_file()
+    assert report["input"] == str(archive)  # not the temporary folder
     assert code == 1  # the planted MAJOR references
 
 
