@@ -25,8 +25,12 @@ $(RUN_STAMP): pyproject.toml $(PKG_FILES)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check .
 	@touch $(RUN_STAMP)
 
-# Development: an editable install with tests, linters, type checker, the LLM extra.
-$(STAMP): $(RUN_STAMP)
+# Development: an editable install with tests, linters, type checker, the LLM extra
+# (editable: source edits need no reinstall, so it depends on pyproject.toml only).
+$(STAMP): pyproject.toml
+	@command -v $(PY) >/dev/null 2>&1 || { echo "python3.11 not found; set PY=/path/to/python3.11"; exit 2; }
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
 	@$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[dev,llm]"
 	@touch $(STAMP)
 
@@ -36,7 +40,8 @@ DEMO_DIR := sample_papers/dark_matter_axions
 DEMO_OUT := citecheck-report/demo
 DEMO_INDEX := $(DEMO_OUT)/demo-index.sqlite
 
-demo: $(RUN_STAMP)
+# With the development install present the demo uses it (it is editable, always current).
+demo: $(if $(wildcard $(STAMP)),$(STAMP),$(RUN_STAMP))
 	@mkdir -p $(DEMO_OUT)
 	$(BIN)/citecheck-tex index add $(wildcard sample_papers/*/index_records*) --index $(DEMO_INDEX)
 	$(BIN)/citecheck-tex $(DEMO_DIR)/paper.tex --offline --index $(DEMO_INDEX) --index-complete --cache none --fail-on never \
