@@ -283,9 +283,20 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     pages = _pages(_str(main.get("page_start")), _str(main.get("page_end"))) or _str(
         main.get("artid"))
     preprint_year = _year_of(md.get("preprint_date"))
-    year = _year_of(main.get("year")) or _year_of(md.get("publication_date")) or preprint_year \
+    # publication dates: every publication's year, the publication date, the imprints
+    # (editions) and the thesis date; without an arXiv e-print, INSPIRE's
+    # preprint_date and earliest_date are catalogue dates (when a feed or a cataloguer
+    # created the record), which say nothing about when the work appeared
+    published = _uniq([_year_of(main.get("year")), _year_of(md.get("publication_date")),
+                       *(_year_of(p.get("year")) for p in pubs),
+                       *(_year_of(i.get("date")) for i in md.get("imprints") or []
+                         if isinstance(i, dict)),
+                       _year_of(_dict(md.get("thesis_info")).get("date"))])
+    catalogue = not published and not md.get("arxiv_eprints")
+    year = (published[0] if published else "") or preprint_year \
         or _year_of(md.get("earliest_date"))
-    other = _uniq(y for y in (preprint_year, _year_of(md.get("earliest_date"))) if y != year)
+    other = _uniq(y for y in (*published[1:], preprint_year, _year_of(md.get("earliest_date")))
+                  if y != year)
     extra = tuple(
         (_str(p.get("journal_title")), _str(p.get("journal_volume")),
          _pages(_str(p.get("page_start")), _str(p.get("page_end"))) or _str(p.get("artid")),
@@ -310,6 +321,7 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
         texkeys=texkeys, entry_type=_entry_type(_str(doc_types[0]) if doc_types else "",
                                                 bool(venue), bool(arxiv)),
         extra_pubs=extra, report_numbers=report_numbers_of(md.get("report_numbers")),
+        catalogue_dates=catalogue,
     )
     jrefs = [journal_ref_key(_str(p.get("journal_title")), _str(p.get("journal_volume")),
                              _str(p.get("page_start")) or _str(p.get("artid"))) for p in pubs]

@@ -73,6 +73,29 @@ def same_venue(a: str, b: str) -> bool:
     return _abbrev_match(a, b)
 
 
+def arxiv_year(arxiv_id: str) -> str:
+    """The year an arXiv id was issued: ``2212.01234`` -> 2022, ``hep-th/9901001`` -> 1999."""
+    m = re.match(r"^(?:arxiv:)?(\d{2})(\d{2})\.\d{4,5}", arxiv_id.strip(), re.IGNORECASE) \
+        or re.match(r"^[a-z\-]+(?:\.[a-z]{2})?/(\d{2})(\d{2})\d{3}", arxiv_id.strip(),
+                    re.IGNORECASE)
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        return ""
+    yy = int(m.group(1))
+    return str(1900 + yy if yy >= 91 else 2000 + yy)
+
+
+def record_years(record: Record) -> list[str]:
+    """Every year the work appeared in: the record's year, its other years (preprint,
+    print, online), every publication's (journal, erratum, proceedings) and the year
+    its arXiv id encodes; the record's own year first."""
+    years = [y for y in (_year_of(record.year), *(_year_of(y) for y in record.other_years))
+             if y]
+    years.extend(_year_of(p[3]) for p in record.extra_pubs if _year_of(p[3]))
+    if record.arxiv:
+        years.append(arxiv_year(record.arxiv))
+    return [y for y in dict.fromkeys(years) if y]
+
+
 def _year_of(text: str) -> str:
     m = _YEAR.search(text or "")
     return m.group(1) if m else ""
@@ -198,6 +221,27 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
             notes.append(f"initials of {p.display()!r} differ from {rec[hit].display()!r}")
         pairs.append((i, hit, weight))
 
+    # a family name cited as the given name ("Sun Wang" for "Sun", "Wei Zhang" for
+    # "Zhang Wei"): the same person, named wrongly
+    rest: list[int] = []
+    for i in unmatched:
+        p = people[i]
+        hit = -1
+        for word in re.split(r"[\s\-]+", p.given):
+            if len(word.rstrip(".")) < 2:
+                continue
+            hit = next((j for j in index.get(nz.name_key(word), ()) if j not in used), -1)
+            if hit >= 0:
+                break
+        if hit < 0:
+            rest.append(i)
+            continue
+        used.add(hit)
+        pairs.append((i, hit, 0.85))
+        notes.append(f"author {p.display()!r} differs from {rec[hit].display()!r} "
+                     "(a given name where the family name belongs)")
+    unmatched = rest
+
     still: list[int] = []
     window = len(rec) if len(rec) <= 60 else 60
     for i in unmatched:
@@ -303,6 +347,64 @@ def _pubs(record: Record) -> list[tuple[str, str, str, str]]:
 # ---------------------------------------------------------------- compare
 
 
+#: Reference text left in front of a title by a parse: "Ribeiro, M. 2020, ", "Pontzen et
+#: al., 2017, " (an author-year prefix ends with the year or "et al.").
+_LEFTOVER_PREFIX = re.compile(r"(?:\b(?:1[5-9]|20)\d\d[a-z]?|\bet al)\.?\)?[,.:;]?\s+(?=\S)")
+#: ... and behind it: " - Nature", " | Springer Link", " (https://...".
+_LEFTOVER_SUFFIX = re.compile(r"\s+(?:[-\u2013\u2014|]|\()\s*[^-\u2013\u2014|(]{0,60}$")
+
+
+def _title_part(cited: str, found: str) -> tuple[str, float, str]:
+    """The part of the cited title that is the title, its similarity to ``found``, and
+    the reference text cut from in front of it ("" when none).
+
+    Free-text references leave authors and year in front of the title ("Kayser, 2009,
+    Neutrino Oscillation Phenomenology") or a site name behind it ("... - Nature"):
+    that text is neither title nor a wrong title word. A shorter candidate is taken
+    only when it fits the record clearly better (the record decides; nothing is cut
+    from a title that fits as it stands), and a site name only when the record's
+    title has none (else the names are compared as part of the title).
+    """
+    best, best_sim, best_pre = cited, nz.title_similarity(cited, found), ""
+    if best_sim >= 0.99:
+        return best, best_sim, ""
+    starts = [0] + [m.end() for m in _LEFTOVER_PREFIX.finditer(cited[:120])]
+    cut_suffix = not _LEFTOVER_SUFFIX.search(found)
+    for start in starts:
+        head = cited[start:]
+        for text in (head, _LEFTOVER_SUFFIX.sub("", head) if cut_suffix else head):
+            if text == cited or len(nz.title_key(text)) < 12:
+                continue
+            sim = nz.title_similarity(text, found)
+            if sim > best_sim + 0.05:
+                best, best_sim, best_pre = text, sim, cited[:start]
+    return best, best_sim, best_pre
+
+
+_PREFIX_NAME_SPLIT = re.compile(r"\s*(?:,|&|\band\b|;)\s*")
+
+
+def _prefix_people(prefix: str) -> tuple[tuple[Person, ...], bool, str]:
+    """Authors, "et al." and year in reference text cut from in front of a title
+    ("Pontzen et al., 2017, ", "Ribeiro, M. 2020, ", "Mastrogiovanni & Pierra, 2025, ")."""
+    year = _year_of(prefix)
+    truncated = bool(re.search(r"\bet al", prefix))
+    text = re.sub(r"\bet al\.?|\(?\b(?:1[5-9]|20)\d\d[a-z]?\b\)?", " ", prefix)
+    people: list[Person] = []
+    for chunk in _PREFIX_NAME_SPLIT.split(text):
+        words = [w for w in chunk.split() if any(c.isalpha() for c in w)]
+        if not words:
+            continue
+        family = [w for w in words if not re.fullmatch(r"(?:[A-Z]\.)+-?(?:[A-Z]\.)*", w)]
+        initials = " ".join(w for w in words if w not in family)
+        if family:
+            people.append(Person(family=family[-1], given=" ".join(family[:-1] + [initials]
+                                                                  if initials else family[:-1])))
+        elif people and not people[-1].given:
+            people[-1] = Person(family=people[-1].family, given=initials)
+    return tuple(people), truncated, year
+
+
 def _title_factor(t: float) -> float:
     """Map title similarity to evidence of identity: steep between 0.45 and 0.95."""
     return max(0.0, min(1.0, (t - 0.45) / 0.5))
@@ -324,41 +426,58 @@ def compare(entry: Entry, record: Record) -> Comparison:
 
     # title
     t: float | None = None
+    leftover = ""
     if entry.title and record.title:
-        t = nz.title_similarity(entry.title, record.title)
-        exact = nz.title_key(entry.title) == nz.title_key(record.title)
-        sub = not exact and nz.is_subtitle_variant(entry.title, record.title)
+        cited_title, t, leftover = _title_part(entry.title, record.title)
+        exact = nz.title_key(cited_title) == nz.title_key(record.title)
+        sub = not exact and nz.is_subtitle_variant(cited_title, record.title)
         note = "subtitle omitted" if sub else ("" if exact else f"similarity {t:.2f}")
+        if cited_title != entry.title:
+            note = ("leftover reference text around the title ignored"
+                    + (f"; {note}" if note else ""))
         add(FieldCheck("title", exact or sub, t, entry.title, record.title, note))
     else:
         add(FieldCheck("title", None, 0.0, entry.title, record.title))
 
-    # authors
-    am = match_authors(entry.authors, entry.authors_truncated, record.authors,
+    # authors (and year) left in front of the title by the parse count as stated
+    cited_people, cited_truncated, cited_year = entry.authors, entry.authors_truncated, \
+        entry.year
+    if leftover and not cited_people:
+        cited_people, cited_truncated, prefix_year = _prefix_people(leftover)
+        cited_year = cited_year or prefix_year
+    am = match_authors(cited_people, cited_truncated, record.authors,
                        record.authors_truncated, record.collaborations)
     a = am.similarity
     if a is None:
-        add(FieldCheck("author", None, 0.0, bibtex_authors(entry.authors),
+        add(FieldCheck("author", None, 0.0, bibtex_authors(cited_people),
                        bibtex_authors(record.authors[:10])))
     else:
-        add(FieldCheck("author", not am.notes, a, bibtex_authors(entry.authors),
+        add(FieldCheck("author", not am.notes, a, bibtex_authors(cited_people),
                        bibtex_authors(record.authors) if len(record.authors) <= 50
                        else bibtex_authors(record.authors[:50]) + " and others",
                        "; ".join(am.notes)))
 
-    # year
-    ey = _year_of(entry.year)
-    years = [y for y in (_year_of(record.year), *(_year_of(y) for y in record.other_years)) if y]
-    years.extend(_year_of(p[3]) for p in record.extra_pubs if _year_of(p[3]))
+    # year: a contradiction only when it matches none of the work's years (preprint,
+    # every publication, erratum, edition) and the record knows real ones
+    ey = _year_of(cited_year)
+    years = record_years(record)
     year_diff = 0
     preprint_only = not (record.venue and record.venue.lower() != "arxiv") \
         and not record.volume and not record.extra_pubs
-    if ey and years and preprint_only and entry.venue and ey not in years \
+    if ey and years and record.catalogue_dates and ey not in years:
+        add(FieldCheck("year", None, 0.0, ey, years[0],
+                       "the record's only date is a catalogue date"))
+    elif ey and years and preprint_only and entry.venue and ey not in years \
             and 0 < int(ey) - max(int(y) for y in years) <= 2:
         # the record knows only the preprint; the cited journal version may well have
         # appeared a year or two later: nothing to contradict
         add(FieldCheck("year", None, 0.0, ey, years[0],
                        "the record knows only the preprint year"))
+    elif ey and years and record.entry_type == "book" and ey not in years \
+            and int(ey) < min(int(y) for y in years):
+        # a book's record often holds a later imprint or edition
+        add(FieldCheck("year", None, 0.0, ey, years[0],
+                       "the record's year may be a later imprint or edition"))
     elif ey and years:
         ok = ey in years
         year_diff = min(abs(int(ey) - int(y)) for y in years)

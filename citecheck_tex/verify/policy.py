@@ -99,6 +99,23 @@ _SCHOLARLY_HOSTS = re.compile(
     re.IGNORECASE)
 
 
+#: Paths of article pages on any host: ``/articles/s41586-...``, ``/pdf/2204.09521.pdf``,
+#: ``/abs/...``, ``/doi/10...``, ``/chapters/62111``, ``/book/10.1007/...``, PMC ids.
+_ARTICLE_PATH = re.compile(
+    r"^https?://[^/\s]+/(?:[^\s]*/)?(?:articles?|pdf|abs|doi|full|fulltext|chapters?|book|"
+    r"paper|papers|publication)/[^\s/]|/PMC\d+|pubmed\.ncbi", re.IGNORECASE)
+
+
+def is_article_url(url: str) -> bool:
+    """True when ``url`` points to an article page: a scholarly host or an article path.
+
+    A fabricated citation usually comes with a fabricated link of this shape (a PMC
+    id, an ``/articles/`` path on an invented journal's host): such a reference
+    claims to be a scholarly work and is checked as one, never skipped as a web page.
+    """
+    return bool(_SCHOLARLY_HOSTS.search(url) or _ARTICLE_PATH.search(url.strip()))
+
+
 def is_web_like(entry: Entry) -> bool:
     """A reference to a web page rather than a scholarly work.
 
@@ -113,7 +130,9 @@ def is_web_like(entry: Entry) -> bool:
     if not entry.title or entry.doi or entry.arxiv or entry.venue:
         return False
     if entry.url and not entry.authors and not entry.year:
-        return True
+        # a link to an article page ("/articles/", "/pdf/", PubMed, a journal's host)
+        # cites a scholarly work, whatever the host: not finding it is evidence
+        return not is_article_url(entry.url)
     url = entry.url or entry.get("howpublished")
     return bool(entry.entry_type.lower() == "misc" and entry.origin.value in ("bib", "bbl")
                 and url and re.search(r"https?://|www\.", url)
@@ -305,9 +324,48 @@ def _label_for(c: Comparison, tau_minor: float) -> Label:
     # MINOR means a stated field contradicts the record: a work identified well enough
     # (score >= tau_minor) with nothing contradicted is EXACT, however little the
     # citation states (a title and a report number; real references do that).
-    if c.score < tau_minor:
+    # An exact identifier (DOI, arXiv id, journal+volume+page) that agrees makes the
+    # record the cited work whatever the score (the reviewer has already set aside
+    # identifiers that resolve to a work the title and authors do not describe).
+    if c.score < tau_minor and not pinned_by_identifier(c):
         return Label.MAJOR
     return Label.MINOR if c.discrepancies else Label.EXACT
+
+
+def _agrees(c: Comparison, name: str) -> bool:
+    return any(fc.field == name and fc.agree is True for fc in c.checks)
+
+
+def pinned_by_identifier(c: Comparison) -> bool:
+    """True when the DOI, the arXiv id, the report number, or journal, volume and page
+    together agree."""
+    # JHEP-like volumes are issues ("JHEP 10, 174" exists every year): the journal
+    # reference pins the work only when the year does not contradict it, and not when
+    # none of the cited authors wrote it (a real journal reference under someone
+    # else's names is a chimera, decided by the score)
+    year_ok = not any(fc.field == "year" and fc.agree is False for fc in c.checks)
+    authors_ok = not any(fc.field == "author" and fc.agree is False and fc.similarity <= 0
+                         for fc in c.checks)
+    return _agrees(c, "doi") or _agrees(c, "eprint") or _agrees(c, "report") or (
+        year_ok and authors_ok and all(_agrees(c, f) for f in ("journal", "volume", "pages")))
+
+
+def contradicted(c: Comparison) -> bool:
+    """True when a field the citation states contradicts the record (an omission is
+    no contradiction)."""
+    return any(d.cited for d in c.discrepancies)
+
+
+def poor_parse(entry: Entry) -> str:
+    """Why the reference was read too poorly to call it fabricated, or "".
+
+    A reference with neither a title nor authors gives nothing to tell a fabricated
+    work from a real one missing from the sources (its identifiers or journal
+    reference may be misread or incomplete): not finding it is no evidence.
+    """
+    if not entry.title.strip() and not entry.authors:
+        return "the reference states neither a title nor authors (or they could not be read)"
+    return ""
 
 
 #: A chimera is a real work cited with someone else's authors: with at least
@@ -433,6 +491,9 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
             return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0,
                            f"Not in the local index, and no online source was consulted; "
                            f"{INDEX_HINT}.", attempts=attempts, index_only=True)
+        if poor_parse(entry):
+            return unverified(f"No record found, but {poor_parse(entry)}: not enough to "
+                              "call it fabricated.")
         return Verdict(entry, Label.MAJOR, 0.0, 0.6 if len(asked) < 2 else 0.8,
                        "No record matches this citation in any source consulted.",
                        attempts=attempts)
@@ -507,6 +568,18 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        "No record in the local index fits this citation (the closest differs "
                        f"in {_describe(c)}), and no online source was consulted; {INDEX_HINT}.",
                        attempts=attempts, checks=c.checks, index_only=True)
+    if poor_parse(entry):
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.0,
+                       f"No record fits this citation well (the closest differs in "
+                       f"{_describe(c)}), but {poor_parse(entry)}: not enough to call it "
+                       "fabricated.", attempts=attempts, checks=c.checks)
+    if not contradicted(c):
+        # MAJOR needs positive evidence: the closest record contradicts nothing stated,
+        # it only cannot confirm the work (a preprint record for a cited journal version)
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.2,
+                       f"The closest record ({src} {c.record.id}) contradicts nothing the "
+                       "citation states but cannot confirm it (it lacks the fields the "
+                       "citation is identified by).", attempts=attempts, checks=c.checks)
     # MAJOR: never offer the closest record as a "correction" of a fabricated work
     return Verdict(entry, Label.MAJOR, c.score, max(0.5, 1 - c.identity),
                    "No record matches: the closest one found differs in "

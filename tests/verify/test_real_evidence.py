@@ -1,0 +1,249 @@
+"""Issue 10, verifier side: a flag means a real error (years, MAJOR evidence, poor parses,
+leftover reference text), each rule with a real reference.
+
+Provenance: the references are lines of ``shared/corpus/inspire_hep_reference_strings.jsonl``
+(INSPIRE's stored reference lists; the line's key ``refN`` is its 0-based line number as
+``bench.accuracy.real_references`` numbers them), the records are excerpts of
+``shared/corpus/dumps/inspire_literature.jsonl`` (INSPIRE literature API hits, the
+control number given), and the free-text citations are from the CiteCheck paper's
+benchmark (``shared/benchmarks/citecheck_paper/corruption_metadata.json``, dev
+collections, citation id ``cNN-MMM``). Only the fields the rule needs are copied.
+"""
+
+from __future__ import annotations
+
+from citecheck_tex.config import Settings
+from citecheck_tex.model import (
+    Answer,
+    Entry,
+    EntryOrigin,
+    Label,
+    Person,
+    Query,
+    QueryKind,
+    Record,
+    SourceStatus,
+)
+from citecheck_tex.sources.importers import inspire_row
+from citecheck_tex.verify.compare import arxiv_year, compare, record_years
+from citecheck_tex.verify.policy import decide, is_article_url, is_web_like, pinned_by_identifier
+
+COMPLETE = Settings(index_complete=True)
+
+
+def found(*records: Record, kind: QueryKind = QueryKind.TITLE) -> Answer:
+    return Answer("local", Query(kind, "q"), SourceStatus.FOUND, records=records)
+
+
+def not_found(kind: QueryKind = QueryKind.DOI) -> Answer:
+    return Answer("local", Query(kind, "q"), SourceStatus.NOT_FOUND)
+
+
+# ---------------------------------------------------------------- 1. years
+
+
+def test_year_encoded_in_arxiv_ids() -> None:
+    assert arxiv_year("2212.01234") == "2022"
+    assert arxiv_year("hep-th/9901001") == "1999"
+    assert arxiv_year("math.GT/0309136") == "2003"
+    assert arxiv_year("10.1103/x") == ""
+
+
+# INSPIRE 1296100 (Hoeche, Li, Prestel), as a library that keeps only the journal year
+# (HEPML.bib style): the preprint year 2014 is in its arXiv id 1405.3607.
+HOECHE = Record(source="local", id="bib:HEPML.bib:Hoeche:2014aia",
+                title="Drell-Yan lepton pair production at NNLO QCD with parton showers",
+                authors=(Person("Hoeche", "Stefan"), Person("Li", "Ye"),
+                         Person("Prestel", "Stefan")),
+                year="2015", venue="Phys. Rev. D", volume="91", pages="074015",
+                arxiv="1405.3607")
+
+
+def test_preprint_year_from_the_arxiv_id_is_no_contradiction() -> None:
+    # ref34117 cites the journal version; a reference citing the preprint year 2014
+    # (as many do) cites a year of the work too
+    cited = Entry(key="ref34117", entry_type="article", file="r.bib", line=1,
+                  authors=(Person("Höche", "S."), Person("Li", "Y."), Person("Prestel", "S.")),
+                  year="2014", venue="Phys.Rev.", volume="D91", pages="074015",
+                  arxiv="1405.3607")
+    assert "2014" in record_years(HOECHE)
+    c = compare(cited, HOECHE)
+    assert [fc.agree for fc in c.checks if fc.field == "year"] == [True]
+    assert not c.discrepancies
+
+
+# INSPIRE 1099097 ("Relativistic theory of particles with arbitrary intrinsic angular
+# momentum", Majorana): no arXiv e-print, no publication year in the record's
+# publication_info, preprint_date 1968 (a catalogue date: the paper is from 1932).
+MAJORANA_HIT = {"id": "1099097", "metadata": {
+    "control_number": 1099097,
+    "titles": [{"title": "Relativistic theory of particles with arbitrary intrinsic "
+                         "angular momentum"}],
+    "authors": [{"full_name": "Majorana, Ettore"}],
+    "preprint_date": "1968", "earliest_date": "1968",
+    "publication_info": [{"journal_title": "Nuovo Cim.", "journal_volume": "9",
+                          "page_start": "335"}],
+    "document_type": ["article"]}}
+
+
+def test_catalogue_date_contradicts_no_cited_year() -> None:
+    row = inspire_row(MAJORANA_HIT)
+    assert row is not None and row.record.catalogue_dates
+    cited = Entry(key="m", entry_type="article", file="r.bib", line=1,
+                  authors=(Person("Majorana", "E."),), year="1932", venue="Nuovo Cim.",
+                  volume="9", pages="335",
+                  title="Relativistic theory of particles with arbitrary intrinsic angular "
+                        "momentum")
+    c = compare(cited, row.record)
+    assert [fc.agree for fc in c.checks if fc.field == "year"] == [None]
+    assert decide(cited, [found(row.record)], COMPLETE).label is Label.EXACT
+
+
+def test_a_publication_year_is_not_a_catalogue_date() -> None:
+    hit = {"id": "1", "metadata": {**MAJORANA_HIT["metadata"], "publication_info": [
+        {"journal_title": "Nuovo Cim.", "journal_volume": "9", "page_start": "335",
+         "year": 1932}]}}
+    row = inspire_row(hit)
+    assert row is not None and not row.record.catalogue_dates
+    assert row.record.year == "1932"
+
+
+# ---------------------------------------------------------------- 3. MAJOR evidence
+
+
+# INSPIRE 1223858 (D0, arXiv 1303.3276), the first authors of the dump record; ref5533
+# cites it as "V. M. Abazov et al., Phys.Rev. D88, 052010 (2013), arXiv:1303.3276" (no
+# title): the arXiv id agrees, so it is that work, never "resolves to another paper".
+D0 = Record(source="local", id="inspire:1223858",
+            title="Search for ZH -> l+ l- b bbar production in 9.7 fb^-1 of p pbar collisions "
+                  "with the D0 detector",
+            authors=(Person("Abbott", "Braden Keim"), Person("Acharya", "Bannanje Sripath"),
+                     Person("Adams", "Mark Raymond"), Person("Adams", "Todd")),
+            authors_truncated=True, year="2013", arxiv="1303.3276")
+
+
+def test_agreeing_arxiv_id_without_title_is_never_hijacked() -> None:
+    cited = Entry(key="ref5533", entry_type="article", file="r.bib", line=1,
+                  authors=(Person("Abazov", "V. M."),), authors_truncated=True, year="2013",
+                  venue="Phys.Rev.", volume="D88", pages="052010", arxiv="1303.3276")
+    v = decide(cited, [found(D0, kind=QueryKind.ARXIV)], COMPLETE)
+    assert v.label is not Label.MAJOR
+    assert "resolves" not in v.reason
+
+
+# HEPML.bib Metodiev:2017vrx is JHEP 10 (2017) 174; ref33786 cites JHEP 10 (2012) 174,
+# another paper: "JHEP 10, 174" exists every year, so the journal reference pins the
+# work only when the year agrees.
+METODIEV = Record(source="local", id="bib:HEPML.bib:Metodiev:2017vrx",
+                  title="Classification without labels: Learning from mixed samples in high "
+                        "energy physics",
+                  authors=(Person("Metodiev", "Eric M."), Person("Nachman", "Benjamin"),
+                           Person("Thaler", "Jesse")),
+                  year="2017", venue="JHEP", volume="10", pages="174",
+                  doi="10.1007/JHEP10(2017)174", arxiv="1708.02949")
+
+
+def test_year_issue_journal_reference_of_another_year_pins_nothing() -> None:
+    cited = Entry(key="ref33786", entry_type="article", file="r.bib", line=1,
+                  authors=(Person("Berman", "D.S."), Person("Musaev", "E.T."),
+                           Person("Thompson", "D.C.")),
+                  year="2012", venue="JHEP", volume="10", pages="174",
+                  doi="10.1007/jhep10(2012)174")
+    c = compare(cited, METODIEV)
+    assert not pinned_by_identifier(c)
+    v = decide(cited, [found(METODIEV, kind=QueryKind.JOURNAL_REF)],
+               Settings(index_complete=False))
+    assert v.label is Label.UNVERIFIED
+
+
+# INSPIRE 1332519 (Constantinou et al., arXiv 1412.1351, preprint only); ref9638 cites
+# its proceedings version "PoS Lattice2014, 390 (2014)", which the record does not know.
+CONSTANTINOU = Record(source="local", id="inspire:1332519",
+                      title="K -> pi matrix elements of the chromagnetic operator on the "
+                            "lattice",
+                      authors=(Person("Constantinou", "M."), Person("Costa", "M."),
+                               Person("Frezzotti", "R."), Person("Lubicz", "V.")),
+                      authors_truncated=True, year="2014", arxiv="1412.1351")
+
+
+def test_record_that_contradicts_nothing_is_no_evidence_of_fabrication() -> None:
+    cited = Entry(key="ref9638", entry_type="article", file="r.bib", line=1,
+                  authors=(Person("Constantinou", "M."), Person("Costa", "M."),
+                           Person("Frezzotti", "R."), Person("Lubicz", "V.")),
+                  authors_truncated=True, year="2014", venue="PoS", volume="Lattice2014",
+                  pages="390")
+    v = decide(cited, [found(CONSTANTINOU, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
+    assert v.label is Label.UNVERIFIED
+    assert "contradicts nothing" in v.reason
+
+
+# ---------------------------------------------------------------- 4. poor parses
+
+
+def test_no_title_no_authors_is_unverified_even_with_a_complete_index() -> None:
+    # ref27056: "Class.Quant.Grav. 32, 074001 (2015), doi:10.1088/0264-9381/32/7/074001"
+    cited = Entry(key="ref27056", entry_type="article", file="r.txt", line=1,
+                  origin=EntryOrigin.TEXT, year="2015", venue="Class.Quant.Grav.",
+                  volume="32", pages="074001", doi="10.1088/0264-9381/32/7/074001")
+    v = decide(cited, [not_found(QueryKind.DOI), not_found(QueryKind.JOURNAL_REF)], COMPLETE)
+    assert v.label is Label.UNVERIFIED
+    assert "neither a title nor authors" in v.reason
+
+
+# ---------------------------------------------------------------- leftover text, links
+
+
+def test_author_year_prefix_is_not_part_of_the_title() -> None:
+    # CiteCheck c24-004: "Kayser, 2009, Neutrino Oscillation Phenomenology
+    # (https://arxiv.org/pdf/0804.1122.pdf)" read with the prefix in the title; the
+    # real work is arXiv 0804.1121: a wrong arXiv id on a real paper, MINOR.
+    record = Record(source="local", id="bib:o.bib:orig-c24-004",
+                    title="Neutrino Oscillation Phenomenology", authors=(Person("Kayser"),),
+                    year="2009", arxiv="0804.1121", url="https://arxiv.org/pdf/0804.1121.pdf")
+    cited = Entry(key="1", entry_type="misc", file="c.md", line=1, origin=EntryOrigin.TEXT,
+                  title="Kayser, 2009, Neutrino Oscillation Phenomenology (", year="2009",
+                  arxiv="0804.1122", url="https://arxiv.org/pdf/0804.1122.pdf")
+    c = compare(cited, record)
+    title = next(fc for fc in c.checks if fc.field == "title")
+    assert title.agree and "leftover" in title.note
+    v = decide(cited, [found(record)], COMPLETE)
+    assert v.label is Label.MINOR
+    assert [d.field for d in v.discrepancies] == ["eprint"]
+
+
+def test_author_in_the_leftover_prefix_is_still_checked() -> None:
+    # CiteCheck c16-015 shape: "Delhoma, 2021, Instabilities in Metric-Affine Theories
+    # of Gravity" where the record's author is Delhom
+    record = Record(source="local", id="o", title="Instabilities in Metric-Affine Theories "
+                    "of Gravity", authors=(Person("Delhom"),), year="2021")
+    cited = Entry(key="1", entry_type="misc", file="c.md", line=1, origin=EntryOrigin.TEXT,
+                  title="Delhoma, 2021, Instabilities in Metric-Affine Theories of Gravity",
+                  year="2021")
+    assert [d.field for d in compare(cited, record).discrepancies] == ["author"]
+
+
+def test_given_name_where_the_family_name_belongs_is_the_same_person() -> None:
+    # CiteCheck c14-006: "Sun Wang et al., 2023, ..." for the paper of Sun et al.
+    record = Record(source="local", id="o", title="Deep learning forecasts of cosmic "
+                    "acceleration parameters from DECi-hertz Interferometer "
+                    "Gravitational-wave Observatory", authors=(Person("Sun"),), year="2023")
+    cited = Entry(key="1", entry_type="misc", file="c.md", line=1, origin=EntryOrigin.TEXT,
+                  title=record.title, authors=(Person("Wang", "Sun"),),
+                  authors_truncated=True, year="2023")
+    v = decide(cited, [found(record)], COMPLETE)
+    assert v.label is Label.MINOR
+    assert [d.field for d in v.discrepancies] == ["author"]
+
+
+def test_link_to_an_article_page_is_not_a_web_page() -> None:
+    # CiteCheck c05-008: a fabricated title with a fabricated PMC-like link
+    cited = Entry(key="1", entry_type="misc", file="c.md", line=1, origin=EntryOrigin.TEXT,
+                  title="Neurotrophic Dynamics and Protein Conformation in Synaptic "
+                        "Pathologies - Biophys. Journal - NIH",
+                  url="https://biophysjournal.org/articles/PMC9876543/")
+    assert is_article_url(cited.url) and not is_web_like(cited)
+    assert decide(cited, [not_found(QueryKind.TITLE)], COMPLETE).label is Label.MAJOR
+    blog = Entry(key="2", entry_type="misc", file="c.md", line=2, origin=EntryOrigin.TEXT,
+                 title="Exploring the hidden realms of Celestial Energy - PHENOM Experiment",
+                 url="https://phenom.cern/updates/briefing/exploring-hidden-realms")
+    assert is_web_like(blog)
