@@ -55,7 +55,7 @@ from citecheck_tex.model import (
 from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import compare, match_authors
-from citecheck_tex.verify.review import review
+from citecheck_tex.verify.review import DESCRIBES_AUTHORS, review
 from citecheck_tex.verify.suggest import suggest
 
 logger = logging.getLogger(__name__)
@@ -351,9 +351,20 @@ def pinned_by_identifier(c: Comparison) -> bool:
 
 
 def contradicted(c: Comparison) -> bool:
-    """True when a field the citation states contradicts the record (an omission is
-    no contradiction)."""
-    return any(d.cited for d in c.discrepancies)
+    """True when the closest record is positive evidence against the citation.
+
+    That is a stated title that disagrees, authors most of whom are not the
+    record's, or a stated year, journal, volume, page or identifier that disagrees.
+    Omissions are no evidence, and neither are a few authors missing from a record
+    whose title, journal reference and year all fit or cannot be compared (a
+    preprint record that lacks the journal version's added author).
+    """
+    for fc in c.checks:
+        if fc.agree is not False or not fc.cited:
+            continue
+        if fc.field != "author" or fc.similarity < DESCRIBES_AUTHORS:
+            return True
+    return False
 
 
 def poor_parse(entry: Entry) -> str:
@@ -573,9 +584,13 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        f"No record fits this citation well (the closest differs in "
                        f"{_describe(c)}), but {poor_parse(entry)}: not enough to call it "
                        "fabricated.", attempts=attempts, checks=c.checks)
-    if not contradicted(c):
+    located = any(_agrees(x, "doi") or _agrees(x, "eprint")
+                  or all(_agrees(x, f) for f in ("journal", "volume", "pages")) for x in comps)
+    if not contradicted(c) and not located:
         # MAJOR needs positive evidence: the closest record contradicts nothing stated,
-        # it only cannot confirm the work (a preprint record for a cited journal version)
+        # it only cannot confirm the work (a preprint record for a cited journal
+        # version); when the cited identifier or journal reference locates another
+        # work (a chimera), that work is the evidence
         return Verdict(entry, Label.UNVERIFIED, c.score, 0.2,
                        f"The closest record ({src} {c.record.id}) contradicts nothing the "
                        "citation states but cannot confirm it (it lacks the fields the "

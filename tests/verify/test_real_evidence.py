@@ -247,3 +247,32 @@ def test_link_to_an_article_page_is_not_a_web_page() -> None:
                  title="Exploring the hidden realms of Celestial Energy - PHENOM Experiment",
                  url="https://phenom.cern/updates/briefing/exploring-hidden-realms")
     assert is_web_like(blog)
+
+
+# INSPIRE 564892 (Stack, Wensley; hep-lat/0110196, preprint only, 2001); ref10161 cites
+# the journal version "J. D. Stack, W. W. Tucker, and R. J. Wensley, Nucl.Phys. B639,
+# 203 (2002)", which added an author: a missing author on a record that cannot confirm
+# the journal reference is no evidence of fabrication.
+STACK = Record(source="local", id="inspire:564892",
+               title="The Maximal Abelian gauge, monopoles, and vortices in SU(3) lattice "
+                     "gauge theory",
+               authors=(Person("Stack", "John D."), Person("Wensley", "Roy J.")),
+               year="2001", arxiv="hep-lat/0110196")
+
+
+def test_preprint_record_missing_an_author_is_no_evidence() -> None:
+    cited = Entry(key="ref10161", entry_type="article", file="r.bib", line=1,
+                  authors=(Person("Stack", "J. D."), Person("Tucker", "W. W."),
+                           Person("Wensley", "R. J.")),
+                  year="2002", venue="Nucl.Phys.", volume="B639", pages="203")
+    v = decide(cited, [not_found(QueryKind.JOURNAL_REF),
+                       found(STACK, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
+    assert v.label is Label.UNVERIFIED
+    # the same record with most cited authors absent is evidence (MAJOR)
+    other = Entry(key="x", entry_type="article", file="r.bib", line=1,
+                  authors=(Person("Stack", "J. D."), Person("Tucker", "W. W."),
+                           Person("Miller", "A."), Person("Jones", "B.")),
+                  year="2002", venue="Nucl.Phys.", volume="B639", pages="203")
+    v = decide(other, [not_found(QueryKind.JOURNAL_REF),
+                       found(STACK, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
+    assert v.label is Label.MAJOR
