@@ -191,9 +191,15 @@ def _same_work(a: Record, b: Record) -> bool:
         return True
     if a.arxiv and b.arxiv and nz.norm_arxiv(a.arxiv) == nz.norm_arxiv(b.arxiv):
         return True
+    if a.report_numbers and b.report_numbers \
+            and not set(a.report_numbers) & set(b.report_numbers):
+        return False  # two reports of a series that share a title (CMS-PAS-TOP-11-005, -12-007)
     if a.title and b.title and nz.title_key(a.title) == nz.title_key(b.title):
         fa = nz.name_key(a.authors[0].full_family) if a.authors else ""
         fb = nz.name_key(b.authors[0].full_family) if b.authors else ""
+        if not fa and not fb:
+            # no authors to tell editions of a recurring title apart: the year must agree
+            return a.year == b.year
         return fa == fb
     return False
 
@@ -270,15 +276,40 @@ def _check(c: Comparison, name: str) -> float:
     return -1.0
 
 
+#: Titles of corrections: an erratum repeats the title of the paper it corrects.
+_ERRATUM_TITLE = re.compile(r"^\W*(erratum|errata|corrigendum|addendum|publisher'?s note|"
+                            r"correction|retraction)\b", re.IGNORECASE)
+
+
+def is_erratum(record: Record) -> bool:
+    """True when the record is a correction notice (erratum, corrigendum, addendum)."""
+    return bool(_ERRATUM_TITLE.match(record.title)) or record.entry_type == "erratum"
+
+
 def select_candidate(entry: Entry, comparisons: Sequence[Comparison]) -> Comparison:
     """The comparison with the record most likely meant.
 
-    With a title: highest title similarity; within ``TITLE_WINDOW`` of it,
-    author overlap, then year proximity, then identity and the source's own
-    confidence. Without a title: highest identity.
+    An exact identifier beats a title match: when the cited DOI, arXiv id, report
+    number or journal+volume+page agree with some records, the choice is among
+    those (periodic reports and conference series share titles across years; the
+    reviewer still sets aside an identifier that resolves to a work the title and
+    authors do not describe). An erratum never beats the paper it corrects (unless
+    the citation names an erratum). Then, with a title: highest title similarity;
+    within ``TITLE_WINDOW`` of it, author overlap, then year proximity, then
+    identity and the source's own confidence. Without a title: highest identity.
     """
     def tail(c: Comparison) -> tuple[float, float, float, float]:
         return (_check(c, "author"), _check(c, "year"), c.identity, c.record.score)
+
+    if not _ERRATUM_TITLE.match(entry.title):
+        papers = [c for c in comparisons if not is_erratum(c.record)]
+        comparisons = papers or list(comparisons)
+    pinned = [c for c in comparisons if pinned_by_identifier(c)]
+    if pinned and len(pinned) < len(comparisons):
+        from citecheck_tex.verify.review import describes
+
+        fitting = [c for c in pinned if describes(c)]
+        comparisons = fitting or comparisons
 
     if entry.title:
         best_t = max(_check(c, "title") for c in comparisons)
@@ -402,6 +433,39 @@ def grafted_authors(entry: Entry, c: Comparison) -> bool:
                        c.record.authors_truncated, c.record.collaborations)
     return (am.similarity is not None and am.cited >= GRAFT_MIN_AUTHORS
             and am.matched / am.cited < GRAFT_MAX_SIMILARITY)
+
+
+#: Titles that recur by design, one edition a year or a meeting: reviews, averages,
+#: working-group reports, proceedings.
+_PERIODIC_TITLE = re.compile(
+    r"review of particle physics|\bflag review\b|\baverag(e|es|ing)\b|working group|"
+    r"\bproceedings\b|\bworkshop\b|\bsymposium\b|\bconference\b|\bsummer school\b|"
+    r"\bannual report\b|status report|\bedition\b", re.IGNORECASE)
+
+
+def other_editions(entry: Entry, chosen: Comparison,
+                   comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """Records of the chosen one's other editions when the cited edition is not found.
+
+    A title that recurs across years (siblings with the same title among the
+    records found, or a periodic review, report or proceedings) cited with a year
+    that matches none of them is an edition the sources did not return, not the
+    found edition with a wrong year: offering that edition's year, volume and page
+    as a "fix" would be wrong. Empty when an identifier pins the chosen record or
+    the title or year do not make it an edition question.
+    """
+    if pinned_by_identifier(chosen) or not entry.title or not entry.year:
+        return []
+    fields = {d.field for d in chosen.discrepancies}
+    title_ok = any(fc.field == "title" and fc.agree is True for fc in chosen.checks)
+    if "year" not in fields or not title_ok:
+        return []
+    key = nz.title_key(chosen.record.title)
+    siblings = [x for x in comparisons if x.record is not chosen.record
+                and nz.title_key(x.record.title) == key and x.record.year != entry.year]
+    if siblings or _PERIODIC_TITLE.search(chosen.record.title):
+        return [chosen, *siblings]
+    return []
 
 
 def _describe(c: Comparison) -> str:
@@ -563,6 +627,14 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        + ("" if sure else " The citation states little to compare "
                           f"(score {c.score:.1f} below {tau_exact:g})."),
                        match=c.record, attempts=attempts, checks=c.checks)
+    editions = other_editions(entry, c, comps) if label is Label.MINOR else []
+    if editions:
+        listed = ", ".join(f"{x.record.source} {x.record.id} ({x.record.year or '?'})"
+                           for x in editions[:4])
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.3,
+                       f"The cited edition ({entry.year}) of this recurring title is not among "
+                       f"the records found; another edition exists: {listed}.",
+                       attempts=attempts, checks=c.checks)
     if label is Label.MINOR:
         note = f" ({rev.note})" if rev.note else ""
         return Verdict(entry, label, c.score, c.confidence,

@@ -76,6 +76,10 @@ def describes(c: Comparison) -> bool:
         # no title to disagree, and a record that lists only some of its authors
         # cannot say the cited ones did not write it
         return True
+    if author is None or author.agree is None:
+        # no authors to disagree (a report cited by number and title): the title
+        # alone does not make the identified work another one
+        return True
     if title is not None and title.agree is not None and (
             title.agree or title.similarity >= DESCRIBES_TITLE):
         return True

@@ -276,3 +276,56 @@ def test_preprint_record_missing_an_author_is_no_evidence() -> None:
     v = decide(other, [not_found(QueryKind.JOURNAL_REF),
                        found(STACK, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
     assert v.label is Label.MAJOR
+
+
+# ---------------------------------------------------------------- 2. editions, siblings
+
+# INSPIRE 1260626 (CMS-PAS-TOP-11-005, 2011) and 1260777 (CMS-PAS-TOP-12-007, 2012):
+# two CMS physics-analysis summaries with the same title, "Top pair cross section in
+# dileptons"; ref3759 cites the first by its report number (with a longer title).
+def _pas(recid: str, number: str, year: str) -> Record:
+    return Record(source="local", id=f"inspire:{recid}",
+                  title="Top pair cross section in dileptons",
+                  collaborations=("CMS Collaboration",), year=year, report_numbers=(number,))
+
+
+PAS_2011 = _pas("1260626", "CMS-PAS-TOP-11-005", "2011")
+PAS_2012 = _pas("1260777", "CMS-PAS-TOP-12-007", "2012")
+
+
+def test_report_number_beats_a_title_match() -> None:
+    cited = Entry(key="ref3759", entry_type="misc", file="r.bib", line=1,
+                  title="Top pair cross section in dileptons", year="2012",
+                  fields={"number": "CMS-PAS-TOP-11-005"})
+    v = decide(cited, [found(PAS_2011, kind=QueryKind.REPORT), found(PAS_2012)], COMPLETE)
+    assert v.match is not None and v.match.id == "inspire:1260626"
+    # the real ref3759 states its own (longer) title: still that work, never MAJOR
+    longer = Entry(key="ref3759", entry_type="misc", file="r.bib", line=1,
+                   title="Measurement of the tt production cross section in the dilepton "
+                         "channel", fields={"number": "CMS-PAS-TOP-11-005"})
+    v = decide(longer, [found(PAS_2011, kind=QueryKind.REPORT), found(PAS_2012)], COMPLETE)
+    assert v.label is not Label.MAJOR
+    assert v.match is not None and v.match.id == "inspire:1260626"
+
+
+def test_cited_edition_not_found_is_unverified_not_a_fix() -> None:
+    cited = Entry(key="e", entry_type="misc", file="r.bib", line=1,
+                  title="Top pair cross section in dileptons", year="2013")
+    v = decide(cited, [found(PAS_2011, PAS_2012)], COMPLETE)
+    assert v.label is Label.UNVERIFIED
+    assert "another edition exists" in v.reason
+    assert "1260626" in v.reason and "1260777" in v.reason
+    assert v.suggested is None
+
+
+def test_erratum_never_beats_the_paper_it_corrects() -> None:
+    paper = Record(source="local", id="inspire:1", title="Measurement of the W boson mass",
+                   authors=(Person("Aaltonen", "T."),), year="2012")
+    erratum = Record(source="local", id="crossref:2",
+                     title="Erratum: Measurement of the W boson mass",
+                     authors=(Person("Aaltonen", "T."),), year="2012")
+    cited = Entry(key="w", entry_type="article", file="r.bib", line=1,
+                  title="Measurement of the W boson mass", authors=(Person("Aaltonen", "T."),),
+                  year="2012")
+    v = decide(cited, [found(erratum, paper)], COMPLETE)
+    assert v.match is not None and v.match.id == "inspire:1"
