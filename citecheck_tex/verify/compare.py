@@ -222,11 +222,21 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         pairs.append((i, hit, weight))
 
     # a family name cited as the given name ("Sun Wang" for "Sun", "Wei Zhang" for
-    # "Zhang Wei"): the same person, named wrongly
+    # "Zhang Wei"), or the parts of a compound family name in another order
+    # ("Cano-Jiménez" for "Jiménez-Cano"): the same person, named wrongly
     rest: list[int] = []
     for i in unmatched:
         p = people[i]
-        hit = -1
+        parts = sorted(nz.name_key(w) for w in re.split(r"[\s\-]+", p.full_family) if w)
+        hit = next((j for j, r in enumerate(rec) if j not in used and len(parts) > 1
+                    and sorted(nz.name_key(w) for w in re.split(r"[\s\-]+", r.full_family)
+                               if w) == parts), -1)
+        if hit >= 0:
+            used.add(hit)
+            pairs.append((i, hit, 0.85))
+            notes.append(f"author {p.display()!r} differs from {rec[hit].display()!r} "
+                         "(the parts of the family name in another order)")
+            continue
         for word in re.split(r"[\s\-]+", p.given):
             if len(word.rstrip(".")) < 2:
                 continue
@@ -256,7 +266,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
             if s > best:
                 best_j, best = j, s
         prefix = best_j >= 0 and len(key) >= 5 and key[:4] == rec_keys[best_j][:4]
-        if best_j >= 0 and (best >= 0.7 or (prefix and best >= 0.55)) and len(key) >= 3:
+        if best_j >= 0 and (best >= 0.7 or (prefix and best >= 0.4)) and len(key) >= 3:
             used.add(best_j)
             pairs.append((i, best_j, 0.5 + 0.4 * best))
             notes.append(f"author {p.display()!r} misspelt (record: {rec[best_j].display()!r})")
@@ -354,9 +364,10 @@ _LEFTOVER_PREFIX = re.compile(r"(?:\b(?:1[5-9]|20)\d\d[a-z]?|\bet al)\.?\)?[,.:;
 _LEFTOVER_SUFFIX = re.compile(r"\s+(?:[-\u2013\u2014|]|\()\s*[^-\u2013\u2014|(]{0,60}$")
 
 
-def _title_part(cited: str, found: str) -> tuple[str, float, str]:
-    """The part of the cited title that is the title, its similarity to ``found``, and
-    the reference text cut from in front of it ("" when none).
+def _title_part(cited: str, found: str) -> tuple[str, float, str, str]:
+    """The part of the cited title that is the title, its similarity to ``found``, the
+    reference text cut from in front of it ("" when none), and the part of ``found``
+    compared (without a site name when both name one).
 
     Free-text references leave authors and year in front of the title ("Kayser, 2009,
     Neutrino Oscillation Phenomenology") or a site name behind it ("... - Nature"):
@@ -366,10 +377,16 @@ def _title_part(cited: str, found: str) -> tuple[str, float, str]:
     title has none (else the names are compared as part of the title).
     """
     best, best_sim, best_pre = cited, nz.title_similarity(cited, found), ""
+    whole = found
     if best_sim >= 0.99:
-        return best, best_sim, ""
+        return best, best_sim, "", found
     starts = [0] + [m.end() for m in _LEFTOVER_PREFIX.finditer(cited[:120])]
     cut_suffix = not _LEFTOVER_SUFFIX.search(found)
+    if not cut_suffix:
+        # both name a site after the title ("... - Nature", "... - Science"): the
+        # titles are compared without it (the names are compared as the venue)
+        found = _LEFTOVER_SUFFIX.sub("", found)
+        cut_suffix = True
     for start in starts:
         head = cited[start:]
         for text in (head, _LEFTOVER_SUFFIX.sub("", head) if cut_suffix else head):
@@ -378,7 +395,19 @@ def _title_part(cited: str, found: str) -> tuple[str, float, str]:
             sim = nz.title_similarity(text, found)
             if sim > best_sim + 0.05:
                 best, best_sim, best_pre = text, sim, cited[:start]
-    return best, best_sim, best_pre
+    return best, best_sim, best_pre, found if best != cited else whole
+
+
+def _site_names(cited: str, found: str, cited_title: str) -> tuple[str, str] | None:
+    """(cited, recorded) site names after two titles ("... - Science" vs "... - Nature")
+    when the titles without them were compared and the names differ, else None."""
+    cm, fm = _LEFTOVER_SUFFIX.search(cited), _LEFTOVER_SUFFIX.search(found)
+    if not cm or not fm or cited_title == cited:
+        return None
+    a, b = cm.group(0).strip(" -\u2013\u2014|("), fm.group(0).strip(" -\u2013\u2014|(")
+    if not a or not b or nz.title_key(a) == nz.title_key(b) or same_venue(a, b):
+        return None
+    return a, b
 
 
 _PREFIX_NAME_SPLIT = re.compile(r"\s*(?:,|&|\band\b|;)\s*")
@@ -428,14 +457,18 @@ def compare(entry: Entry, record: Record) -> Comparison:
     t: float | None = None
     leftover = ""
     if entry.title and record.title:
-        cited_title, t, leftover = _title_part(entry.title, record.title)
-        exact = nz.title_key(cited_title) == nz.title_key(record.title)
-        sub = not exact and nz.is_subtitle_variant(cited_title, record.title)
+        cited_title, t, leftover, found_title = _title_part(entry.title, record.title)
+        exact = nz.title_key(cited_title) == nz.title_key(found_title)
+        sub = not exact and nz.is_subtitle_variant(cited_title, found_title)
         note = "subtitle omitted" if sub else ("" if exact else f"similarity {t:.2f}")
         if cited_title != entry.title:
             note = ("leftover reference text around the title ignored"
                     + (f"; {note}" if note else ""))
         add(FieldCheck("title", exact or sub, t, entry.title, record.title, note))
+        site = _site_names(entry.title, record.title, cited_title)
+        if site is not None:
+            add(FieldCheck("journal", False, 0.0, site[0], site[1],
+                           "the site or journal named after the title differs"))
     else:
         add(FieldCheck("title", None, 0.0, entry.title, record.title))
 

@@ -55,7 +55,7 @@ from citecheck_tex.model import (
 from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import compare, match_authors
-from citecheck_tex.verify.review import DESCRIBES_AUTHORS, review
+from citecheck_tex.verify.review import DESCRIBES_AUTHORS, GOOD_FIT, review
 from citecheck_tex.verify.suggest import suggest
 
 logger = logging.getLogger(__name__)
@@ -357,8 +357,10 @@ def _label_for(c: Comparison, tau_minor: float) -> Label:
     # citation states (a title and a report number; real references do that).
     # An exact identifier (DOI, arXiv id, journal+volume+page) that agrees makes the
     # record the cited work whatever the score (the reviewer has already set aside
-    # identifiers that resolve to a work the title and authors do not describe).
-    if c.score < tau_minor and not pinned_by_identifier(c):
+    # identifiers that resolve to a work the title and authors do not describe), and
+    # so does an identity at which the reviewer calls a record "clearly the work
+    # meant" (GOOD_FIT): several small errors lower the score, not the identity.
+    if c.score < tau_minor and not pinned_by_identifier(c) and c.identity < GOOD_FIT:
         return Label.MAJOR
     return Label.MINOR if c.discrepancies else Label.EXACT
 

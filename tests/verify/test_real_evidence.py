@@ -329,3 +329,51 @@ def test_erratum_never_beats_the_paper_it_corrects() -> None:
                   year="2012")
     v = decide(cited, [found(erratum, paper)], COMPLETE)
     assert v.match is not None and v.match.id == "inspire:1"
+
+
+def test_compound_family_name_in_another_order_is_the_same_person() -> None:
+    # CiteCheck c16-001: "Cano-Jiménez, 2022, Metric-Affine Gauge theories of gravity:
+    # Foundations and insights" for Jiménez-Cano's "... Foundations and new insights"
+    record = Record(source="local", id="o", title="Metric-Affine Gauge theories of gravity: "
+                    "Foundations and new insights", authors=(Person("Jiménez-Cano"),),
+                    year="2022")
+    cited = Entry(key="1", entry_type="misc", file="c.md", line=1, origin=EntryOrigin.TEXT,
+                  title="Metric-Affine Gauge theories of gravity: Foundations and insights",
+                  authors=(Person("Cano-Jiménez"),), year="2022")
+    author = next(fc for fc in compare(cited, record).checks if fc.field == "author")
+    assert author.agree is False and author.similarity > 0.5
+    assert "another order" in author.note
+    assert decide(cited, [found(record)], COMPLETE).label is Label.MINOR
+
+
+def test_several_small_errors_on_a_clearly_identified_work_stay_minor() -> None:
+    # CiteCheck c18-011: "[Sorin, 2018, Nuclear Structure Studies of Neutron-Rich Nuclei:
+    # Astrophysical Consequences](https://arxiv.org/pdf/1701.02609.pdf)" for Sorlin (2017),
+    # "... Astrophysical Implications", arXiv 1701.02608: four small errors, one work
+    record = Record(source="local", id="o", title="Nuclear Structure Studies of Neutron-Rich "
+                    "Nuclei : Astrophysical Implications", authors=(Person("Sorlin"),),
+                    year="2017", arxiv="1701.02608",
+                    url="https://arxiv.org/pdf/1701.02608.pdf")
+    cited = Entry(key="1", entry_type="misc", file="c.md", line=1, origin=EntryOrigin.TEXT,
+                  title="Nuclear Structure Studies of Neutron-Rich Nuclei: Astrophysical "
+                        "Consequences", authors=(Person("Sorin"),), year="2018",
+                  arxiv="1701.02609", url="https://arxiv.org/pdf/1701.02609.pdf")
+    v = decide(cited, [found(record)], COMPLETE)
+    assert v.label is Label.MINOR
+    assert {d.field for d in v.discrepancies} >= {"title", "author", "year", "eprint"}
+
+
+def test_site_name_after_the_title_is_compared_as_the_venue() -> None:
+    # CiteCheck c37-020 (dev): "[Toward a linear-ramp QAOA protocol: evidence of a
+    # scaling ... - Scientific Journal](https://www.scientificjournal.com/articles/...)"
+    # for the Nature article of the same title
+    title = "Toward a linear-ramp QAOA protocol: evidence of a scaling ..."
+    record = Record(source="local", id="o", title=f"{title} - Nature",
+                    url="https://www.nature.com/articles/s41534-025-01082-1")
+    cited = Entry(key="1", entry_type="misc", file="c.md", line=1, origin=EntryOrigin.TEXT,
+                  title=f"{title} - Scientific Journal",
+                  url="https://www.scientificjournal.com/articles/s41534-025-01082-1")
+    v = decide(cited, [found(record)], COMPLETE)
+    assert v.label is Label.MINOR
+    assert "journal" in {d.field for d in v.discrepancies}
+    assert "title" not in {d.field for d in v.discrepancies}
