@@ -22,7 +22,15 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from citecheck_tex.model import Comparison, Discrepancy, Entry, FieldCheck, Person, Record
+from citecheck_tex.model import (
+    Comparison,
+    Discrepancy,
+    Entry,
+    EntryOrigin,
+    FieldCheck,
+    Person,
+    Record,
+)
 from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 
@@ -31,6 +39,9 @@ logger = logging.getLogger(__name__)
 #: Score lost per contradicted field (keeps severity monotone: more wrong
 #: fields never raise the score).
 PENALTY_PER_DISCREPANCY = 0.35
+#: Below this title similarity, a free-text "title" of a work pinned by its identifier
+#: or journal reference is taken as misread text, not as a wrong title.
+MISREAD_TITLE = 0.5
 #: Highest identity of a record for a title-less citation whose journal reference the
 #: record cannot confirm (it states no publication): below the calibrated tau_minor.
 UNCONFIRMED_PUBNOTE_IDENTITY = 0.5
@@ -395,6 +406,20 @@ def _title_part(cited: str, found: str) -> tuple[str, float, str, str]:
             sim = nz.title_similarity(text, found)
             if sim > best_sim + 0.05:
                 best, best_sim, best_pre = text, sim, cited[:start]
+    kf = nz.title_key(found)
+    if best_sim < 0.99 and len(kf) >= 20:
+        # the whole title at the start or after a comma, followed by nothing or by
+        # codes and links ("G Bélanger F Boudjema, MicrOMEGAs4.1: two dark matter
+        # candidates oPhC.192..322B [INSPIRE] ..."): the rest is no title words (words
+        # added to a title are a real difference and stay one)
+        for start in [0, *(m.end() for m in re.finditer(r"[,;]\s+", cited))]:
+            rest = cited[start:]
+            if not nz.title_key(rest).startswith(kf):
+                continue
+            tail = rest[_key_end(rest, len(kf)):].strip().lstrip(",;. ")
+            if (start and not tail) or _LEFTOVER_CODE.match(tail):
+                # (names in front are in no known form: not read as authors)
+                return found, 1.0, "", found
     return best, best_sim, best_pre, found if best != cited else whole
 
 
@@ -408,6 +433,23 @@ def _site_names(cited: str, found: str, cited_title: str) -> tuple[str, str] | N
     if not a or not b or nz.title_key(a) == nz.title_key(b) or same_venue(a, b):
         return None
     return a, b
+
+
+#: What follows a title in a pasted reference: a bibcode ("hLB..759..131G"), a
+#: bracketed tag ("[INSPIRE]"), a link, a number.
+_LEFTOVER_CODE = re.compile(r"(?:\S*\d|\S*\.\.|[\[(<]|https?:|doi\b|arxiv\b)", re.IGNORECASE)
+
+
+def _key_end(text: str, n: int) -> int:
+    """The shortest prefix of ``text`` whose title key has ``n`` characters."""
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if len(nz.title_key(text[:mid])) >= n:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 _PREFIX_NAME_SPLIT = re.compile(r"\s*(?:,|&|\band\b|;)\s*")
@@ -568,6 +610,17 @@ def compare(entry: Entry, record: Record) -> Comparison:
             add(FieldCheck("url", False, _fuzzy(ep, rp), entry.url, record.url,
                            "the link differs from the record's"))
 
+    if t is not None and t < MISREAD_TITLE and entry.origin is not EntryOrigin.BIB and (
+            id_agree or (pub_score == 1.0 and len(pub_stated) >= 3)):
+        # free text whose identifier or journal reference pins the work but whose
+        # "title" shares next to nothing with the work's: a note, authors or a journal
+        # read as the title (a misread), not a wrong title; it is not compared
+        t = None
+        checks = [FieldCheck("title", None, 0.0, c.cited, c.found,
+                             "the text read as the title is not this work's title (a "
+                             "misread reference); not compared") if c.field == "title" else c
+                  for c in checks]
+        disc = [d for d in disc if d.field != "title"]
     identity = _identity(t, a, am.first_author, id_agree, id_disagree, pub_score,
                          len(pub_stated))
     if t is None and not id_agree and not pub_stated and (entry.venue or entry.volume

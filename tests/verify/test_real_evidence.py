@@ -377,3 +377,52 @@ def test_site_name_after_the_title_is_compared_as_the_venue() -> None:
     assert v.label is Label.MINOR
     assert "journal" in {d.field for d in v.discrepancies}
     assert "title" not in {d.field for d in v.discrepancies}
+
+
+# ---------------------------------------------------------------- misread free text
+
+# INSPIRE 1223492 (Fermi-LAT, "The First Fermi LAT Gamma-Ray Burst Catalog", arXiv
+# 1303.2908); reference r02837 of bench/data/real_judged: "M. Ackermann et al., 2013,
+# submitted to ApJSS, arXiv:1303.2908" (the note read as the title).
+FERMI = Record(source="local", id="inspire:1223492",
+               title="The First Fermi LAT Gamma-Ray Burst Catalog",
+               collaborations=("Fermi-LAT",), year="2013", arxiv="1303.2908")
+
+
+def test_free_text_note_read_as_title_of_a_pinned_work_is_not_compared() -> None:
+    cited = Entry(key="r02837", entry_type="misc", file="r.txt", line=1,
+                  origin=EntryOrigin.TEXT, title="submitted to ApJSS",
+                  authors=(Person("Ackermann", "M."),), authors_truncated=True, year="2013",
+                  arxiv="1303.2908")
+    c = compare(cited, FERMI)
+    title = next(fc for fc in c.checks if fc.field == "title")
+    assert title.agree is None and "misread" in title.note
+    assert "title" not in {d.field for d in c.discrepancies}
+    # the same words in a .bib title field are the author's title: a real difference
+    bib = Entry(key="b", entry_type="article", file="r.bib", line=1, title="submitted to ApJSS",
+                year="2013", arxiv="1303.2908")
+    assert "title" in {d.field for d in compare(bib, FERMI).discrepancies}
+
+
+# Reference r20002 (bench/data/real_judged), pasted from a publisher page: the title sits
+# between the authors and an ADS bibcode, "[INSPIRE]" and a second copy of the reference.
+MICROMEGAS = Record(source="local", id="inspire:1307379",
+                    title="micrOMEGAs4.1: two dark matter candidates",
+                    authors=(Person("Belanger", "G."), Person("Boudjema", "F."),
+                             Person("Pukhov", "A."), Person("Semenov", "A.")),
+                    year="2015", venue="Comput.Phys.Commun.", volume="192", pages="322-329",
+                    arxiv="1407.6129", doi="10.1016/j.cpc.2015.03.003")
+
+
+def test_title_between_names_and_codes_is_the_title() -> None:
+    text = ("G Bélanger F Boudjema A Pukhov A Semenov, MicrOMEGAs4.1: two dark matter "
+            "candidates oPhC.192..322B [INSPIRE] G. Bélanger")
+    cited = Entry(key="r20002", entry_type="misc", file="r.txt", line=1,
+                  origin=EntryOrigin.TEXT, title=text, year="2015")
+    title = next(fc for fc in compare(cited, MICROMEGAS).checks if fc.field == "title")
+    assert title.agree is True and "leftover" in title.note
+    # words added to a title are a real difference (CiteCheck c05-009 shape)
+    added = Entry(key="x", entry_type="misc", file="r.txt", line=1, origin=EntryOrigin.TEXT,
+                  title="micrOMEGAs4.1: two dark matter candidates and their detection")
+    assert next(fc for fc in compare(added, MICROMEGAS).checks
+                if fc.field == "title").agree is False
