@@ -543,8 +543,13 @@ def openalex_row(obj: _JSON) -> IndexRow | None:
                      [journal_ref_key(venue, volume, pages)])
 
 
-def _crossref_year(msg: _JSON) -> str:
-    for key in ("published-print", "issued", "published-online", "published", "created"):
+#: Crossref dates of the work's appearance, best first; ``created`` (when the DOI was
+#: registered) is a catalogue date, used only when there is nothing else.
+_CROSSREF_PUBLISHED = ("published-print", "issued", "published-online", "published")
+
+
+def _crossref_year(msg: _JSON, keys: tuple[str, ...] = (*_CROSSREF_PUBLISHED, "created")) -> str:
+    for key in keys:
         part = msg.get(key)
         if isinstance(part, dict):
             dp = part.get("date-parts") or [[]]
@@ -582,6 +587,7 @@ def crossref_row(msg: _JSON) -> IndexRow | None:
         venue_aliases=_uniq([*containers[1:], *shorts, journal_display(venue)]) if venue else (),
         volume=volume, pages=pages, doi=doi,
         entry_type=_entry_type(_str(msg.get("type")), False, False),
+        catalogue_dates=bool(year) and not _crossref_year(msg, _CROSSREF_PUBLISHED),
     )
     return _make_row(f"crossref:{doi}", "crossref", "crossref", rec,
                      [journal_ref_key(v, volume, pages) for v in (venue, *shorts)])

@@ -426,3 +426,18 @@ def test_title_between_names_and_codes_is_the_title() -> None:
                   title="micrOMEGAs4.1: two dark matter candidates and their detection")
     assert next(fc for fc in compare(added, MICROMEGAS).checks
                 if fc.field == "title").agree is False
+
+
+def test_crossref_registration_date_is_a_catalogue_date() -> None:
+    from citecheck_tex.sources.importers import crossref_row
+
+    # a Crossref work message (Crossref's field names) with only its "created" date
+    # (when the DOI was registered): the DOI ref21630 cites (Nature 394, 248) and the
+    # title INSPIRE 472658 stores; the dates are illustrative, not Crossref's
+    msg = {"DOI": "10.1038/28338", "title": ["Dusty star forming galaxies at high redshift"],
+           "created": {"date-parts": [[2002, 7, 27]]}}
+    row = crossref_row(msg)
+    assert row is not None and row.record.year == "2002" and row.record.catalogue_dates
+    msg["issued"] = {"date-parts": [[1998, 7]]}
+    row = crossref_row(msg)
+    assert row is not None and row.record.year == "1998" and not row.record.catalogue_dates
