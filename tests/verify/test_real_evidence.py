@@ -73,14 +73,17 @@ def test_preprint_year_from_the_arxiv_id_is_no_contradiction() -> None:
 
 
 # INSPIRE 1099097 ("Relativistic theory of particles with arbitrary intrinsic angular
-# momentum", Majorana): no arXiv e-print, no publication year in the record's
-# publication_info, preprint_date 1968 (a catalogue date: the paper is from 1932).
+# momentum", Majorana, Nuovo Cim. 9 (1932) 335) has no arXiv e-print and stores
+# preprint_date "1968-02": a catalogue date, 36 years after the paper. Excerpt with the
+# publication_info year (1932) and earliest_date left out: the shape of a record whose
+# only date is such a date (the dump has 644 INSPIRE records without an arXiv e-print
+# or any publication year).
 MAJORANA_HIT = {"id": "1099097", "metadata": {
     "control_number": 1099097,
     "titles": [{"title": "Relativistic theory of particles with arbitrary intrinsic "
                          "angular momentum"}],
     "authors": [{"full_name": "Majorana, Ettore"}],
-    "preprint_date": "1968", "earliest_date": "1968",
+    "preprint_date": "1968-02",
     "publication_info": [{"journal_title": "Nuovo Cim.", "journal_volume": "9",
                           "page_start": "335"}],
     "document_type": ["article"]}}
@@ -100,9 +103,10 @@ def test_catalogue_date_contradicts_no_cited_year() -> None:
 
 
 def test_a_publication_year_is_not_a_catalogue_date() -> None:
-    hit = {"id": "1", "metadata": {**MAJORANA_HIT["metadata"], "publication_info": [
+    # the record as the dump holds it, with its publication year
+    hit = {"id": "1099097", "metadata": {**MAJORANA_HIT["metadata"], "publication_info": [
         {"journal_title": "Nuovo Cim.", "journal_volume": "9", "page_start": "335",
-         "year": 1932}]}}
+         "page_end": "344", "year": 1932}], "earliest_date": "1932"}}
     row = inspire_row(hit)
     assert row is not None and not row.record.catalogue_dates
     assert row.record.year == "1932"
