@@ -49,9 +49,10 @@ def test_year_encoded_in_arxiv_ids() -> None:
     assert arxiv_year("10.1103/x") == ""
 
 
-# INSPIRE 1296100 (Hoeche, Li, Prestel), as a library that keeps only the journal year
-# (HEPML.bib style): the preprint year 2014 is in its arXiv id 1405.3607.
-HOECHE = Record(source="local", id="bib:HEPML.bib:Hoeche:2014aia",
+# The work of INSPIRE 1296100 (Hoeche, Li, Prestel; the dump holds only its preprint) as
+# a user's library stores the journal version ref34117 cites (Phys.Rev. D91, 074015,
+# 2015), with the journal year only: the preprint year 2014 is in its arXiv id 1405.3607.
+HOECHE = Record(source="local", id="bib:refs.bib:Hoeche:2014aia",
                 title="Drell-Yan lepton pair production at NNLO QCD with parton showers",
                 authors=(Person("Hoeche", "Stefan"), Person("Li", "Ye"),
                          Person("Prestel", "Stefan")),
@@ -323,6 +324,8 @@ def test_cited_edition_not_found_is_unverified_not_a_fix() -> None:
 
 
 def test_erratum_never_beats_the_paper_it_corrects() -> None:
+    # constructed (the corpus links no reference to an erratum record): an erratum
+    # record repeats the title and authors of the paper it corrects
     paper = Record(source="local", id="inspire:1", title="Measurement of the W boson mass",
                    authors=(Person("Aaltonen", "T."),), year="2012")
     erratum = Record(source="local", id="crossref:2",
