@@ -46,6 +46,7 @@ from citecheck_tex.model import (
     Attempt,
     Comparison,
     Entry,
+    EntryOrigin,
     Label,
     QueryKind,
     Record,
@@ -400,15 +401,28 @@ def contradicted(c: Comparison) -> bool:
     return False
 
 
+#: Leftovers of a publisher's reference page pasted into a reference: link labels
+#: ("Crossref:", "[ADS]", "URL"), ADS bibcodes ("hLB..759..131G"), MR numbers.
+_PAGE_LEFTOVERS = re.compile(
+    r"\b(?:crossref|ads|inspire|google scholar|pubmed|mathscinet|zbmath|web of science)"
+    r"\s*[:\]]|\[(?:inspire|ads|crossref)\]|[A-Za-z&]\.{2,}\d|\bURL\b|\bMR\s?\d{5,}",
+    re.IGNORECASE)
+
+
 def poor_parse(entry: Entry) -> str:
     """Why the reference was read too poorly to call it fabricated, or "".
 
     A reference with neither a title nor authors gives nothing to tell a fabricated
     work from a real one missing from the sources (its identifiers or journal
-    reference may be misread or incomplete): not finding it is no evidence.
+    reference may be misread or incomplete): not finding it is no evidence. Nor is
+    it for a free-text reference holding leftovers of a publisher's page (link
+    labels, bibcodes): its fields were read from text that is partly not reference.
     """
     if not entry.title.strip() and not entry.authors:
         return "the reference states neither a title nor authors (or they could not be read)"
+    if entry.origin is not EntryOrigin.BIB and _PAGE_LEFTOVERS.search(entry.raw_text):
+        return ("the reference text holds leftovers of a publisher's page (link labels, "
+                "bibcodes), so its fields may be misread")
     return ""
 
 

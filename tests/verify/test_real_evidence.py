@@ -448,3 +448,25 @@ def test_crossref_registration_date_is_a_catalogue_date() -> None:
     msg["issued"] = {"date-parts": [[1998, 7]]}
     row = crossref_row(msg)
     assert row is not None and row.record.year == "1998" and not row.record.catalogue_dates
+
+
+def test_publisher_page_leftovers_make_a_poor_parse() -> None:
+    # reference r21630 (bench/data/real_judged) as a plain-text item: the "Crossref:"
+    # and "ADS:" link labels of the publisher's page are in the text
+    text = ("A. J. Barger, L. L. Cowie, D. B. Sanders et al., Crossref: ADS:, Nature 394 "
+            "(1998) 248, doi:10.1038/28338.")
+    cited = Entry(key="r21630", entry_type="misc", file="r.txt", line=1,
+                  origin=EntryOrigin.TEXT, raw_text=text, title="Crossref: ADS:",
+                  authors=(Person("Barger", "A. J."), Person("Cowie", "L. L."),
+                           Person("Sanders", "D. B.")), authors_truncated=True,
+                  year="1998", venue="Nature", volume="394", pages="248",
+                  doi="10.1038/28338")
+    v = decide(cited, [not_found(QueryKind.DOI), not_found(QueryKind.JOURNAL_REF)], COMPLETE)
+    assert v.label is Label.UNVERIFIED
+    assert "leftovers of a publisher's page" in v.reason
+    # the same reference without the leftovers, in a complete index: MAJOR
+    clean = Entry(key="c", entry_type="misc", file="r.txt", line=1, origin=EntryOrigin.TEXT,
+                  raw_text="A. J. Barger et al., Nature 394 (1998) 248.",
+                  authors=cited.authors, authors_truncated=True, year="1998",
+                  venue="Nature", volume="394", pages="248")
+    assert decide(clean, [not_found(QueryKind.JOURNAL_REF)], COMPLETE).label is Label.MAJOR
