@@ -196,14 +196,16 @@ async def run_cascade(
     settings: Settings,
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
+    problems: list[Problem] | None = None,
     stop: Stop | None = None,
 ) -> list[Verdict]:
     """Retrieve candidates for every entry and decide each verdict.
 
-    ``usage``, when given, receives what the LLM judge cost (key "judge").
-    Retrieval ends at the run's deadline (:meth:`Settings.run_deadline`); the
-    references not settled by then are UNVERIFIED, and ``stop`` (when given)
-    records why. A verdict is returned for every entry, always.
+    ``usage``, when given, receives what the LLM judge cost (key "judge"); ``problems``,
+    when given, receives run-level problems (``index-incomplete``). Retrieval ends at
+    the run's deadline (:meth:`Settings.run_deadline`); the references not settled by
+    then are UNVERIFIED, and ``stop`` (when given) records why. A verdict is returned
+    for every entry, always.
     """
     from citecheck_tex.verify import policy
 
@@ -258,6 +260,10 @@ async def run_cascade(
         state.stage = "done" if not stop.reason else f"stopped ({stop.reason})"
         progress(state)
     result = [v for v in verdicts if v is not None]
+    # before any LLM judge: the guard is about the index's silence, not a judge's opinion
+    result, refused = policy.guard_index_complete(result, settings)
+    if refused is not None and problems is not None:
+        problems.append(refused)
     if settings.llm_mode != "off" and not stop.reason:
         from citecheck_tex.verify.llm import apply_llm
 
@@ -510,12 +516,14 @@ async def check_entries_async(
         if http is None:
             async with open_http(settings) as own_http:
                 sources, problems = await _build_sources(own_http, settings, cache)
-                verdicts = await run_cascade(entries, sources, settings, progress, usage, stop)
+                verdicts = await run_cascade(entries, sources, settings, progress, usage,
+                                             problems, stop)
                 requests = own_http.requests
                 given_up = {k: msg for k, (msg, _) in own_http.given_up.items()}
         else:
             sources, problems = await _build_sources(http, settings, cache)
-            verdicts = await run_cascade(entries, sources, settings, progress, usage, stop)
+            verdicts = await run_cascade(entries, sources, settings, progress, usage, problems,
+                                         stop)
             requests = http.requests
             given_up = {k: msg for k, (msg, _) in http.given_up.items()}
     finally:
