@@ -256,3 +256,16 @@ def test_at_the_deadline_what_was_settled_stays_and_nothing_becomes_major(
     assert entries["other"]["label"] == "UNVERIFIED"
     assert entries["other"]["reason"].startswith("Not settled: the run's deadline")
     assert report["partial"] == {"reason": "deadline", "unsettled": 1}
+
+
+def test_the_deadline_settings(tmp_path: Path) -> None:
+    from citecheck_tex.config import Settings, load_settings
+    from citecheck_tex.errors import UsageError
+
+    assert Settings().run_deadline(40) == 240.0  # 120 s + 3 s per reference: <= 5 min
+    assert Settings(deadline_s=0).run_deadline(40) is None  # disabled
+    s = load_settings(tmp_path, environ={"CITECHECK_DEADLINE_S": "30",
+                                         "CITECHECK_MAX_RETRY_AFTER_S": "5"})
+    assert (s.deadline_s, s.max_retry_after_s) == (30.0, 5.0)
+    with pytest.raises(UsageError):
+        load_settings(tmp_path, environ={"CITECHECK_TIMEOUT_S": "0"})

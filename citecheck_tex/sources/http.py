@@ -336,12 +336,13 @@ class Http:
     def _retry_after_cap(self, state: _SourceState) -> float:
         return min(state.limit.max_retry_after, self.settings.max_retry_after_s)
 
-    def _too_long_a_wait(self, source: str, wait: float, what: str, url: str) -> RateLimited:
+    def _too_long_a_wait(self, source: str, wait: float, cap: float, what: str,
+                         url: str) -> RateLimited:
         """Give ``source`` up for the run: it asked us to wait ``wait`` s, beyond the cap."""
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(min(time.time() + wait,
                                                                      253402300799.0)))
         message = (f"{source}: {what} with Retry-After {_human(wait)}, longer than the "
-                   f"{self.settings.max_retry_after_s:g} s we wait; not asked again in this "
+                   f"{cap:g} s we wait; not asked again in this "
                    f"run. Retry after {when}.")
         self.give_up(source, message, rate_limited=True)
         return RateLimited(message, source=source, url=url, retry_after=wait)
@@ -476,8 +477,9 @@ class Http:
                                                    else "")
                         wait = parse_retry_after(resp.headers.get("Retry-After"))
                         state.rate_limited += 1
-                        if wait > self._retry_after_cap(state):
-                            raise self._too_long_a_wait(source, wait, what, url)
+                        cap = self._retry_after_cap(state)
+                        if wait > cap:
+                            raise self._too_long_a_wait(source, wait, cap, what, url)
                         self._note_failure(source, state, what, url, throttled=True)
                         state.bucket.penalise(wait or self.backoff(source, attempt))
                         if attempt >= retries:
@@ -497,15 +499,16 @@ class Http:
                         if shape:
                             problem = f"HTTP {status} but not an answer of the API: {shape}"
                     if problem:
+                        wait = parse_retry_after(resp.headers.get("Retry-After"))
+                        cap = self._retry_after_cap(state)
+                        if wait > cap:
+                            raise self._too_long_a_wait(source, wait, cap, f"HTTP {status}", url)
                         self._note_failure(source, state, problem, url, throttled=False)
                         if attempt >= retries:
                             raise SourceError(
                                 f"{source}: {problem} after {attempt + 1} attempt(s)",
                                 source=source, url=url, status=status,
                             )
-                        wait = parse_retry_after(resp.headers.get("Retry-After"))
-                        if wait > self._retry_after_cap(state):
-                            raise self._too_long_a_wait(source, wait, f"HTTP {status}", url)
                         delay = max(wait, self.backoff(source, attempt))
                         error = problem
                     else:

@@ -125,12 +125,15 @@ PATIENT = {"crossref": HostLimit(1000, 1.0, concurrency=4, backoff_base=0.01, ba
                                  max_retry_after=1e9)}
 
 
+@pytest.mark.parametrize("status", [429, 503])
 @pytest.mark.parametrize("retry_after", ["120", "3600", "Thu, 01 Jan 2099 00:00:00 GMT"])
-def test_a_long_retry_after_gives_the_source_up_instead_of_waiting(retry_after: str) -> None:
+def test_a_long_retry_after_gives_the_source_up_instead_of_waiting(
+    retry_after: str, status: int
+) -> None:
     """Row 2: every later request to the source waited the Retry-After out (an hour,
     or until 2099)."""
     with ReplayServer() as server:
-        server.add_handler(lambda req: Reply.make(429, "slow down",
+        server.add_handler(lambda req: Reply.make(status, "slow down",
                                                   headers={"Retry-After": retry_after}))
         settings = settings_for(server, max_retry_after_s=60.0)
 
@@ -151,6 +154,7 @@ def test_a_long_retry_after_gives_the_source_up_instead_of_waiting(retry_after: 
     assert asked == 1  # given up after the first answer: nobody waited, nobody asked again
     message = str(errors[0])
     assert "not asked again in this run" in message and "Retry after" in message
+    assert "longer than the 60 s we wait" in message
     if retry_after.startswith("Thu"):
         assert "2099-01-01" in message
 
