@@ -581,7 +581,9 @@ def _explain_undefined(problems: Sequence[Problem], settings: Settings) -> list[
     if not keys:
         return list(problems)
     try:
-        records = asyncio.run(resolve_texkeys_async(keys, settings))
+        # an optional hint: bounded like one request with its retries, never the run
+        records = asyncio.run(asyncio.wait_for(resolve_texkeys_async(keys, settings),
+                                               timeout=2 * settings.timeout_s))
     except Exception:  # an optional hint must never stop the run
         logger.debug("texkey lookup for undefined keys failed", exc_info=True)
         return list(problems)
