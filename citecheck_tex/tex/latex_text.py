@@ -137,6 +137,26 @@ def latex_to_unicode(text: str) -> str:
     return _decode(text)
 
 
+#: A ``%`` or ``&`` not escaped by a backslash (an even run of backslashes before it).
+_BARE_SPECIAL = re.compile(r"(?<!\\)((?:\\\\)*)([%&])")
+
+
+def decode_value(text: str) -> str:
+    """Decode a metadata value taken from JSON or XML (an API answer, a dump record).
+
+    The same decoder as :func:`latex_to_unicode` (so record text and cited text
+    read LaTeX alike: ``$\\hbar$`` -> ``ħ``, ``Rom\\~{a}o`` -> ``Romão``), except
+    that such a value is not TeX source: a bare ``%`` is a percent sign, not a
+    comment (``Power Spectra to 1% Accuracy`` keeps its end), and a bare ``&`` an
+    ampersand. TeX-comment stripping is right only for ``.tex``/``.bib`` files.
+    """
+    if not text:
+        return ""
+    if "%" in text or "&" in text:
+        text = _BARE_SPECIAL.sub(r"\1\\\2", text)
+    return latex_to_unicode(text)
+
+
 @lru_cache(maxsize=65536)
 def _decode(text: str) -> str:
     if "\\" in text:

@@ -21,6 +21,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Levenshtein
 
 from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
+from citecheck_tex.tex.latex_text import decode_value
 
 logger = logging.getLogger(__name__)
 
@@ -43,49 +44,25 @@ _SPECIAL_LETTERS = {
     "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ı": "i", "ð": "d", "þ": "th", "ħ": "h",
 }
 
-_LATEX_LETTER_CMDS = {
-    "ss": "ss", "ae": "ae", "AE": "ae", "o": "o", "O": "o", "oe": "oe", "OE": "oe",
-    "l": "l", "L": "l", "i": "i", "j": "j", "aa": "a", "AA": "a", "dh": "d", "DH": "d",
-}
-
-_ACCENT_CMD = re.compile(r"\\[\"'`^~=.uvHckdbrt]\s*(?:\{\s*(\\?\w)\s*\}|(\\?\w))")
-_LETTER_CMD = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|dh|DH|o|O|l|L|i|j)(?![A-Za-z])\s*")
-_COMMAND = re.compile(r"\\([A-Za-z]+)\*?")
-_MATH_FONT = re.compile(r"\\(?:mathrm|mathbf|mathit|mathcal|mathsf|mathbb|text|textrm|textit|"
-                        r"textbf|emph|rm|it|bf|boldsymbol|bm|operatorname)\b")
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 _SPACES = re.compile(r"\s+")
 
 
-def _accent_sub(m: re.Match[str]) -> str:
-    letter = m.group(1) or m.group(2) or ""
-    return letter.lstrip("\\")
-
-
 @lru_cache(maxsize=65536)
 def strip_latex(text: str) -> str:
-    """Remove LaTeX markup, keeping the letters: ``{\\\"u}ber $\\alpha$`` -> ``uber α``.
+    """Decode LaTeX markup to Unicode: ``{\\\"u}ber $\\alpha$`` -> ``über α``.
 
-    Accent commands lose their accent (the comparison is accent-blind anyway);
-    Greek letter commands become Unicode Greek letters; other commands vanish.
+    The project's one TeX decoder (:func:`~citecheck_tex.tex.latex_text.decode_value`),
+    the one that read the citation, so record text and cited text are normalised
+    alike: a record title as the arXiv API gives it (``Order $\\hbar$ Corrections``)
+    and the cited title already converted to Unicode (``Order ħ Corrections``) give
+    the same text. Text is treated as a metadata value, not TeX source: a bare
+    ``%`` is a percent sign (``Power Spectra to 1% Accuracy`` keeps its end).
+    Accents are left to :func:`fold`.
     """
     if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
         return text
-    s = _ACCENT_CMD.sub(_accent_sub, text)
-    s = _LETTER_CMD.sub(lambda m: _LATEX_LETTER_CMDS[m.group(1)], s)
-    s = _MATH_FONT.sub(" ", s)
-
-    def cmd(m: re.Match[str]) -> str:
-        name = m.group(1)
-        low = name.lower()
-        if low in _GREEK:
-            return f" {_GREEK[low]} "
-        return " "
-
-    s = _COMMAND.sub(cmd, s)
-    s = s.replace("~", " ").replace("$", " ").replace("{", "").replace("}", "")
-    s = s.replace("\\", " ")
-    return _SPACES.sub(" ", s).strip()
+    return decode_value(text)
 
 
 @lru_cache(maxsize=65536)
