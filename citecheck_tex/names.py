@@ -54,7 +54,8 @@ from citecheck_tex.tex.latex_text import decode_value, latex_to_unicode
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "AuthorList", "authors_from_names", "collaboration_name", "is_collaboration",
+    "AuthorList", "authors_from_names", "collaboration_name", "corporate_person",
+    "is_collaboration",
     "parse_bibtex_name", "parse_display_name", "person_from_parts", "split_author_string",
     "split_bibtex_names",
 ]
@@ -128,6 +129,15 @@ def collaboration_name(name: str) -> str:
 
 def _collaboration_person(name: str) -> Person:
     return Person(family=collaboration_name(name), literal=True)
+
+
+def corporate_person(name: str) -> Person:
+    """A corporate author as APIs give it (Crossref ``name``, DataCite organisational
+    creators, ADS "Gaia Collaboration"): a literal name, a collaboration spelt as
+    :func:`collaboration_name` spells it (``The CMS Collaboration`` -> ``CMS Collaboration``)."""
+    text = _decoded(name)
+    return _collaboration_person(text) if is_collaboration(text) else Person(family=text,
+                                                                             literal=True)
 
 
 def _split_collaborations(text: str) -> list[str]:

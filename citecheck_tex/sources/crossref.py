@@ -20,6 +20,7 @@ from urllib.parse import quote
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import SourceError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import corporate_person
 from citecheck_tex.sources.base import (
     as_dict,
     as_list,
@@ -254,7 +255,7 @@ def _date_year(work: dict[str, Any], key: str) -> str:
 def _author(a: dict[str, Any]) -> Person:
     if a.get("family"):
         return person_from_parts(str(a["family"]), str(a.get("given") or ""))
-    return Person(family=clean_text(a.get("name")), literal=True)
+    return corporate_person(clean_text(a.get("name")))
 
 
 def parse_work(work: dict[str, Any], score: float = 0.0) -> Record:

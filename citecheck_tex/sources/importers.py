@@ -28,10 +28,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from citecheck_tex.model import Entry, Person, Record
+from citecheck_tex.model import Entry, Record
 from citecheck_tex.names import (
     AuthorList,
-    collaboration_name,
+    corporate_person,
     is_collaboration,
     parse_display_name,
     person_from_parts,
@@ -563,7 +563,7 @@ def crossref_row(msg: _JSON) -> IndexRow | None:
     venue = containers[0] if containers else (shorts[0] if shorts else "")
     authors = tuple(
         person_from_parts(_str(a.get("family")), _str(a.get("given")))
-        if a.get("family") else _literal_name(_str(a.get("name")))
+        if a.get("family") else corporate_person(_str(a.get("name")))
         for a in msg.get("author") or [] if isinstance(a, dict)
     )
     pages = _str(msg.get("page")) or _str(msg.get("article-number"))
@@ -583,12 +583,6 @@ def crossref_row(msg: _JSON) -> IndexRow | None:
     )
     return _make_row(f"crossref:{doi}", "crossref", "crossref", rec,
                      [journal_ref_key(v, volume, pages) for v in (venue, *shorts)])
-
-
-def _literal_name(name: str) -> Person:
-    """A corporate author (Crossref ``name``): a collaboration spelt one way."""
-    return Person(family=collaboration_name(name) if is_collaboration(name) else name,
-                  literal=True)
 
 
 def report_numbers_of(value: Any) -> tuple[str, ...]:
