@@ -54,16 +54,15 @@ from citecheck_tex.tex.latex_text import decode_value, latex_to_unicode
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "AuthorList", "authors_from_names", "collaboration_name", "corporate_person",
-    "is_collaboration",
-    "parse_bibtex_name", "parse_display_name", "person_from_parts", "split_author_string",
+    "PARTICLES", "AuthorList", "authors_from_names", "collaboration_name", "corporate_person",
+    "is_collaboration", "parse_bibtex_name", "parse_display_name", "person_from_parts", "split_author_string",
     "split_bibtex_names",
 ]
 
 #: Lower-case particles that may open a family name ("van der Waals", "de la Fuente").
 PARTICLES = frozenset(
-    "van von der den de del della degli di da das dos du des la le lo ter ten zu zur af av "
-    "bin ibn el al dela".split()
+    "van von vom der den de del della degli di da das dos du des la le lo ter ten zu zur af av "
+    "y bin ibn el al dela".split()
 )
 #: Particles that, capitalised, still belong to the family name ("Di Valentino").
 _CAP_PARTICLES = frozenset(

@@ -21,16 +21,14 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+from bench.paths import CORPUS, SHARED
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Label
 from citecheck_tex.pipeline import check_entries
 from citecheck_tex.sources.local_index import LocalIndex
 from citecheck_tex.tex.bib import parse_bib_text
 
-_REPO = Path(__file__).resolve().parents[2]
-SHARED = next((p for p in (_REPO.parent / "shared", Path("/work/shared")) if p.is_dir()),
-              _REPO.parent / "shared")
-DEFAULT_FILES = tuple(SHARED / "corpus" / "bib" / name
+DEFAULT_FILES = tuple(CORPUS / "bib" / name
                       for name in ("HEPML.bib", "lsst_refs_ads.bib", "lsst_refs.bib"))
 
 

@@ -233,7 +233,11 @@ def _surname_key(name: str) -> str:
 
 
 def _surnames(rec: Record) -> str:
-    return " ".join(_surname_key(p.family) for p in rec.authors[:50] if p.family)
+    # the family with and without its von part: "Garcia de Andrade" is von "Garcia de"
+    # + family "Andrade" by BibTeX's grammar, and cited either way
+    keys = [_surname_key(p.family) for p in rec.authors[:50] if p.family]
+    keys += [_surname_key(p.full_family) for p in rec.authors[:50] if p.family and p.von]
+    return " ".join(keys)
 
 
 _COLLAB_WORDS = re.compile(r"\b(collaborations?|collab|consortium|team|group)\b")

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
+from citecheck_tex.names import PARTICLES
 from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
 from citecheck_tex.tex.latex_text import decode_value
 
@@ -175,11 +176,6 @@ def is_subtitle_variant(a: str, b: str) -> bool:
     return False
 
 
-_PARTICLES = frozenset(
-    "van von der den de del della di da dos du le la ten ter vom zu y bin ibn al el".split()
-)
-
-
 @lru_cache(maxsize=65536)
 def name_key(name: str) -> str:
     """A family-name key blind to accents, case, particles and transliteration.
@@ -189,7 +185,7 @@ def name_key(name: str) -> str:
     """
     folded = fold(name)
     words = [w for w in re.split(r"[\s\-]+", folded) if w]
-    core = [w for w in words if w not in _PARTICLES] or words
+    core = [w for w in words if w not in PARTICLES] or words
     s = _NON_WORD.sub("", "".join(core))
     return transliterate(s)
 
@@ -210,7 +206,7 @@ def initials(given: str) -> str:
     parts = [p for p in re.split(r"[\s.\-~]+", raw) if p]
     out = []
     for p in parts:
-        if p.islower() and len(p) > 1 and p in _PARTICLES:
+        if p.islower() and len(p) > 1 and p in PARTICLES:
             continue
         letters = _NON_WORD.sub("", fold(p))
         if not letters:

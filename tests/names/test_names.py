@@ -236,3 +236,14 @@ def test_same_name_in_bibtex_api_and_dump_forms(given_: str, von: str, cap: str,
         forms.append(parse_bibtex_name(f"{given_} {full_family}"))
     expected = Person(family=fam, given=given_, von=von, jr=jr)
     assert all(p == expected for p in forms), (expected, forms)
+
+
+def test_compound_family_split_by_bibtex_grammar_still_matches() -> None:
+    """INSPIRE's ``Garcia de Andrade, L.C.`` (record 1276814, in the world index): BibTeX's
+    grammar makes ``Garcia de`` the von part; a citation of ``L. C. Garcia de Andrade``
+    or of just ``Andrade`` still matches it."""
+    record = (person_from_parts("Garcia de Andrade", "L.C."),)
+    assert record[0] == parse_bibtex_name("Garcia de Andrade, L.C.")
+    for cited in ("L. C. Garcia de Andrade", "Andrade, L. C.", "Garcia de Andrade, L. C."):
+        m = match_authors((parse_bibtex_name(cited),), False, record, False)
+        assert m.similarity == 1.0, cited
