@@ -238,6 +238,8 @@ def _bibtex_parts(name: str) -> tuple[list[str], list[str], list[str], list[str]
 def parse_bibtex_name(raw: str) -> Person:
     """Split one BibTeX name into given/von/family/jr, LaTeX decoded."""
     name = raw.strip().strip(",")
+    if "(ed" in name or "(Ed" in name:  # "Glozman, L.Y., (ed.)": INSPIRE's editor mark
+        name = " ".join(_EDITOR_MARK.sub(" ", name).split()).strip(" ,")
     if len(name) > 1 and name.startswith("{") and name.endswith("}") and _one_group(name):
         inner = latex_to_unicode(name[1:-1])
         if is_collaboration(inner):

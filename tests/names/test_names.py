@@ -247,3 +247,10 @@ def test_compound_family_split_by_bibtex_grammar_still_matches() -> None:
     for cited in ("L. C. Garcia de Andrade", "Andrade, L. C.", "Garcia de Andrade, L. C."):
         m = match_authors((parse_bibtex_name(cited),), False, record, False)
         assert m.similarity == 1.0, cited
+
+
+def test_inspire_editor_mark_is_no_part_of_the_name() -> None:
+    """INSPIRE 840737 lists ``Glozman, L.Y., (ed.)`` (and record 1111335
+    ``Longo, Roberto, (ed.)``): every form drops the mark."""
+    _same(Person(family="Glozman", given="L.Y."), parse_bibtex_name("Glozman, L.Y., (ed.)"),
+          parse_display_name("Glozman, L.Y., (ed.)"), person_from_parts("Glozman", "L.Y., (ed.)"))
