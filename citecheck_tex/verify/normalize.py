@@ -106,9 +106,11 @@ _HEP_NOTATION: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
      r" \1b1 "),
     (re.compile(r"\binverse\s+(femto|pico|nano|atto)\s*barns?\b", re.IGNORECASE),
      lambda m: f" {_PREFIX[m.group(1).lower()]}b1 "),
-    # quark-antiquark pairs: "t¯t", "tt̄", "t\\bar{t}", "ttbar", "tt-bar"
-    (re.compile(r"\b([tbcqs])\s*¯\s*\1\b|\b([tbcqs])\2\u0304|\b([tbcqs])\s*\\bar\s*\{?\s*\3\s*\}?"
-                r"|\b([tbcqs])\4\s*-?\s*bar\b", re.IGNORECASE), _quark_pair),
+    # quark-antiquark pairs: "t¯t", "tt̄", "t\\bar{t}", "ttbar", "tt-bar", and what the TeX
+    # decoder makes of "$t\\bar{t}$" ("tt" + U+0305) or "$\\bar{t}t$"
+    (re.compile(r"\b([tbcqs])\s*¯\s*\1|\b([tbcqs])\2[\u0304\u0305]|\b([tbcqs])\s*\\bar\s*\{?\s*\3\s*\}?"
+                r"|\b([tbcqs])\4\s*-?\s*bar\b|\b([tbcqs])[\u0304\u0305]\5\b", re.IGNORECASE),
+     _quark_pair),
 )
 
 
@@ -121,8 +123,10 @@ def hep_notation(title: str) -> str:
 
 @lru_cache(maxsize=65536)
 def title_tokens(title: str) -> tuple[str, ...]:
-    """Words of a normalised title: folded, punctuation and hyphens as separators."""
-    return tuple(t for t in _NON_WORD.split(fold(hep_notation(title))) if t)
+    """Words of a normalised title: TeX decoded first (so ``$\\bar{t}t$`` and the Unicode
+    the citation's reader made of it meet the same notation rules), folded,
+    punctuation and hyphens as separators."""
+    return tuple(t for t in _NON_WORD.split(fold(hep_notation(strip_latex(title)))) if t)
 
 
 @lru_cache(maxsize=65536)

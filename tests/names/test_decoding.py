@@ -186,3 +186,43 @@ def test_bib_record_and_citation_compare_without_discrepancy() -> None:
         row = bib_row(entry, "bib_excerpt.bib")
         assert row is not None
         assert compare(entry, row.record).discrepancies == (), entry.key
+
+
+def test_inspire_adapter_and_importer_read_a_hit_alike() -> None:
+    """INSPIRE 1083826 (tests/fixtures/api/inspire_hits.jsonl, a real literature hit):
+    the online adapter and the dump importer give the same decoded title and authors,
+    and the record reads like the citation of INSPIRE's own BibTeX export."""
+    from citecheck_tex.sources.inspire import parse_hit
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "api" / "inspire_hits.jsonl"
+    hit = next(h for h in map(json.loads, fixtures.read_text(encoding="utf-8").splitlines())
+               if str(h["id"]) == "1083826")
+    online = parse_hit(hit)
+    row = inspire_row(hit)
+    assert row is not None
+    assert online.title == row.record.title
+    assert "$" not in online.title and "τ" in online.title
+    assert online.authors == row.record.authors
+    cited = _entries(r"@article{Kimura:2012gi, title = {{The Form factors of $\tau -> K \pi(\eta)"
+                     r" \nu$ and the predictions for CP violation beyond the standard model}}}")
+    assert title_similarity(cited["Kimura:2012gi"].title, online.title) == 1.0
+
+
+@pytest.mark.parametrize("unicode_title", [
+    # what the .bib reader makes of the TeX (tt + U+0305), and the spellings references use
+    "Measurement of the tt̅Z and tt̅W production cross sections in multilepton final states "
+    "using 3.2 fb^-1 of pp collisions at √(s) = 13 TeV with the ATLAS detector",
+    "Measurement of the t¯tZ and ttbar W production cross sections in multilepton final states "
+    "using 3.2 fb−1 of pp collisions at √s = 13 TeV with the ATLAS detector",
+])
+def test_hep_notation_applies_to_decoded_tex(unicode_title: str) -> None:
+    """INSPIRE 90004580 (corpus/dumps/inspire_literature.jsonl) titles its record with
+    ``$t\\bar{t}Z$``, ``fb$^{-1}$`` and ``$\\sqrt{s} =$``: the raw record title, the cited
+    title decoded by the .bib reader and the Unicode spellings give one title key."""
+    raw = (r"Measurement of the $t\bar{t}Z$ and $t\bar{t}W$ production cross sections in "
+           r"multilepton final states using 3.2 fb$^{-1}$ of $pp$ collisions at $\sqrt{s} =$ "
+           r"13 TeV with the ATLAS detector")
+    cited = _entries(f"@article{{k, title = {{{{{raw}}}}}}}")["k"].title
+    assert title_key(raw) == title_key(cited) == title_key(unicode_title)
+    assert title_key(r"Spin correlations in $\bar{t}t$ events") == \
+        title_key("Spin correlations in tt̄ events")
