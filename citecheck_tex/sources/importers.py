@@ -38,7 +38,7 @@ from citecheck_tex.names import (
     split_author_string,
 )
 from citecheck_tex.tex import ids
-from citecheck_tex.tex.latex_text import decode_value
+from citecheck_tex.tex.latex_text import decode_value, strip_markup
 from citecheck_tex.verify.journals import journal_display, split_volume_letter
 
 logger = logging.getLogger(__name__)
@@ -530,7 +530,8 @@ def openalex_row(obj: _JSON) -> IndexRow | None:
     rec = Record(
         source=SOURCE_NAME, id=f"openalex:{work_id}",
         url=_best_url(doi, arxiv, f"https://openalex.org/{work_id}"),
-        title=_str(obj.get("title") or obj.get("display_name")), authors=authors,
+        title=" ".join(strip_markup(_str(obj.get("title") or obj.get("display_name"))).split()),
+        authors=authors,
         year=_year_of(obj.get("publication_year")), venue=venue,
         venue_aliases=(journal_display(venue),) if venue else (), volume=volume, pages=pages,
         doi=doi, arxiv=arxiv,

@@ -58,10 +58,12 @@ def strip_latex(text: str) -> str:
     alike: a record title as the arXiv API gives it (``Order $\\hbar$ Corrections``)
     and the cited title already converted to Unicode (``Order ħ Corrections``) give
     the same text. Text is treated as a metadata value, not TeX source: a bare
-    ``%`` is a percent sign (``Power Spectra to 1% Accuracy`` keeps its end).
+    ``%`` is a percent sign (``Power Spectra to 1% Accuracy`` keeps its end), and
+    publishers' inline markup goes (``<scp>T</scp>reebase`` -> ``Treebase``).
     Accents are left to :func:`fold`.
     """
-    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
+    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text \
+            and "<" not in text and "&" not in text:
         return text
     return decode_value(text)
 

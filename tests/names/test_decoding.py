@@ -226,3 +226,31 @@ def test_hep_notation_applies_to_decoded_tex(unicode_title: str) -> None:
     assert title_key(raw) == title_key(cited) == title_key(unicode_title)
     assert title_key(r"Spin correlations in $\bar{t}t$ events") == \
         title_key("Spin correlations in tt̄ events")
+
+
+@pytest.mark.parametrize("doi, cited", [
+    ("10.1111/j.2041-210x.2012.00247.x",
+     "Treebase: an R package for discovery, access and manipulation of online phylogenies"),
+    ("10.1246/bcsj.36.278",
+     "The Cationic Copolymerization of Styrene and p-Brornostyrene in Liquid Sulfur Dioxide"),
+    ("10.1109/emc-b.2017.8260404",
+     r"Verifying powerline emissions \& immunity test systems per IEC standards \& technical "
+     r"reports"),
+])
+def test_publisher_markup_in_record_titles(doi: str, cited: str) -> None:
+    """Real Crossref works whose titles carry JATS/HTML markup and entities: the adapter
+    and the importer drop it, and the raw title compares equal to the cited one."""
+    from citecheck_tex.sources.crossref import parse_work
+    from citecheck_tex.sources.importers import crossref_row
+
+    work = next(w for w in map(json.loads, (DATA / "crossref_markup_works.jsonl")
+                               .read_text(encoding="utf-8").splitlines()) if w["DOI"] == doi)
+    raw = work["title"][0]
+    online = parse_work(work)
+    row = crossref_row(work)
+    assert row is not None
+    for title in (online.title, row.record.title):
+        assert "<" not in title and "&amp;" not in title
+    cited_title = _entries(f"@article{{k, title = {{{cited}}}}}")["k"].title
+    for title in (raw, online.title, row.record.title):
+        assert title_similarity(title, cited_title) == 1.0, title
