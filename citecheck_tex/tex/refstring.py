@@ -34,22 +34,32 @@ _JOURNAL_REF = re.compile(
     r"(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,6}?(?:\s?[A-Z]\b)?)\s*"
     # volume and pages are apart ("95, 251302", "2 (1998) 231", "B106 475"): "COVID-19"
     # is no journal reference
-    r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z]{3,}\d{4})\b"
+    r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z][A-Za-z]{1,}\d{4})\b"
     r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})\))?(?:\s*[,:]\s*|\s+)"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})\))?"
 )
 _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-z]?)\s*,\s*"
                       r"(?P<pages>[A-Za-z]?\d+(?:-\d+)?)\s*(?:\((?P<year>\d{4})\))?\s*$")
+#: One initial: "A.", "Yu.", "K.-i.", "J.-P." (hyphenated second parts may be lower case).
+_INI = r"(?:[A-Z][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"
 _INITIALS_FIRST = re.compile(
-    r"^(?:[A-Z][a-z]?\.\s*-?\s*){1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     # a second capitalised family word: "E. Di Valentino", "C.H. Llewellyn Smith"
     r"(?:\s+[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?(?:\s+(?:Jr\.?|Sr\.?|III?))?$"
 )
 _FAMILY_FIRST = re.compile(
     r"^(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
-    r"(?:\s+[A-Z][\w'\-]+)?\s*,?\s+(?:[A-Z][a-z]?\.\s*-?\s*){1,4}$"
+    r"(?:\s+[A-Z][\w'\-]+)?\s*,?\s+" + _INI + r"{1,4}$"
+)
+#: Surname first, then initials without full stops, as MNRAS/A&A and refextract write
+#: them ("Mitra S", "Bekenstein J D", "Lagage PO"): the surname has a lower-case letter,
+#: so "JH Chen" (initials first) is not read backwards.
+_FAMILY_FIRST_BARE = re.compile(
+    r"^(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*)"
+    r"\s+(?P<given>(?:[A-Z]{1,3}\.?(?:-[A-Z]\.?)?\s*){1,3})$"
 )
 _FULL_NAME = re.compile(
     r"^[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[A-Z]\.)?(?:\s+(?:van|von|der|de|la|del|di)"
@@ -63,18 +73,52 @@ _FAMILY_WORD = re.compile(
 #: A report-number-like token in free text ("CMS-PAS-HIG-11-024", "CERN-TH-2102"): three
 #: parts or more, so that "COVID-19" or "VGG-16" in a title stays in the title.
 _REPORT_TOKEN = re.compile(r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w./-])")
-_APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.\s*"
+_APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.?\s*"
                   r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
 _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
 _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I)
 
 
+def _spaced_initials(piece: str) -> str:
+    """"D.Aloni" -> "D. Aloni", "A.J.Krasznahorkay" -> "A.J. Krasznahorkay"."""
+    return re.sub(r"(?<![A-Za-z])([A-Z]\.)(?=[A-Z\u00C0-\u024F][a-z\u00DF-\u024F])", r"\1 ", piece)
+
+
 def _looks_like_name(piece: str) -> bool:
-    p = piece.strip()
+    p = _spaced_initials(piece.strip())
     if not p or any(ch.isdigit() for ch in p) or len(p.split()) > 5:
         return False
     return bool(_INITIALS_FIRST.match(p) or _FAMILY_FIRST.match(p) or _FULL_NAME.match(p)
+                or _FAMILY_FIRST_BARE.match(p)
                 or (_COLLAB.search(p) and len(p.split()) <= 4))
+
+
+def _is_initialled_name(piece: str) -> bool:
+    p = _spaced_initials(piece.strip())
+    return bool(_INITIALS_FIRST.match(p) or _FAMILY_FIRST.match(p) or _FAMILY_FIRST_BARE.match(p))
+
+
+def _all_names(segment: str) -> bool:
+    """True when every piece of an author segment reads as a name (or initials)."""
+    seg = _ET_AL.sub(",", segment)
+    pieces = [p.strip() for p in re.split(r",|;|\band\b|&", seg) if p.strip()]
+    return bool(pieces) and all(_looks_like_name(p) or re.fullmatch(_INI + r"{1,5}", p)
+                                or _FAMILY_WORD.fullmatch(p) for p in pieces)
+
+
+def _bibtex_name(piece: str) -> str:
+    """One name as BibTeX reads it: surname-first forms get their comma
+    ("Curti M." -> "Curti, M.", "Bekenstein J D" -> "Bekenstein, J D")."""
+    p = _spaced_initials(piece.strip())
+    if "," in p or _COLLAB.search(p) or _INITIALS_FIRST.match(p):
+        return p
+    m = _FAMILY_FIRST_BARE.match(p)
+    if m:
+        return f"{m.group('family')}, {m.group('given').strip()}"
+    m = re.match(r"^(?P<family>.+?)\s+(?P<given>" + _INI + r"{1,4})$", p)
+    if m and _FAMILY_FIRST.match(p):
+        return f"{m.group('family')}, {m.group('given').strip()}"
+    return p
 
 
 def _authors_from(segment: str) -> tuple[list[str], bool]:
@@ -94,16 +138,17 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
         # "Family, I." written with a comma between family and initials
         if ((re.fullmatch(r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[\w'\-]+)?", p)
              or _FAMILY_WORD.fullmatch(p))
-                and re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", nxt)):
+                and re.fullmatch(_INI + r"{1,5}|[A-Z]{1,2}", nxt)):
             names.append(f"{p}, {nxt}")
             i += 2
             continue
-        names.append(p)
+        names.append(_bibtex_name(p))
         i += 1
     return names, truncated
 
 
 _TITLE_WORDS = frozenset("a an and at by for from in into of on or the to with".split())
+_PARTICLES = frozenset("van von der den de del della di da dos du la le ter".split())
 
 
 def _names_without_separators(text: str) -> bool:
@@ -112,8 +157,10 @@ def _names_without_separators(text: str) -> bool:
     word ("of", "the"), and many of them bare initials. Such text is no title."""
     words = text.replace(".", " ").split()
     # "A" is an initial inside a list of names, the article only at the start
+    # surname particles ("Dias de Deus") are the only lower-case words allowed
     if len(words) < 3 or words[0] == "A" or any(
-            (w.lower() in _TITLE_WORDS and w != "A") or not w[0].isupper() for w in words):
+            (w.lower() in _TITLE_WORDS and w != "A")
+            or (not w[0].isupper() and w not in _PARTICLES) for w in words):
         return False
     initials = sum(1 for w in words if len(w) <= 2 and w.isupper())
     return initials * 3 >= len(words)
@@ -161,6 +208,78 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
     return text
 
 
+#: Leftovers of publisher and database pages: link labels ("[INSPIRE]", "[ADS]",
+#: "[arXiv]", "[Google Scholar]"), "Crossref:"/"ADS:" stubs, ADS bibcodes
+#: ("2017MNRAS.465..547P", 19 characters), MathSciNet and zbMATH numbers
+#: ("MR0102094 (21 #889)", "MR1453071 (98d:58081)"). None of it is title or author.
+_NOISE = re.compile(
+    r"\[\s*(?:INSPIRE|ADS|arXiv|Google\s+Scholar|Cross[Rr]ef|PubMed|MathSciNet|Medline|"
+    r"Web\s+of\s+Science|CAS|SPIRES|ISI|Scopus|Full\s+Text|Abstract|PDF|Article|MR|zbMATH|"
+    r"Zentralblatt)\s*\]"
+    r"|\b(?:Cross[Rr]ef|ADS|Preprint|Google\s+Scholar|PubMed)\s*:(?!\s*\d)"
+    r"|(?<![\w.])(?:1[89]|20)\d\d[A-Za-z&][A-Za-z&.]{4}[\d.]{4}[A-Za-z.][\dA-Za-z.]{4}[A-Z](?![\w.])"
+    r"|(?:Mathematical\s+Reviews\s*\(MathSciNet\)\s*:\s*)?\bMR\s?\d{5,8}"
+    r"(?:\s*\(\s*\d+[a-z]?\s*[:#]\s*\d+\s*\)|\s*\(\s*\d+\s*#\s*\d+\s*\))?"
+    r"|\b(?:Zentralblatt\s+MATH|Zbl)\s*:?\s*\d{4}\.?\d{5}"
+    r"|\bDigital\s+Object\s+Identifier\s*:?"
+    # ADS writes preprints as the journal "ArXiv e-prints" (optionally with a month)
+    r"|\b(?:ArXiv|arXiv)\s+e-prints(?:\s*\((?:[A-Z][a-z]{2,8}\.?,?)\)|\s*\.)?"
+)
+
+
+def _strip_noise(text: str) -> str:
+    """Remove what publisher pages and databases add to a reference (see ``_NOISE``)."""
+    return _NOISE.sub(" ", text)
+
+
+#: A volume and first page as they follow a journal name: "95, 251302",
+#: "04 (2025) 012", "448, 792" (MNRAS/A&A style), "B106, 475", "LATTICE2013, 395",
+#: "11, e0147451", "811, L12".
+_VOL_PAGES = re.compile(
+    r"(?P<sep>\s*,\s*|\s+)(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]{1,}\d{4})\b"
+    r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})[a-z]?\))?(?:\s*[,:]\s*|\s+)"
+    r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
+    r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)"
+    r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})[a-z]?\))?"
+)
+#: The longest journal name tried before a volume, in words.
+_MAX_JOURNAL_WORDS = 12
+
+
+def _known_journal_before(text: str, end: int, start: int) -> int | None:
+    """Start of the longest known journal name that ends at ``end`` (None if none).
+
+    Known means in INSPIRE's or Crossref's journal tables, so names with commas,
+    colons or "of" ("Journal of High Energy Physics", "J. Phys. A: Math. Theor.",
+    "Monthly Notices of the Royal Astronomical Society") are read whole.
+    """
+    from citecheck_tex.verify.journals import is_known_journal
+
+    starts = [m.start() for m in re.finditer(r"\S+", text[start:end])][-_MAX_JOURNAL_WORDS:]
+    for s in starts:
+        cand = text[start + s:end].strip(" ,;:")
+        if (cand and (cand[0].isupper() or cand.startswith("e-")) and re.search(r"[A-Za-z]{2}", cand)
+                and not cand.lower().startswith(("and ", "in ")) and is_known_journal(cand)):
+            return start + s
+    return None
+
+
+def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] | None:
+    """The first "known journal, volume, page" after ``start``: (start, end, fields)."""
+    for m in _VOL_PAGES.finditer(text, start):
+        jstart = _known_journal_before(text, m.start(), start)
+        if jstart is None:
+            continue
+        journal = text[jstart:m.start()].strip(" ,;:")
+        fields = {"journal": journal, "volume": m.group("volume"),
+                  "pages": re.sub(r"\s*[-–]+\s*", "-", m.group("pages"))}
+        year = m.group("year1") or m.group("year2")
+        if year:
+            fields["year"] = year
+        return jstart, m.end(), fields
+    return None
+
+
 def _parse_markdown(inner: str, url: str) -> dict[str, str]:
     out: dict[str, str] = {}
     _take_ids(url, out)
@@ -180,6 +299,27 @@ def _parse_markdown(inner: str, url: str) -> dict[str, str]:
     return out
 
 
+def parse_issue(fields: dict[str, str]) -> str:
+    """Why the fields read from a free-text reference are not to be trusted, or "".
+
+    A reference whose DOI, arXiv id or journal reference was read is identified by
+    it, but a verdict that calls it fabricated or hijacked needs its title and
+    authors too: when neither was read, or the title holds what looks like names or
+    leftovers, the verifier must say it could not read the reference (UNVERIFIED)
+    rather than MAJOR. The reason is a short phrase for the report.
+    """
+    title = fields.get("title", "")
+    if not title and not fields.get("author"):
+        return "neither authors nor a title could be read"
+    if title and (_ET_AL.search(title) or re.match(r"(?:and|&)\s", title)
+                  or _names_without_separators(title)):
+        return "the title read looks like part of the author list"
+    note = fields.get("note", "")
+    if note and not title:
+        return f"text left unread: {note[:60]!r}"
+    return ""
+
+
 def parse_reference(text: str) -> dict[str, str]:
     """Parse one free-text reference into BibTeX-like fields.
 
@@ -194,6 +334,14 @@ def parse_reference(text: str) -> dict[str, str]:
         return {"note": " ".join(text.split())}
 
 
+#: "Pontzen et al., 2017, Title", "Caola & Melnikov, 2013, Title", "Regmi, 2017, Title":
+#: surnames, a year, then the title (the plain-text form of the markdown list items).
+_SURNAME_YEAR = re.compile(
+    r"^(?P<authors>[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
+    r"(?:\s+et\s*\.?\s*al\.?|\s*(?:&|\band\b)\s*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?)"
+    r"\s*,\s*(?P<year>(?:1[89]|20)\d{2})[a-z]?\s*[,.:]\s*(?P<rest>.+)$")
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -204,6 +352,7 @@ def _parse(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     text = _NUMBERING.sub("", text)
     rest = _take_ids(text, out)
+    rest = " ".join(_strip_noise(rest).split())
     pn = _PUBNOTE.match(rest)
     if pn and not re.search(r"\s", pn.group("journal").replace(". ", ".")) or (
             pn and "." in pn.group("journal")):
@@ -214,18 +363,36 @@ def _parse(text: str) -> dict[str, str]:
             out["year"] = pn.group("year")
         return out
     apa = _APA.match(rest)
-    if apa:
+    if apa and _all_names(apa.group("authors")):
         names, truncated = _authors_from(apa.group("authors"))
         if names:
             out["author"] = _bibtex_authors(names, truncated)
         out["year"] = apa.group("year")
         out["title"] = apa.group("title").strip().rstrip(".")
         tail = apa.group("tail")
-        jm2 = _JOURNAL_REF.search(tail)
-        if jm2:
-            out["journal"] = jm2.group("journal").strip().rstrip(",")
-            out["volume"] = jm2.group("volume")
-            out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm2.group("pages"))
+        found = _find_journal_ref(tail, 0)
+        if found:
+            out.update({k: v for k, v in found[2].items() if k != "year"})
+        else:
+            jm2 = _JOURNAL_REF.search(tail)
+            if jm2:
+                out["journal"] = jm2.group("journal").strip().rstrip(",")
+                out["volume"] = jm2.group("volume")
+                out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm2.group("pages"))
+        return out
+    sy = _SURNAME_YEAR.match(rest)
+    if sy:
+        names, truncated = _authors_from(sy.group("authors"))
+        out["author"] = _bibtex_authors(names, truncated)
+        out["year"] = sy.group("year")
+        tail = sy.group("rest")
+        found = _find_journal_ref(tail, 0)
+        title = tail[:found[0]] if found else tail
+        if found:
+            out.update({k: v for k, v in found[2].items() if k != "year"})
+        title = title.strip(" ,.;:")
+        if len(title.split()) >= 2:
+            out["title"] = title
         return out
     rest = re.sub(r"\(([^()]*(?:Collaboration|Collab\.)[^()]*)\)", " ", rest)
     title_span: tuple[int, int] | None = None
@@ -238,45 +405,50 @@ def _parse(text: str) -> dict[str, str]:
     if ym:
         out["year"] = ym.group(1)
     search_from = title_span[1] if title_span else 0
-    jm = None
-    for cand in _JOURNAL_REF.finditer(rest, search_from):
-        journal = cand.group("journal").strip()
-        if journal and re.search(r"[A-Za-z]{2}", journal) and not _looks_like_name(journal):
-            jm = cand
-            break
-    if jm:
-        journal = jm.group("journal").strip().rstrip(",")
-        out["journal"] = journal
-        out["volume"] = jm.group("volume")
-        out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm.group("pages"))
-        year = jm.group("year1") or jm.group("year2")
-        if year:
-            out["year"] = year
+    jspan: tuple[int, int] | None = None
+    found = _find_journal_ref(rest, search_from)
+    if found:
+        jspan = (found[0], found[1])
+        out.update(found[2])
+    else:
+        for cand in _JOURNAL_REF.finditer(rest, search_from):
+            journal = cand.group("journal").strip()
+            # a person's name before digits is no journal ("PLoS One 11" is one)
+            if journal and re.search(r"[A-Za-z]{2}", journal) and not _is_initialled_name(journal):
+                jspan = cand.span()
+                out["journal"] = journal.rstrip(",")
+                out["volume"] = cand.group("volume")
+                out["pages"] = re.sub(r"\s*[-–]+\s*", "-", cand.group("pages"))
+                year = cand.group("year1") or cand.group("year2")
+                if year:
+                    out["year"] = year
+                break
     if "year" not in out:
         years = _YEAR.findall(rest)
         if years:
             out["year"] = years[-1]
     head_end = min(x for x in (
         title_span[0] if title_span else len(rest),
-        jm.start() if jm else len(rest),
+        jspan[0] if jspan else len(rest),
     ))
     head = rest[:head_end]
     pieces = [p.strip() for p in re.split(r",|;|\band\b|&", _ET_AL.sub(",", head)) if p.strip()]
     author_pieces: list[str] = []
-    consumed = 0
     for k, p in enumerate(pieces):
         nxt = pieces[k + 1] if k + 1 < len(pieces) else ""
-        initials = re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", nxt)
-        if (_looks_like_name(p) or re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", p)
+        # "Sharif, M." and refextract's "Abhishodh, P" (initials without a full stop)
+        initials = re.fullmatch(_INI + r"{1,5}|[A-Z]{1,2}", nxt)
+        if (_looks_like_name(p) or re.fullmatch(_INI + r"{1,5}", p)
+                or (author_pieces and re.fullmatch(r"[A-Z]{1,2}", p))
                 or (initials and _FAMILY_WORD.fullmatch(p))):  # "Sharif, M., Saleem, R."
             author_pieces.append(p)
-            consumed += 1
         else:
             break
     if author_pieces:
         # rebuild the author segment up to the last name piece
-        last = author_pieces[-1]
-        cut = head.find(last) + len(last)
+        cut = 0
+        for piece in author_pieces:  # in order: a short piece ("P") also occurs in others
+            cut = head.find(piece, cut) + len(piece)
         seg = head[:cut]
         after = head[cut:]
         et_al = bool(re.match(r"\s*,?\s*et\s*\.?\s*al", after, re.I))
@@ -288,10 +460,13 @@ def _parse(text: str) -> dict[str, str]:
         remainder = head
     if "title" not in out:
         candidate = remainder.strip(" ,.;:")
-        candidate = re.sub(r"\(\s*\d{4}\s*\)$", "", candidate).strip(" ,.;:")
+        candidate = re.sub(r"\(\s*\d{4}[a-z]?\s*\)$", "", candidate).strip(" ,.;:")
         candidate = re.sub(r"^(?:(?:1[89]|20)\d{2}[a-z]?)\s*[,.:]\s*", "", candidate)
         candidate = re.sub(r"^\(\s*\d{4}[a-z]?\s*\)\s*[,.:]?\s*", "", candidate)
-        if len(candidate.split()) >= 3:
+        # a short unquoted title counts when it sits between names and a journal reference
+        if len(candidate.split()) >= 3 or (
+                len(candidate.split()) == 2 and author_pieces and jspan
+                and not re.search(r"\d", candidate)):
             if _names_without_separators(candidate):
                 out["note"] = candidate.strip(" ,.;:")  # not a title: never compared
             else:
