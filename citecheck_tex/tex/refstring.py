@@ -373,6 +373,9 @@ def _parse(text: str) -> dict[str, str]:
         found = _find_journal_ref(tail, 0)
         if found:
             out.update({k: v for k, v in found[2].items() if k != "year"})
+            between = tail[:found[0]].strip(" ,.;")
+            if between and between[0].islower():  # the title went on: "galaxy. ii: anisotropy"
+                out["title"] = f"{out['title']}. {between}"
         else:
             jm2 = _JOURNAL_REF.search(tail)
             if jm2:

@@ -1,0 +1,209 @@
+"""Free-text reference forms that used to be misread (issue 10, pattern 2).
+
+Every reference below is a real one. Unless noted, it is a line of
+``/work/shared/corpus/inspire_hep_reference_strings.jsonl`` (the line number is
+given), written out from its stored fields (authors, title or misc text, pubnote,
+year, arXiv id, DOI) in the plain-text or .bbl style of physics papers. The
+misc text is kept as INSPIRE stored it, publisher-page leftovers included.
+"Pontzen et al." is a citation of the CiteCheck benchmark
+(``/work/shared/benchmarks/citecheck_paper/corruption_metadata.json``) written
+without its markdown link. Full journal names are INSPIRE's own full titles of
+the stored abbreviations (``citecheck_tex/data/inspire_journal_titles.csv.gz``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citecheck_tex.model import Label, Person
+from citecheck_tex.tex.bbl import parse_bbl_text
+from citecheck_tex.tex.refstring import parse_issue, parse_reference
+from citecheck_tex.tex.textlist import parse_text_list
+
+CASES = [
+    # line 5490: misc "Dust as a standard ... gravity [INSPIRE]" (an INSPIRE link label)
+    ("J.D. Brown and K.V. Kuchař, Dust as a standard of space and time in canonical quantum "
+     "gravity [INSPIRE], Phys. Rev. D 51, 5600 (1995), gr-qc/9409001",
+     {"author": "J.D. Brown and K.V. Kuchař", "journal": "Phys. Rev. D", "volume": "51",
+      "pages": "5600", "year": "1995", "eprint": "gr-qc/9409001",
+      "title": "Dust as a standard of space and time in canonical quantum gravity"}),
+    # line 5433: misc "ArXiv e-prints . [ADS]": ADS's journal name for preprints, link label
+    ("Blanchet, L. and Novak, J., “Testing MOND in the Solar System”, ArXiv e-prints . [ADS], "
+     "arXiv:1105.5815 [astro-ph.CO] (2011)",
+     {"author": "Blanchet, L. and Novak, J.", "title": "Testing MOND in the Solar System",
+      "eprint": "1105.5815", "year": "2011"}),
+    # line 31835, MNRAS style with the ADS bibcode of its url field (2015MNRAS.448..792G)
+    ("Governato F., Weisz D., Pontzen A. et al., 2015, MNRAS, 448, 792, 2015MNRAS.448..792G",
+     {"author": "Governato, F. and Weisz, D. and Pontzen, A. and others", "year": "2015",
+      "journal": "MNRAS", "volume": "448", "pages": "792"}),
+    # line 1529: misc with a MathSciNet number "MR0102094 (21 #889)"
+    ("H. Whitney and F. Bruhat, Quelques propriétés fondamentales des ensembles "
+     "analytiques-réels MR0102094 (21 #889), Comment. Math. Helv. 33, 132-160 (1959)",
+     {"author": "H. Whitney and F. Bruhat", "journal": "Comment. Math. Helv.", "volume": "33",
+      "pages": "132-160", "year": "1959",
+      "title": "Quelques propriétés fondamentales des ensembles analytiques-réels"}),
+    # line 3687 with the full journal name (JHEP)
+    ("A. Papaefstathiou and B. Webber, Effects of invisible particle emission on global "
+     "inclusive variables at hadron colliders, Journal of High Energy Physics 1007, 018 (2010)",
+     {"author": "A. Papaefstathiou and B. Webber", "journal": "Journal of High Energy Physics",
+      "volume": "1007", "pages": "018", "year": "2010",
+      "title": "Effects of invisible particle emission on global inclusive variables at "
+               "hadron colliders"}),
+    # line 11722: Mon.Not.Roy.Astron.Soc.,365,11 (Yoshida N., 2006) with the full name
+    ("Yoshida N., Monthly Notices of the Royal Astronomical Society 365, 11 (2006)",
+     {"author": "Yoshida, N.", "journal": "Monthly Notices of the Royal Astronomical Society",
+      "volume": "365", "pages": "11", "year": "2006"}),
+    # line 26695: "C. Z. Li", 2016, doi:10.1088/1751-8113/49/1/015203 (no pubnote stored),
+    # written with the journal, volume and page that DOI names
+    ("C. Z. Li, J. Phys. A: Math. Theor. 49, 015203 (2016)",
+     {"author": "C. Z. Li", "journal": "J. Phys. A: Math. Theor.", "volume": "49",
+      "pages": "015203", "year": "2016"}),
+    # line 4580: year suffix "(2012b)", surname-first names without full stops
+    ("Blasi P, Amato E (2012b) Diffusive propagation of cosmic rays from supernova remnants "
+     "in the galaxy. ii: anisotropy. JCAP 01, 011",
+     {"author": "Blasi, P and Amato, E", "year": "2012", "journal": "JCAP", "volume": "01",
+      "pages": "011",
+      "title": "Diffusive propagation of cosmic rays from supernova remnants in the galaxy. "
+               "ii: anisotropy"}),
+    # line 2171: misc "and K.-i. Maeda, Cosmic no hair theorem in power law inflation"
+    ("Y. Kitada and K.-i. Maeda, Cosmic no hair theorem in power law inflation, "
+     "Phys.Rev. D45, 1416 (1992)",
+     {"author": "Y. Kitada and K.-i. Maeda", "journal": "Phys.Rev.", "volume": "D45",
+      "pages": "1416", "year": "1992",
+      "title": "Cosmic no hair theorem in power law inflation"}),
+    # line 22289: "Curti M., Cresci G., Mannucci F. et al.", misc "Preprint:"
+    ("Curti M., Cresci G., Mannucci F. et al., 2016, Preprint:, arXiv:1610.06939",
+     {"author": "Curti, M. and Cresci, G. and Mannucci, F. and others", "year": "2016",
+      "eprint": "1610.06939"}),
+    # line 10372: initials without a space
+    ("D.Aloni, K.Blum, A.Dery, A.Efrati and Y.Nir, arXiv:1512.05778 [hep-ph]",
+     {"author": "D. Aloni and K. Blum and A. Dery and A. Efrati and Y. Nir",
+      "eprint": "1512.05778"}),
+    # collaboration-only author, misc "The ATLAS Experiment at the CERN Large Hadron Collider"
+    ("The ATLAS collaboration, The ATLAS Experiment at the CERN Large Hadron Collider, "
+     "JINST 3, S08003 (2008)",
+     {"author": "{The ATLAS collaboration}", "journal": "JINST", "volume": "3",
+      "pages": "S08003", "year": "2008",
+      "title": "The ATLAS Experiment at the CERN Large Hadron Collider"}),
+    # line 6721: PoS,LL2014,019
+    ("J. Ablinger, PoS LL2014, 019 (2014)",
+     {"author": "J. Ablinger", "journal": "PoS", "volume": "LL2014", "pages": "019",
+      "year": "2014"}),
+    # line 23949: Rev.Bras.Ens.Fis.,38,e3503 (an article number)
+    ("L.A. Dworakowski, A.M. Hartmann, E.M. Kakuno, Rev.Bras.Ens.Fis. 38, e3503 (2016)",
+     {"author": "L.A. Dworakowski and A.M. Hartmann and E.M. Kakuno",
+      "journal": "Rev.Bras.Ens.Fis.", "volume": "38", "pages": "e3503", "year": "2016"}),
+    # line 18891: Astrophys.J.,752,L12, surname-first with a particle
+    ("De Pontieu B., Carlsson M., 2012, ApJ, 752, L12",
+     {"author": "De Pontieu, B. and Carlsson, M.", "year": "2012", "journal": "ApJ",
+      "volume": "752", "pages": "L12"}),
+    # line 18666: no author, no title
+    ("Asian J. Math 1, 214, arXiv:alg-geom/9702002",
+     {"journal": "Asian J. Math", "volume": "1", "pages": "214", "eprint": "alg-geom/9702002"}),
+    # line 32276: the refextract form "Mitra S, Saha S, Chakraborty S"
+    ("Mitra S, Saha S, Chakraborty S, Phys.Lett. B734, 173 (2014)",
+     {"author": "Mitra, S and Saha, S and Chakraborty, S", "journal": "Phys.Lett.",
+      "volume": "B734", "pages": "173", "year": "2014"}),
+    # CiteCheck benchmark c-collection citation, as plain text
+    ("Pontzen et al., 2016, Inverted initial conditions: exploring the growth of cosmic "
+     "structure and voids",
+     {"author": "Pontzen and others", "year": "2016",
+      "title": "Inverted initial conditions: exploring the growth of cosmic structure and "
+               "voids"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:30] for c in CASES])
+def test_free_text_forms(text: str, expected: dict[str, str]) -> None:
+    assert parse_reference(text) == expected
+
+
+def test_publisher_leftovers_are_neither_title_nor_author() -> None:
+    # line 21252, with its stored url and misc "ADS:"
+    got = parse_reference("Dong R., Zhu Z., Fung J. et al., 2016, ApJ, 816, L12, ADS:, "
+                          "http://adsabs.harvard.edu/abs/2016ApJ...816L..12D")
+    assert "title" not in got and "note" not in got
+    assert got["author"] == "Dong, R. and Zhu, Z. and Fung, J. and others"
+    assert got["url"] == "http://adsabs.harvard.edu/abs/2016ApJ...816L..12D"
+
+
+def test_a_journal_with_a_comma_in_its_name() -> None:
+    # line 3611 (Nucl.Instrum.Meth.,A506,250); INSPIRE's abbreviation of NIM A has a comma
+    got = parse_reference("S. Agostinelli et al., GEANT4: A simulation toolkit, "
+                          "Nucl. Instrum. Methods Phys. Res., A 506, 250 (2003)")
+    assert (got["journal"], got["volume"], got["pages"]) == (
+        "Nucl. Instrum. Methods Phys. Res., A", "506", "250")
+    assert got["title"] == "GEANT4: A simulation toolkit"
+
+
+REVTEX_BBL = r"""\begin{thebibliography}{2}
+\bibitem{Papaefstathiou:2010ru} \BibitemOpen A.~Papaefstathiou and B.~Webber,
+  \enquote{Effects of invisible particle emission on global inclusive variables at hadron
+  colliders,} \href{https://doi.org/10.1007/JHEP07(2010)018}{J. High Energy Phys.
+  \textbf{07}, 018 (2010)}, \href{https://arxiv.org/abs/1004.4762}{arXiv:1004.4762}.
+\bibitem{Amsel:2009ev} A.~J. Amsel, G.~T. Horowitz, D.~Marolf and M.~M. Roberts,
+  \emph{No dynamics in the extremal Kerr throat},
+  \href{https://doi.org/10.1088/1126-6708/2009/09/044}{\emph{JHEP} \textbf{09} (2009) 044}.
+\end{thebibliography}
+"""
+
+
+def test_revtex_and_jhep_bibitems_with_href_enquote_emph() -> None:
+    # lines 3687 and 471, written as revtex (\enquote) and JHEP.bst (\emph) bibitems
+    entries, problems = parse_bbl_text(REVTEX_BBL, "main.bbl")
+    assert not [p for p in problems if p.code == "parse-error"]
+    a, b = entries
+    assert a.title == ("Effects of invisible particle emission on global inclusive variables "
+                       "at hadron colliders")
+    assert (a.venue, a.volume, a.pages, a.year) == ("J. High Energy Phys.", "07", "018", "2010")
+    assert (a.doi, a.arxiv) == ("10.1007/jhep07(2010)018", "1004.4762")
+    assert [p.family for p in a.authors] == ["Papaefstathiou", "Webber"]
+    assert b.title == "No dynamics in the extremal Kerr throat"
+    assert (b.venue, b.volume, b.pages, b.year) == ("JHEP", "09", "044", "2009")
+    assert [p.family for p in b.authors] == ["Amsel", "Horowitz", "Marolf", "Roberts"]
+    assert not a.parse_issue and not b.parse_issue
+
+
+def test_surname_first_names_split_the_right_way_round() -> None:
+    # line 22179
+    entries, _ = parse_text_list("[1] Fisher K. B., Huchra J. P., Strauss M. A., Davis M., "
+                                 "Astrophys.J.Suppl. 100, 69 (1995)\n", "refs.txt")
+    assert [(p.family, p.given) for p in entries[0].authors] == [
+        ("Fisher", "K. B."), ("Huchra", "J. P."), ("Strauss", "M. A."), ("Davis", "M.")]
+
+
+@pytest.mark.parametrize(("text", "poor"), [
+    ("Asian J. Math 1, 214, arXiv:alg-geom/9702002", True),
+    ("G Bélanger F Boudjema A Pukhov, Phys.Rev. D91, 074015 (2015)", True),
+    # line 30116 (refextract lost the commas)
+    ("C. Andrés J. Dias de Deus A. Moscoso C. Pajares C. Salgado, Phys.Rev. C92, 034961 (2015)",
+     True),
+    ("J. Ablinger, PoS LL2014, 019 (2014)", False),
+    ("Pontzen et al., 2016, Inverted initial conditions: exploring the growth of cosmic "
+     "structure and voids", False),
+])
+def test_parse_quality_is_marked_on_the_entry(text: str, poor: bool) -> None:
+    assert bool(parse_issue(parse_reference(text))) is poor
+    entries, _ = parse_text_list(f"[1] {text}\n", "refs.txt")
+    assert bool(entries[0].parse_issue) is poor
+
+
+def test_a_poor_parse_is_never_major() -> None:
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import Answer, Query, QueryKind, SourceStatus
+    from citecheck_tex.verify.policy import decide
+    from tests.verify.records import MONOPOLES
+
+    entries, _ = parse_text_list("[1] C. Andrés J. Dias de Deus A. Moscoso C. Pajares "
+                                 "C. Salgado, Phys.Rev. C92, 034961 (2015)\n", "refs.txt")
+    poor = entries[0]
+    assert poor.parse_issue and not poor.title and not poor.authors
+    answers = [Answer("local", Query(QueryKind.JOURNAL_REF, "q"), SourceStatus.FOUND,
+                      records=(MONOPOLES,))]
+    settings = Settings(index_complete=True)
+    v = decide(poor, answers, settings)
+    assert v.label is Label.UNVERIFIED and "Could not read the reference" in v.reason
+    # the same entry read well keeps the MAJOR the evidence gives
+    from dataclasses import replace
+    read = replace(poor, parse_issue="", authors=(Person("Andrés", "C."),))
+    assert decide(read, answers, settings).label is Label.MAJOR
