@@ -31,7 +31,7 @@ _YEAR_PAREN = re.compile(r"\(\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[89]|20)\d{2})[a-z]
 _YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])")
 #: "Phys. Rev. Lett. 95, 251302 (2005)", "JHEP 05 (2020) 123", "Nucl. Phys. B 106, 475".
 _JOURNAL_REF = re.compile(
-    r"(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,6}?(?:\s?[A-Z]\b)?)\s*"
+    r"(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,8}?(?:\s?[A-Z]\b)?)\s*"
     # volume and pages are apart ("95, 251302", "2 (1998) 231", "B106 475"): "COVID-19"
     # is no journal reference
     r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z][A-Za-z]{1,}\d{4})\b"
@@ -110,7 +110,15 @@ def _bibtex_name(piece: str) -> str:
     """One name as BibTeX reads it: surname-first forms get their comma
     ("Curti M." -> "Curti, M.", "Bekenstein J D" -> "Bekenstein, J D")."""
     p = _spaced_initials(piece.strip())
-    if "," in p or _COLLAB.search(p) or _INITIALS_FIRST.match(p):
+    if "," in p or _COLLAB.search(p):
+        return p
+    if _INITIALS_FIRST.match(p):
+        m = re.match(r"^(?P<given>" + _INI + r"{1,4})(?P<family>.+)$", p)
+        # "M. Della Morte", "C.H. Llewellyn Smith": BibTeX would read "Della" as a given
+        # name; the initials say where the family name starts
+        if m and len(m.group("family").split()) > 1 and not re.search(
+                r"\s(?:Jr\.?|Sr\.?|III?)$", m.group("family")) and m.group("family")[0].isupper():
+            return f"{m.group('family').strip()}, {m.group('given').strip()}"
         return p
     m = _FAMILY_FIRST_BARE.match(p)
     if m:
@@ -253,14 +261,21 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
     colons or "of" ("Journal of High Energy Physics", "J. Phys. A: Math. Theor.",
     "Monthly Notices of the Royal Astronomical Society") are read whole.
     """
-    from citecheck_tex.verify.journals import is_known_journal
+    from citecheck_tex.verify.journals import abbreviated_words, is_known_journal
 
-    starts = [m.start() for m in re.finditer(r"\S+", text[start:end])][-_MAX_JOURNAL_WORDS:]
-    for s in starts:
-        cand = text[start + s:end].strip(" ,;:")
-        if (cand and (cand[0].isupper() or cand.startswith("e-")) and re.search(r"[A-Za-z]{2}", cand)
-                and not cand.lower().startswith(("and ", "in ")) and is_known_journal(cand)):
-            return start + s
+    words = list(re.finditer(r"\S+", text[start:end]))[-_MAX_JOURNAL_WORDS:]
+    for k, w in enumerate(words):
+        cand = text[start + w.start():end].strip(" ,;:")
+        if (not cand or not (cand[0].isupper() or cand.startswith("e-"))
+                or not re.search(r"[A-Za-z]{2}", cand) or w.group(0)[-1] in ",:"
+                or ".: " in cand or cand.lower().startswith(("and ", "in "))):
+            continue  # "R.A.: Nobel Lecture: ..." ends an author list, begins no journal
+        if is_known_journal(cand):
+            if k and " " not in cand and words[k - 1].group(0) in abbreviated_words():
+                # "Commun. Appl. Math. Comput. Sci.": a known one-word tail ("Sci.") of an
+                # unknown abbreviated name is not the journal
+                return -1
+            return start + w.start()
     return None
 
 
@@ -270,6 +285,8 @@ def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] 
         jstart = _known_journal_before(text, m.start(), start)
         if jstart is None:
             continue
+        if jstart < 0:
+            return None
         journal = text[jstart:m.start()].strip(" ,;:")
         fields = {"journal": journal, "volume": m.group("volume"),
                   "pages": re.sub(r"\s*[-–]+\s*", "-", m.group("pages"))}
@@ -332,6 +349,48 @@ def parse_reference(text: str) -> dict[str, str]:
     except Exception:  # noqa: BLE001 - a rule bug must not stop a run
         logger.debug("parse_reference failed on %r", text, exc_info=True)
         return {"note": " ".join(text.split())}
+
+
+#: MNRAS/A&A: "..., 2011, Stoch. Proc. Appl., 116, 267": a year, then the journal, volume
+#: and page separated by commas (journals the tables do not know included).
+_COMMA_VENUE = re.compile(
+    r"(?:^|,\s*)(?P<year>(?:1[89]|20)\d{2})[a-z]?,\s*"
+    r"(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
+    r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
+_OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’"}
+
+
+def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
+    """The quoted title and its span: the first quotation that starts a field (after a
+    comma, full stop, colon or at the start), its own nested quotes kept
+    ("Non linear electron plasma oscillation: the “water bag model”"). A quoted phrase
+    inside an unquoted title is not the title."""
+    for m in re.finditer(r"``|[“\"«‘]", text):
+        before = text[:m.start()].rstrip()
+        last = re.split(r",|;|\band\b|&", before)[-1].strip()
+        if before and before[-1] not in ",.:;([" and not (
+                _looks_like_name(last) or _ET_AL.search(last)):  # "A. Smith “Title”"
+            continue
+        opener = m.group(0)
+        closer = _OPEN_QUOTES[opener]
+        depth, i = 1, m.end()
+        while i < len(text):
+            if opener != closer and text.startswith(opener, i):
+                depth += 1
+            elif text.startswith(closer, i):
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        if depth:
+            continue
+        inner = text[m.end():i].strip().rstrip(",.").strip()
+        if len(inner) >= 4:
+            return inner, (m.start(), i + len(closer))
+    qm = _QUOTED.search(text)
+    if qm and not text[:qm.start()].strip():
+        return next(g for g in qm.groups() if g).strip().rstrip(",."), qm.span()
+    return None
 
 
 #: "Pontzen et al., 2017, Title", "Caola & Melnikov, 2013, Title", "Regmi, 2017, Title":
@@ -399,20 +458,23 @@ def _parse(text: str) -> dict[str, str]:
         return out
     rest = re.sub(r"\(([^()]*(?:Collaboration|Collab\.)[^()]*)\)", " ", rest)
     title_span: tuple[int, int] | None = None
-    qm = _QUOTED.search(rest)
-    if qm:
-        title = next(g for g in qm.groups() if g)
-        out["title"] = title.strip().rstrip(",.")
-        title_span = qm.span()
+    quoted = _quoted_title(rest)
+    if quoted:
+        out["title"], title_span = quoted
     ym = _YEAR_PAREN.search(rest)
     if ym:
         out["year"] = ym.group(1)
     search_from = title_span[1] if title_span else 0
     jspan: tuple[int, int] | None = None
     found = _find_journal_ref(rest, search_from)
+    comma_venue = None if found else _COMMA_VENUE.search(rest, search_from)
     if found:
         jspan = (found[0], found[1])
         out.update(found[2])
+    elif comma_venue:
+        jspan = (comma_venue.start("journal"), comma_venue.end())
+        out.update({k: re.sub(r"\s*[-–]+\s*", "-", v).strip()
+                    for k, v in comma_venue.groupdict().items() if v})
     else:
         for cand in _JOURNAL_REF.finditer(rest, search_from):
             journal = cand.group("journal").strip()
@@ -427,7 +489,9 @@ def _parse(text: str) -> dict[str, str]:
                     out["year"] = year
                 break
     if "year" not in out:
-        years = _YEAR.findall(rest)
+        # a page number is no year ("Phys. Rev. Lett., 78, 1861")
+        unpaged = rest[:jspan[0]] + " " + rest[jspan[1]:] if jspan else rest
+        years = _YEAR.findall(unpaged)
         if years:
             out["year"] = years[-1]
     head_end = min(x for x in (
@@ -435,10 +499,24 @@ def _parse(text: str) -> dict[str, str]:
         jspan[0] if jspan else len(rest),
     ))
     head = rest[:head_end]
-    pieces = [p.strip() for p in re.split(r",|;|\band\b|&", _ET_AL.sub(",", head)) if p.strip()]
+    # the author list ends at "et al.": "B. Chen et al., Bubbling AdS and droplet ..."
+    etal = _ET_AL.search(head)
+    names_part = head[:etal.start()] if etal else head
+    # ":" ends a Springer author list ("Langmann, E., Szabo, R.J.: Title. JHEP ...")
+    pieces = [p.strip() for p in re.split(r",|;|:\s|\band\b|&", names_part) if p.strip()]
+    # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
+    colon = re.search(r":\s", names_part)
+    if colon and _all_names(names_part[:colon.start()]):
+        pieces = [p.strip() for p in re.split(r",|;|\band\b|&", names_part[:colon.start()])
+                  if p.strip()]
     author_pieces: list[str] = []
+    initialled = False
     for k, p in enumerate(pieces):
         nxt = pieces[k + 1] if k + 1 < len(pieces) else ""
+        if initialled and "." not in p and _FULL_NAME.match(p) and not _is_initialled_name(p):
+            # after "N. Cabibbo", "Unitary Symmetry" is a title that looks like a name
+            break
+        initialled = initialled or _is_initialled_name(p)
         # "Sharif, M." and refextract's "Abhishodh, P" (initials without a full stop)
         initials = re.fullmatch(_INI + r"{1,5}|[A-Z]{1,2}", nxt)
         if (_looks_like_name(p) or re.fullmatch(_INI + r"{1,5}", p)

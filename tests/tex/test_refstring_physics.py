@@ -28,10 +28,12 @@ CASES = [
      {"author": "Jin, Z. P. and others", "journal": "Astrophys.J.", "volume": "811",
       "pages": "L22", "year": "2015"}),
     ("P. Harrison, C.H. Llewellyn Smith, Nucl.Phys. B213, 223 (1983)",
-     {"author": "P. Harrison and C.H. Llewellyn Smith", "journal": "Nucl.Phys.",
+     # the two-word family name gets its comma: BibTeX reads "C.H. Llewellyn Smith" as
+     # given names "C.H. Llewellyn" and family "Smith"
+     {"author": "P. Harrison and Llewellyn Smith, C.H.", "journal": "Nucl.Phys.",
       "volume": "B213", "pages": "223", "year": "1983"}),
     ("E. Di Valentino, A. Melchiorri, O. Mena, JCAP 1311, 018 (2013), arXiv:1304.5981",
-     {"author": "E. Di Valentino and A. Melchiorri and O. Mena", "journal": "JCAP",
+     {"author": "Di Valentino, E. and A. Melchiorri and O. Mena", "journal": "JCAP",
       "volume": "1311", "pages": "018", "year": "2013", "eprint": "1304.5981"}),
     ("“Status of b-tagging tools for 2011 data analysis”, CMS-PAS-BTV-11-002",
      {"title": "Status of b-tagging tools for 2011 data analysis",
