@@ -39,7 +39,6 @@ import random
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,10 +88,29 @@ def _first(value: object) -> str:
 
 
 def _author_string(value: object) -> str:
-    """The stored authors as one BibTeX author string (lists and "A and B" strings)."""
-    from bench.accuracy.real_references import _authors
-
-    return _authors(value)
+    """The stored authors as one BibTeX author string: a list of "Family, I." names, or a
+    string "A. One, B. Two and C. Three et al." ("Abhishodh, P" stays one name)."""
+    if isinstance(value, list):
+        names = [str(v) for v in value]
+    else:
+        names = []
+        for piece in re.split(r",?\s+and\s+", str(value or "")):
+            parts = [q.strip() for q in piece.split(",")]
+            if len(parts) == 2 and re.fullmatch(r"[A-Z][\w.\- ]{0,6}", parts[1]) \
+                    and " " not in parts[0]:
+                names.append(piece.strip())
+            else:
+                names.extend(parts)
+    out, others = [], False
+    for n in names:
+        if re.fullmatch(r"et\.?\s*al\.?", n.strip(), re.IGNORECASE):
+            others = True
+            continue
+        if re.search(r"\s+et\.?\s*al\.?$", n):
+            others, n = True, re.sub(r"\s+et\.?\s*al\.?$", "", n)
+        if n.strip():
+            out.append(n.strip())
+    return " and ".join(out + (["others"] if others else []))
 
 
 _NAME_OK = re.compile(r"^[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+$")

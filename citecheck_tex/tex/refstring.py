@@ -53,6 +53,10 @@ _FAMILY_FIRST = re.compile(
     r"^(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     r"(?:\s+[A-Z][\w'\-]+)?\s*,?\s+" + _INI + r"{1,4}$"
 )
+_INITIALS_ONLY = re.compile(_INI + r"{1,5}")
+_INITIALS_OR_BARE = re.compile(_INI + r"{1,5}|[A-Z]{1,2}")
+_GIVEN_FAMILY = re.compile(r"^(?P<given>" + _INI + r"{1,4})(?P<family>.+)$")
+_FAMILY_GIVEN = re.compile(r"^(?P<family>.+?)\s+(?P<given>" + _INI + r"{1,4})$")
 #: Surname first, then initials without full stops, as MNRAS/A&A and refextract write
 #: them ("Mitra S", "Bekenstein J D", "Lagage PO"): the surname has a lower-case letter,
 #: so "JH Chen" (initials first) is not read backwards.
@@ -102,7 +106,7 @@ def _all_names(segment: str) -> bool:
     """True when every piece of an author segment reads as a name (or initials)."""
     seg = _ET_AL.sub(",", segment)
     pieces = [p.strip() for p in re.split(r",|;|\band\b|&", seg) if p.strip()]
-    return bool(pieces) and all(_looks_like_name(p) or re.fullmatch(_INI + r"{1,5}", p)
+    return bool(pieces) and all(_looks_like_name(p) or _INITIALS_ONLY.fullmatch(p)
                                 or _FAMILY_WORD.fullmatch(p) for p in pieces)
 
 
@@ -113,7 +117,7 @@ def _bibtex_name(piece: str) -> str:
     if "," in p or _COLLAB.search(p):
         return p
     if _INITIALS_FIRST.match(p):
-        m = re.match(r"^(?P<given>" + _INI + r"{1,4})(?P<family>.+)$", p)
+        m = _GIVEN_FAMILY.match(p)
         # "M. Della Morte", "C.H. Llewellyn Smith": BibTeX would read "Della" as a given
         # name; the initials say where the family name starts
         if m and len(m.group("family").split()) > 1 and not re.search(
@@ -123,7 +127,7 @@ def _bibtex_name(piece: str) -> str:
     m = _FAMILY_FIRST_BARE.match(p)
     if m:
         return f"{m.group('family')}, {m.group('given').strip()}"
-    m = re.match(r"^(?P<family>.+?)\s+(?P<given>" + _INI + r"{1,4})$", p)
+    m = _FAMILY_GIVEN.match(p)
     if m and _FAMILY_FIRST.match(p):
         return f"{m.group('family')}, {m.group('given').strip()}"
     return p
@@ -146,7 +150,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
         # "Family, I." written with a comma between family and initials
         if ((re.fullmatch(r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[\w'\-]+)?", p)
              or _FAMILY_WORD.fullmatch(p))
-                and re.fullmatch(_INI + r"{1,5}|[A-Z]{1,2}", nxt)):
+                and _INITIALS_OR_BARE.fullmatch(nxt)):
             names.append(f"{p}, {nxt}")
             i += 2
             continue
@@ -181,6 +185,33 @@ def _bibtex_authors(names: list[str], truncated: bool) -> str:
     return " and ".join(out)
 
 
+_DOI_LEAD = re.compile(r"doi\s*:?\s*$", re.I)
+_ARXIV_LEAD = re.compile(r"arxiv\s*:\s*$", re.I)
+_ID_TAIL = re.compile(r"(?:v\d+)?(?:\s*\[[^\]]*\])?")
+
+
+def _cut_id(text: str, ident: str, lead: re.Pattern[str] | None,
+            tail: re.Pattern[str] | None) -> str:
+    """``text`` without every occurrence of ``ident`` (any case), with the label before
+    it ("doi:", "arXiv:") and the version or category after it. Fixed patterns: one
+    compiled per identifier would crowd the other patterns out of ``re``'s cache."""
+    key = ident.lower()
+    while True:
+        j = text.lower().find(key)
+        if j < 0 or not key:
+            return text
+        start, end = j, j + len(key)
+        if lead is not None:
+            m = lead.search(text, 0, j)
+            if m:
+                start = m.start()
+        if tail is not None:
+            m = tail.match(text, end)
+            if m:
+                end = m.end()
+        text = text[:start] + " " + text[end:]
+
+
 def _take_ids(text: str, out: dict[str, str]) -> str:
     """Move DOI, arXiv id and URL out of text into ``out``; return the rest."""
     for m in list(_URL.finditer(text)):
@@ -197,12 +228,11 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
     doi = find_doi(text)
     if doi:
         out.setdefault("doi", doi)
-        text = re.sub(r"(?:doi\s*:?\s*)?" + re.escape(doi), " ", text, flags=re.I)
+        text = _cut_id(text, doi, _DOI_LEAD, None)
     arxiv = find_arxiv(text)
     if arxiv:
         out.setdefault("eprint", arxiv)
-        text = re.sub(r"(?:arxiv\s*:\s*)?" + re.escape(arxiv) + r"(?:v\d+)?(?:\s*\[[^\]]*\])?",
-                      " ", text, flags=re.I)
+        text = _cut_id(text, arxiv, _ARXIV_LEAD, _ID_TAIL)
     for m in _REPORT_TOKEN.finditer(text):
         if looks_like_report_number(m.group(0)):
             out["reportnumber"] = normalize_report_number(m.group(0))
@@ -212,7 +242,7 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
         bare = find_arxiv(text, bare=True)
         if bare:
             out.setdefault("eprint", bare)
-            text = re.sub(re.escape(bare) + r"(?:v\d+)?(?:\s*\[[^\]]*\])?", " ", text)
+            text = _cut_id(text, bare, None, _ID_TAIL)
     return text
 
 
@@ -518,8 +548,8 @@ def _parse(text: str) -> dict[str, str]:
             break
         initialled = initialled or _is_initialled_name(p)
         # "Sharif, M." and refextract's "Abhishodh, P" (initials without a full stop)
-        initials = re.fullmatch(_INI + r"{1,5}|[A-Z]{1,2}", nxt)
-        if (_looks_like_name(p) or re.fullmatch(_INI + r"{1,5}", p)
+        initials = _INITIALS_OR_BARE.fullmatch(nxt)
+        if (_looks_like_name(p) or _INITIALS_ONLY.fullmatch(p)
                 or (author_pieces and re.fullmatch(r"[A-Z]{1,2}", p))
                 or (initials and _FAMILY_WORD.fullmatch(p))):  # "Sharif, M., Saleem, R."
             author_pieces.append(p)

@@ -207,3 +207,60 @@ def test_a_poor_parse_is_never_major() -> None:
     from dataclasses import replace
     read = replace(poor, parse_issue="", authors=(Person("Andrés", "C."),))
     assert decide(read, answers, settings).label is Label.MAJOR
+
+
+# Forms found by bench/accuracy/freetext_parse.py; each a real reference of the corpus
+# (line number given) written in the style named.
+STYLE_CASES = [
+    # line 3990, Springer web page: the author list ends at the colon
+    ("Cabibbo, N.: Unitary Symmetry and Leptonic Decays. Phys. Rev. Lett. 10, 531 (1963). "
+     "https://doi.org/10.1103/PhysRevLett.10.531 [CrossRef] [ADS] [INSPIRE] [Google Scholar]",
+     {"author": "Cabibbo, N.", "title": "Unitary Symmetry and Leptonic Decays",
+      "journal": "Phys. Rev. Lett.", "volume": "10", "pages": "531", "year": "1963",
+      "doi": "10.1103/physrevlett.10.531"}),
+    # line 3990 again, plain text: "Unitary Symmetry" after "N. Cabibbo" is no person
+    ("N. Cabibbo, Unitary Symmetry and Leptonic Decays, Phys. Rev. Lett. 10, 531 (1963)",
+     {"author": "N. Cabibbo", "title": "Unitary Symmetry and Leptonic Decays",
+      "journal": "Phys. Rev. Lett.", "volume": "10", "pages": "531", "year": "1963"}),
+    # line 24650, MNRAS style: the page 2057 is not the year; a journal the tables lack
+    ("Petta J. R., Ladd T. & Weissman M. B., 2000, IEEE Trans. Magnetics, 36, 2057",
+     {"author": "Petta, J. R. and Ladd, T. and Weissman, M. B.", "year": "2000",
+      "journal": "IEEE Trans. Magnetics", "volume": "36", "pages": "2057"}),
+    ("Pergamenshchikov S. & Zeitouny O., 2006, Stoch. Proc. Appl., 116, 267",  # line 22683
+     {"author": "Pergamenshchikov, S. and Zeitouny, O.", "year": "2006",
+      "journal": "Stoch. Proc. Appl.", "volume": "116", "pages": "267"}),
+    # line 29381: a title quoting a phrase
+    ("P. Bertrand and M. Feix, “Non linear electron plasma oscillation: the “water bag "
+     "model”,” Phys. Lett. A 28, 68 (1968)",
+     {"author": "P. Bertrand and M. Feix",
+      "title": "Non linear electron plasma oscillation: the “water bag model”",
+      "journal": "Phys. Lett. A", "volume": "28", "pages": "68", "year": "1968"}),
+    ("P. Bertrand, M. Feix, Non linear electron plasma oscillation: the “water bag model”, "
+     "Phys. Lett. A 28, 68 (1968)",
+     {"author": "P. Bertrand and M. Feix",
+      "title": "Non linear electron plasma oscillation: the “water bag model”",
+      "journal": "Phys. Lett. A", "volume": "28", "pages": "68", "year": "1968"}),
+    # line 27504: "Sci." is a known journal name, "Commun. Appl. Math. Comput. Sci." is the one
+    ("P. McCorquodale and P. Colella, “A high order finite volume method for conservation "
+     "laws on locally refined grids,” Commun. Appl. Math. Comput. Sci. 6, 1 (2011)",
+     {"author": "P. McCorquodale and P. Colella",
+      "title": "A high order finite volume method for conservation laws on locally refined "
+               "grids", "journal": "Commun. Appl. Math. Comput. Sci.", "volume": "6",
+      "pages": "1", "year": "2011"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STYLE_CASES, ids=[c[0][:30] for c in STYLE_CASES])
+def test_style_forms(text: str, expected: dict[str, str]) -> None:
+    assert parse_reference(text) == expected
+
+
+def test_mbox_keeps_the_arxiv_id_of_an_mnras_bibitem() -> None:
+    # line 29472 in mnras.bst form: (\href{...}{doi:...}) (\mbox{arXiv:...})
+    bbl = ("\\begin{thebibliography}{1}\n\\bibitem[\\protect\\citeauthoryear{Cacciari, Salam "
+           "\\& Soyez}{2012}]{c} Cacciari M., Salam G.~P. \\& Soyez G., 2012, Eur. Phys. J. C, "
+           "72, 1896 (\\href{https://doi.org/10.1140/epjc/s10052-012-1896-2}{doi:10.1140/"
+           "epjc/s10052-012-1896-2}) (\\mbox{arXiv:1111.6097})\n\\end{thebibliography}\n")
+    (e,), _ = parse_bbl_text(bbl, "main.bbl")
+    assert (e.arxiv, e.doi, e.year) == ("1111.6097", "10.1140/epjc/s10052-012-1896-2", "2012")
+    assert [p.family for p in e.authors] == ["Cacciari", "Salam", "Soyez"]
