@@ -387,6 +387,9 @@ _COMMA_VENUE = re.compile(
     r"(?:^|,\s*)(?P<year>(?:1[89]|20)\d{2})[a-z]?,\s*"
     r"(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
     r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
+#: "Title | Dr. A. Author, B. Author": a title, a bar, then the authors (honorifics dropped).
+_TITLE_BAR_AUTHORS = re.compile(
+    r"^(?P<title>[^|]{8,}?)\s+\|\s+(?:(?:Dr|Prof|Mr|Ms|Mrs)\.?\s+)?(?P<authors>[^|]+?)\s*\.?$")
 _OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’"}
 
 
@@ -472,6 +475,12 @@ def _parse(text: str) -> dict[str, str]:
                 out["volume"] = jm2.group("volume")
                 out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm2.group("pages"))
         return out
+    bar = _TITLE_BAR_AUTHORS.match(rest)
+    if bar and _all_names(bar.group("authors")):
+        names, truncated = _authors_from(bar.group("authors"))
+        out["author"] = _bibtex_authors(names, truncated)
+        out["title"] = bar.group("title").strip(" ,.;:")
+        return out
     sy = _SURNAME_YEAR.match(rest)
     if sy:
         names, truncated = _authors_from(sy.group("authors"))
@@ -555,6 +564,11 @@ def _parse(text: str) -> dict[str, str]:
             author_pieces.append(p)
         else:
             break
+    if author_pieces and not initialled and re.match(
+            r"\s*,?\s*(?:and|&)\s", head[head.find(author_pieces[-1]) + len(author_pieces[-1]):]):
+        # "Thermal Fluctuations and Instability in ...": the "and" joins title words, not
+        # names written out in full
+        author_pieces = []
     if author_pieces:
         # rebuild the author segment up to the last name piece
         cut = 0

@@ -264,3 +264,18 @@ def test_mbox_keeps_the_arxiv_id_of_an_mnras_bibitem() -> None:
     (e,), _ = parse_bbl_text(bbl, "main.bbl")
     assert (e.arxiv, e.doi, e.year) == ("1111.6097", "10.1140/epjc/s10052-012-1896-2", "2012")
     assert [p.family for p in e.authors] == ["Cacciari", "Salam", "Soyez"]
+
+
+# Two corrupted citations of the CiteCheck benchmark (shared/benchmarks/citecheck_paper):
+# the words of a title joined by "and" are no list of names written out in full.
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Thermal Fluctuations and Instability in Cosmological Plasma Jets | Dr. Helena Turing",
+     {"title": "Thermal Fluctuations and Instability in Cosmological Plasma Jets",
+      "author": "Helena Turing"}),
+    ("A Call for Protoneutronic Astronomy | Journal of Cutting-Edge Plasma Studies",
+     {"title": "A Call for Protoneutronic Astronomy | Journal of Cutting-Edge Plasma Studies"}),
+])
+def test_title_bar_author_lines(text: str, expected: dict[str, str]) -> None:
+    got = parse_reference(text)
+    assert {k: got.get(k) for k in expected} == expected
+    assert "author" in expected or "author" not in got
