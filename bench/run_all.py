@@ -19,6 +19,7 @@ MODULES = (
     "bench.accuracy.independent",
     "bench.accuracy.real_references",
     "bench.accuracy.freetext_parse",
+    "bench.accuracy.real_judged",
     "bench.bench_frontend",
     "bench.bench_index",
     "bench.bench_online",

@@ -42,6 +42,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.paths import CORPUS
 from citecheck_tex.model import Entry, Person
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bib import split_names
@@ -49,14 +50,7 @@ from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
 from citecheck_tex.tex.textlist import parse_text_list
 from citecheck_tex.verify.journals import journal_key, split_volume_letter
 
-
-def _shared() -> Path:
-    """The shared data folder beside the repository, else /work/shared."""
-    beside = Path(__file__).resolve().parents[3] / "shared"
-    return beside if beside.is_dir() else Path("/work/shared")
-
-
-REFS = _shared() / "corpus" / "inspire_hep_reference_strings.jsonl"
+REFS = CORPUS / "inspire_hep_reference_strings.jsonl"
 FULL_TITLES = Path(__file__).resolve().parents[2] / "citecheck_tex" / "data" / \
     "inspire_journal_titles.csv.gz"
 FIELDS = ("authors", "title", "journal", "volume", "pages", "year", "arxiv", "doi")
