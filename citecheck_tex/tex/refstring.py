@@ -63,7 +63,12 @@ _FAMILY_GIVEN = re.compile(r"^(?P<family>.+?)\s+(?P<given>" + _INI + r"{1,4})$")
 _FAMILY_FIRST_BARE = re.compile(
     r"^(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*)"
-    r"\s+(?P<given>(?:[A-Z]{1,3}\.?(?:-[A-Z]\.?)?\s*){1,3})$"
+    r"\s+(?P<given>(?:[A-Z]{1,3}\.?(?:-[A-Z]\.?)?(?:\s+|$)){1,3})$"
+)
+#: Initials without full stops, then the surname: "JH Chen", "G L Klimchitskaya", "R Rapp".
+_INITIALS_FIRST_BARE = re.compile(
+    r"^(?P<given>(?:[A-Z]{1,2}\s+){1,3})(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*)$"
 )
 _FULL_NAME = re.compile(
     r"^[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[A-Z]\.)?(?:\s+(?:van|von|der|de|la|del|di)"
@@ -76,7 +81,8 @@ _FAMILY_WORD = re.compile(
 )
 #: A report-number-like token in free text ("CMS-PAS-HIG-11-024", "CERN-TH-2102"): three
 #: parts or more, so that "COVID-19" or "VGG-16" in a title stays in the title.
-_REPORT_TOKEN = re.compile(r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w./-])")
+_REPORT_TOKEN = re.compile(
+    r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w/-])(?!\.[\w/-])")
 _APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.?\s*"
                   r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
 _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
@@ -114,6 +120,8 @@ def _bibtex_name(piece: str) -> str:
     """One name as BibTeX reads it: surname-first forms get their comma
     ("Curti M." -> "Curti, M.", "Bekenstein J D" -> "Bekenstein, J D")."""
     p = _spaced_initials(piece.strip())
+    if re.fullmatch(r"The\s+[A-Z][A-Z0-9\-]{1,}", p):  # "The ATLAS": a collaboration
+        return f"{p} Collaboration"
     if "," in p or _COLLAB.search(p):
         return p
     if _INITIALS_FIRST.match(p):
@@ -137,11 +145,11 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     """Names from an author segment; the flag is True for "et al."."""
     truncated = bool(_ET_AL.search(segment))
     seg = _ET_AL.sub("", segment)
-    seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&)\s*", ", ", seg)
+    seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.))\s*", ", ", seg)
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
                                 re.search(r"\b[A-Z]\.$", p.strip()) else "")
               for p in seg.split(",")]
-    pieces = [p for p in pieces if p]
+    pieces = [q for p in pieces if p for q in (_split_name_run(p) or [p])]
     names: list[str] = []
     i = 0
     while i < len(pieces):
@@ -176,6 +184,37 @@ def _names_without_separators(text: str) -> bool:
         return False
     initials = sum(1 for w in words if len(w) <= 2 and w.isupper())
     return initials * 3 >= len(words)
+
+
+_BARE_INITIAL = re.compile(r"(?:[A-Z]{1,3}|[A-Z][a-z]?\.(?:-?[A-Z][a-z]?\.)*)")
+
+
+def _split_name_run(piece: str) -> list[str] | None:
+    """Names run together without commas, initials first ("G Bélanger F Boudjema A Pukhov",
+    "C. Andrés J. Dias de Deus A. Moscoso"), as reference extraction leaves them; None
+    unless the whole piece reads as two names or more."""
+    tokens = piece.split()
+    names: list[str] = []
+    i = 0
+    while i < len(tokens):
+        start = i
+        while i < len(tokens) and _BARE_INITIAL.fullmatch(tokens[i]):
+            i += 1
+        if i == start or i - start > 3:
+            return None
+        fam_start = i
+        while i < len(tokens) and not _BARE_INITIAL.fullmatch(tokens[i]):
+            t = tokens[i]
+            if not (t in _PARTICLES or re.fullmatch(
+                    r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*", t)):
+                return None
+            i += 1
+        if i == fam_start or i - fam_start > 3:
+            return None
+        names.append(" ".join(tokens[start:i]))
+    if len(names) == 2 and tokens[0] in ("A", "I"):
+        return None  # "A Large N Expansion" is a title
+    return names if len(names) >= 2 else None
 
 
 def _bibtex_authors(names: list[str], truncated: bool) -> str:
@@ -260,6 +299,11 @@ _NOISE = re.compile(
     r"(?:\s*\(\s*\d+[a-z]?\s*[:#]\s*\d+\s*\)|\s*\(\s*\d+\s*#\s*\d+\s*\))?"
     r"|\b(?:Zentralblatt\s+MATH|Zbl)\s*:?\s*\d{4}\.?\d{5}"
     r"|\bDigital\s+Object\s+Identifier\s*:?"
+    # bibcodes refextract cut at the front ("hLB..759..402K", "NRAS..71..460P"), with the
+    # MathSciNet and zbMATH numbers that follow them ("3398915 1331.81317")
+    r"|(?<!\S)(?:\d{7}\s+)?(?:\d{4}\.\d{5}\s*)?[\w&.]*\.\.[\w&.]*\d[\w&.]*[A-Z]"
+    r"(?:\s+\d{7})?(?:\s+\d{4}\.\d{5})?(?![^\s,;])"
+    r"|\bURL\b|\[\s*(?:arXiv|INSPIRE|ADS)\b(?![^\[]*\])"
     # ADS writes preprints as the journal "ArXiv e-prints" (optionally with a month)
     r"|\b(?:ArXiv|arXiv)\s+e-prints(?:\s*\((?:[A-Z][a-z]{2,8}\.?,?)\)|\s*\.)?"
 )
@@ -358,8 +402,12 @@ def parse_issue(fields: dict[str, str]) -> str:
     title = fields.get("title", "")
     if not title and not fields.get("author"):
         return "neither authors nor a title could be read"
+    first = re.split(r",|;|:\s", title, maxsplit=1)[0].strip()
     if title and (_ET_AL.search(title) or re.match(r"(?:and|&)\s", title)
-                  or _names_without_separators(title)):
+                  or _names_without_separators(re.sub(r",|\band\b|&", " ", title))
+                  or ("," in title and (_split_name_run(first) is not None
+                                        or _INITIALS_FIRST_BARE.match(first)
+                                        or _INITIALS_FIRST.match(first)))):
         return "the title read looks like part of the author list"
     note = fields.get("note", "")
     if note and not title:
@@ -424,6 +472,25 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
     if qm and not text[:qm.start()].strip():
         return next(g for g in qm.groups() if g).strip().rstrip(",."), qm.span()
     return None
+
+
+#: What is said about a work but is not its title: "(in Russian)", "submitted to ApJS",
+#: "to appear in ...", "in press", "in preparation".
+_FILLER = re.compile(
+    r"(?:^|[,.;]?\s*)\(?\b(?:in\s+(?:Russian|Japanese|Chinese|German|French)\)?"
+    r"|(?:submitted|accepted)(?:\s+(?:to|for\s+publication\s+in|in))?(?:\s+[A-Z][\w.&]*){0,4}"
+    r"|to\s+(?:appear|be\s+published)\s+in(?:\s+[A-Z][\w.&]*){0,4}"
+    r"|in\s+press|in\s+preparation|preprint)\)?\s*$", re.I)
+
+
+def _unrepeated(title: str) -> str:
+    """A title that reference extraction wrote twice around the author list ("T, names
+    T") is the title once."""
+    words = title.split()
+    for k in range(len(words) // 2, 2, -1):
+        if [w.strip(",.;") for w in words[:k]] == [w.strip(",.;") for w in words[-k:]]:
+            return " ".join(words[:k]).strip(" ,.;:")
+    return title
 
 
 #: "Pontzen et al., 2017, Title", "Caola & Melnikov, 2013, Title", "Regmi, 2017, Title":
@@ -542,7 +609,8 @@ def _parse(text: str) -> dict[str, str]:
     etal = _ET_AL.search(head)
     names_part = head[:etal.start()] if etal else head
     # ":" ends a Springer author list ("Langmann, E., Szabo, R.J.: Title. JHEP ...")
-    pieces = [p.strip() for p in re.split(r",|;|:\s|\band\b|&", names_part) if p.strip()]
+    pieces = [p.strip() for p in re.split(r",|;|:\s|\band\b|&|\be(?=\s+[A-Z]\.)", names_part)
+              if p.strip()]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
     if colon and _all_names(names_part[:colon.start()]):
@@ -550,7 +618,15 @@ def _parse(text: str) -> dict[str, str]:
                   if p.strip()]
     author_pieces: list[str] = []
     initialled = False
+    # "A Grassi, Y Hatsuda and M Mariño": initials without full stops first; "A Review"
+    # alone is no name, so a lone "A"/"I" initial needs a second name of the form
+    bare = [p for p in pieces if _INITIALS_FIRST_BARE.match(p)]
     for k, p in enumerate(pieces):
+        if _INITIALS_FIRST_BARE.match(p) and (len(bare) > 1 or not re.match(r"[AI]\s", p)) \
+                or _split_name_run(p):
+            author_pieces.append(p)
+            initialled = True
+            continue
         nxt = pieces[k + 1] if k + 1 < len(pieces) else ""
         if initialled and "." not in p and _FULL_NAME.match(p) and not _is_initialled_name(p):
             # after "N. Cabibbo", "Unitary Symmetry" is a title that looks like a name
@@ -588,10 +664,12 @@ def _parse(text: str) -> dict[str, str]:
         candidate = re.sub(r"\(\s*\d{4}[a-z]?\s*\)$", "", candidate).strip(" ,.;:")
         candidate = re.sub(r"^(?:(?:1[89]|20)\d{2}[a-z]?)\s*[,.:]\s*", "", candidate)
         candidate = re.sub(r"^\(\s*\d{4}[a-z]?\s*\)\s*[,.:]?\s*", "", candidate)
+        candidate = _FILLER.sub("", candidate).strip(" ,.;:")
+        candidate = _unrepeated(candidate)
         # a short unquoted title counts when it sits between names and a journal reference
         if len(candidate.split()) >= 3 or (
                 len(candidate.split()) == 2 and author_pieces and jspan
-                and not re.search(r"\d", candidate)):
+                and not re.search(r"\d", candidate) and re.search(r"[A-Za-z]{3}", candidate)):
             if _names_without_separators(candidate):
                 out["note"] = candidate.strip(" ,.;:")  # not a title: never compared
             else:

@@ -57,11 +57,14 @@ def test_a_report_number_is_not_a_journal_reference() -> None:
     assert "journal" not in got and "volume" not in got
 
 
-@pytest.mark.parametrize("names", ["G Bélanger F Boudjema A Pukhov A Semenov",
-                                   "LG Jin R Tang F Zhang", "S Höche Y Li S Prestel"])
-def test_names_without_separators_are_not_a_title(names: str) -> None:
+@pytest.mark.parametrize(("names", "authors"), [
+    ("G Bélanger F Boudjema A Pukhov A Semenov",
+     "G Bélanger and F Boudjema and A Pukhov and A Semenov"),
+    ("LG Jin R Tang F Zhang", "LG Jin and R Tang and F Zhang"),
+    ("S Höche Y Li S Prestel", "S Höche and Y Li and S Prestel")])
+def test_names_without_separators_are_authors_not_a_title(names: str, authors: str) -> None:
     got = parse_reference(f"{names}, Phys.Rev. D91, 074015 (2015), arXiv:1405.3607")
-    assert "title" not in got and got["note"] == names
+    assert "title" not in got and got["author"] == authors
     assert (got["journal"], got["volume"], got["eprint"]) == ("Phys.Rev.", "D91", "1405.3607")
 
 
