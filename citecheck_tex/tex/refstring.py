@@ -67,7 +67,7 @@ _FAMILY_FIRST_BARE = re.compile(
 )
 #: Initials without full stops, then the surname: "JH Chen", "G L Klimchitskaya", "R Rapp".
 _INITIALS_FIRST_BARE = re.compile(
-    r"^(?P<given>(?:[A-Z]{1,2}\s+){1,3})(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"^(?P<given>(?:(?:[A-Z]{1,2}|[A-Z](?:\.[A-Z])+\.?)\s+){1,3})(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*)$"
 )
 _FULL_NAME = re.compile(
@@ -149,7 +149,8 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
                                 re.search(r"\b[A-Z]\.$", p.strip()) else "")
               for p in seg.split(",")]
-    pieces = [q for p in pieces if p for q in (_split_name_run(p) or [p])]
+    pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
+                                                           or [p.strip(" :")])]
     names: list[str] = []
     i = 0
     while i < len(pieces):
@@ -164,7 +165,26 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
             continue
         names.append(_bibtex_name(p))
         i += 1
-    return names, truncated
+    return _unique_persons(names), truncated
+
+
+def _unique_persons(names: list[str]) -> list[str]:
+    """Names without the repeats reference extraction leaves ("S. P. Martin, S. P. Martin";
+    "R Alonso, ..., R. Alonso"): one family name with one first initial is one person."""
+    out: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for n in names:
+        if "," in n:
+            fam, given = (x.strip() for x in n.split(",", 1))
+        else:
+            bits = n.split()
+            fam, given = (bits[-1], bits[0]) if len(bits) > 1 else (n, "")
+        key = (_compact(fam), _compact(given)[:1])
+        if key in seen and key[0]:
+            continue
+        seen.add(key)
+        out.append(n)
+    return out
 
 
 _TITLE_WORDS = frozenset("a an and at by for from in into of on or the to with".split())
@@ -304,6 +324,8 @@ _NOISE = re.compile(
     r"|(?<!\S)(?:\d{7}\s+)?(?:\d{4}\.\d{5}\s*)?[\w&.]*\.\.[\w&.]*\d[\w&.]*[A-Z]"
     r"(?:\s+\d{7})?(?:\s+\d{4}\.\d{5})?(?![^\s,;])"
     r"|\bURL\b|\[\s*(?:arXiv|INSPIRE|ADS)\b(?![^\[]*\])"
+    # labels of neighbouring references left in the text ("[51] [52]")
+    r"|(?<!\S)\[\d{1,3}\](?!\S)"
     # ADS writes preprints as the journal "ArXiv e-prints" (optionally with a month)
     r"|\b(?:ArXiv|arXiv)\s+e-prints(?:\s*\((?:[A-Z][a-z]{2,8}\.?,?)\)|\s*\.)?"
 )
@@ -409,6 +431,8 @@ def parse_issue(fields: dict[str, str]) -> str:
                                         or _INITIALS_FIRST_BARE.match(first)
                                         or _INITIALS_FIRST.match(first)))):
         return "the title read looks like part of the author list"
+    if title and _repeats(title):
+        return "the title read repeats text (reference-extraction leftovers)"
     note = fields.get("note", "")
     if note and not title:
         return f"text left unread: {note[:60]!r}"
@@ -487,10 +511,30 @@ def _unrepeated(title: str) -> str:
     """A title that reference extraction wrote twice around the author list ("T, names
     T") is the title once."""
     words = title.split()
+    whole = _compact(title)
     for k in range(len(words) // 2, 2, -1):
-        if [w.strip(",.;") for w in words[:k]] == [w.strip(",.;") for w in words[-k:]]:
+        head = _compact(" ".join(words[:k]))
+        # compared without spaces and punctuation: "AdS(3)" and "AdS (3)" are one text
+        if len(head) >= 12 and whole.endswith(head) and len(whole) >= 2 * len(head):
             return " ".join(words[:k]).strip(" ,.;:")
     return title
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text).lower()
+
+
+def _repeats(title: str, n: int = 4) -> bool:
+    """True when ``n`` words follow each other twice in ``title``: reference extraction
+    copied part of the reference into it."""
+    words = [_compact(w) for w in title.split()]
+    seen: set[tuple[str, ...]] = set()
+    for i in range(len(words) - n + 1):
+        gram = tuple(words[i:i + n])
+        if gram in seen:
+            return True
+        seen.add(gram)
+    return False
 
 
 #: "Pontzen et al., 2017, Title", "Caola & Melnikov, 2013, Title", "Regmi, 2017, Title":
@@ -609,8 +653,8 @@ def _parse(text: str) -> dict[str, str]:
     etal = _ET_AL.search(head)
     names_part = head[:etal.start()] if etal else head
     # ":" ends a Springer author list ("Langmann, E., Szabo, R.J.: Title. JHEP ...")
-    pieces = [p.strip() for p in re.split(r",|;|:\s|\band\b|&|\be(?=\s+[A-Z]\.)", names_part)
-              if p.strip()]
+    pieces = [p.strip(" :") for p in re.split(r",|;|:\s|\band\b|&|\be(?=\s+[A-Z]\.)",
+                                              names_part) if p.strip(" :")]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
     if colon and _all_names(names_part[:colon.start()]):
@@ -670,7 +714,8 @@ def _parse(text: str) -> dict[str, str]:
         if len(candidate.split()) >= 3 or (
                 len(candidate.split()) == 2 and author_pieces and jspan
                 and not re.search(r"\d", candidate) and re.search(r"[A-Za-z]{3}", candidate)):
-            if _names_without_separators(candidate):
+            if _names_without_separators(candidate) or _is_initialled_name(candidate) \
+                    or _INITIALS_FIRST_BARE.match(candidate):
                 out["note"] = candidate.strip(" ,.;:")  # not a title: never compared
             else:
                 out["title"] = candidate.strip(" ,.;:")
