@@ -507,6 +507,35 @@ _FILLER = re.compile(
     r"|in\s+press|in\s+preparation|preprint)\)?\s*$", re.I)
 
 
+#: Where books are published: a title followed by ", New York, Plume" ends before it.
+_PLACE = (r"(?:New\s+York|Cambridge(?:,\s*MA)?|Oxford|Berlin|Heidelberg|Singapore|Amsterdam|"
+          r"Princeton|London|Boston|Dordrecht|Chicago|Paris|Moscow|Tokyo|Hoboken|Weinheim|"
+          r"Bristol|Philadelphia|Redwood\s+City|Reading(?:,\s*MA)?|Berlin\s+Heidelberg)")
+_PUBLISHER_TAIL = re.compile(
+    r"(?:,\s*" + _PLACE + r"(?:\s*[,:]\s*[A-Z][\w&.\- ]{1,40})?"
+    r"|\s*\([^()]*\b(?:Press|Publishers?|Verlag|Springer|Wiley|Elsevier|World\s+Scientific|"
+    r"Academic|Addison|Benjamin|Dover|Pergamon|Plenum|Birkh\w+)\b[^()]*\))\s*$")
+
+
+def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
+    """A title without what stuck to it: a citation label in front ("[RBC/UKQCD 13C]"),
+    a year suffix ("b, ", from "(2014b)"), a trailing year or "arXiv: 2004", the place
+    and publisher of a book, and a journal named without volume and page
+    ("..., C. R. Physique"), which goes to ``out``."""
+    t = re.sub(r"^(?:\[[^\]]{1,30}\]\s*|[a-z],\s+)", "", title)
+    t = _PUBLISHER_TAIL.sub("", t).strip(" ,.;:")
+    t = re.sub(r"(?:[,.]\s*(?:arXiv\s*:\s*)?\(?|\s*\()(?:1[89]|20)\d{2}[a-z]?\)?$", "",
+               t).strip(" ,.;:")
+    m = re.search(r",\s*([A-Z][^,]{2,60})$", t)
+    if m and not has_journal and ("." in m.group(1) or " " in m.group(1).strip()):
+        from citecheck_tex.verify.journals import is_known_journal
+
+        if is_known_journal(m.group(1).strip()):
+            out["journal"] = m.group(1).strip()
+            t = t[:m.start()].strip(" ,.;:")
+    return t if len(t.split()) >= 2 or t == title else title
+
+
 def _unrepeated(title: str) -> str:
     """A title that reference extraction wrote twice around the author list ("T, names
     T") is the title once."""
@@ -710,6 +739,7 @@ def _parse(text: str) -> dict[str, str]:
         candidate = re.sub(r"^\(\s*\d{4}[a-z]?\s*\)\s*[,.:]?\s*", "", candidate)
         candidate = _FILLER.sub("", candidate).strip(" ,.;:")
         candidate = _unrepeated(candidate)
+        candidate = _clean_title(candidate, out, has_journal=jspan is not None)
         # a short unquoted title counts when it sits between names and a journal reference
         if len(candidate.split()) >= 3 or (
                 len(candidate.split()) == 2 and author_pieces and jspan

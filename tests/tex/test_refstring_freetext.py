@@ -344,3 +344,33 @@ def test_a_second_reference_run_into_the_title_is_a_poor_parse() -> None:
                           "Int. J. Mod. Phys. A 4 (1989) 5011.")
     assert (got["journal"], got["volume"], got["pages"]) == ("Int. J. Mod. Phys. A", "4", "5011")
     assert parse_issue(got)
+
+
+@pytest.mark.parametrize(("text", "title", "extra"), [
+    # line 1423: a book's place and publisher after the title
+    ("S. Carroll, From Eternity to Here: The Quest for the Ultimate Theory of Time, New York, "
+     "Plume (2010).", "From Eternity to Here: The Quest for the Ultimate Theory of Time",
+     {"year": "2010"}),
+    # line 3757: "arXiv: 2004" (a year, not an identifier) after the title
+    ("B.P. Kersevan and E. Richter-Was, The Monte Carlo event generator AcerMC version 2.0 "
+     "with interfaces to PYTHIA 6.2 and HERWIG 6.5. arXiv: 2004, arXiv:hep-ph/0405247.",
+     "The Monte Carlo event generator AcerMC version 2.0 with interfaces to PYTHIA 6.2 and "
+     "HERWIG 6.5", {"eprint": "hep-ph/0405247", "year": "2004"}),
+    # line 9629: the "b" of "(2014b)" left in front of the title
+    ("M.H.P.M. van Putten, C. Guidorzi and F. Frontera, b, Broadband Turbulent Spectra in "
+     "Gamma-ray Burst Light Curves, Astrophys. J. 786 (2014) 146.",
+     "Broadband Turbulent Spectra in Gamma-ray Burst Light Curves", {"pages": "146"}),
+    # line 30168: a citation label in front of the title
+    ("A.T. Lytle, P.A. Boyle, N. Garron, R.J. Hudspith and C.T. Sachrajda, [RBC/UKQCD 13C] "
+     "Kaon mixing beyond the standard model, PoS LATTICE2013 (2014) 400, arXiv:1311.0322.",
+     "Kaon mixing beyond the standard model", {"volume": "LATTICE2013"}),
+    # line 35562: a journal named without volume and page
+    ("J. Knödlseder, The future of gamma-ray astronomy, C. R. Physique (2016).",
+     "The future of gamma-ray astronomy", {"journal": "C. R. Physique", "year": "2016"}),
+    # a title that ends in a year keeps it
+    ("J. Smith, Physics in 2020, Phys. Rev. D 1, 2 (2020)", "Physics in 2020", {}),
+])
+def test_what_sticks_to_a_title(text: str, title: str, extra: dict[str, str]) -> None:
+    got = parse_reference(text)
+    assert got["title"] == title
+    assert {k: got.get(k) for k in extra} == extra
