@@ -346,6 +346,8 @@ _VOL_PAGES = re.compile(
     r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})[a-z]?\))?"
 )
+_JOURNAL_SMALL_WORDS = frozenset(
+    "of the and in for on de der des und et la le di del della fur für e-print e-prints".split())
 #: The longest journal name tried before a volume, in words.
 _MAX_JOURNAL_WORDS = 12
 
@@ -360,7 +362,15 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
     from citecheck_tex.verify.journals import abbreviated_words, is_known_journal
 
     words = list(re.finditer(r"\S+", text[start:end]))[-_MAX_JOURNAL_WORDS:]
-    for k, w in enumerate(words):
+    # journal names are capitalised but for short words ("Journal of ..."): a longer
+    # candidate than the last lower-case word allows is never looked up
+    first = 0
+    for k in range(len(words) - 1, -1, -1):
+        w0 = words[k].group(0)
+        if w0[0].islower() and w0.lower().strip(",.:;") not in _JOURNAL_SMALL_WORDS:
+            first = k + 1
+            break
+    for k, w in enumerate(words[first:], start=first):
         cand = text[start + w.start():end].strip(" ,;:")
         if (not cand or not (cand[0].isupper() or cand.startswith("e-"))
                 or not re.search(r"[A-Za-z]{2}", cand) or w.group(0)[-1] in ",:"
