@@ -319,10 +319,6 @@ _NOISE = re.compile(
     r"(?:\s*\(\s*\d+[a-z]?\s*[:#]\s*\d+\s*\)|\s*\(\s*\d+\s*#\s*\d+\s*\))?"
     r"|\b(?:Zentralblatt\s+MATH|Zbl)\s*:?\s*\d{4}\.?\d{5}"
     r"|\bDigital\s+Object\s+Identifier\s*:?"
-    # bibcodes refextract cut at the front ("hLB..759..402K", "NRAS..71..460P"), with the
-    # MathSciNet and zbMATH numbers that follow them ("3398915 1331.81317")
-    r"|(?<!\S)(?:\d{7}\s+)?(?:\d{4}\.\d{5}\s*)?[\w&.]*\.\.[\w&.]*\d[\w&.]*[A-Z]"
-    r"(?:\s+\d{7})?(?:\s+\d{4}\.\d{5})?(?![^\s,;])"
     r"|\bURL\b|\[\s*(?:arXiv|INSPIRE|ADS)\b(?![^\[]*\])"
     # labels of neighbouring references left in the text ("[51] [52]")
     r"|(?<!\S)\[\d{1,3}\](?!\S)"
@@ -331,9 +327,28 @@ _NOISE = re.compile(
 )
 
 
+#: A bibcode refextract cut at the front ("hLB..759..402K", "NRAS..71..460P",
+#: "1284.14051CMaPh.324..937C"), matched against one whitespace-delimited token of at
+#: most 30 characters (a pattern over the whole text backtracks badly on long tokens).
+_CUT_BIBCODE = re.compile(r"(?:\d{4}\.\d{5})?[\w&.]{0,12}\.\.[\w&.]{0,12}\d[\w&.]{0,8}[A-Z][,;]?")
+#: MathSciNet and zbMATH numbers next to such a bibcode ("3398915", "1331.81317").
+_REVIEW_NUMBER = re.compile(r"\d{7}[,;]?|\d{4}\.\d{5}[,;]?")
+
+
 def _strip_noise(text: str) -> str:
-    """Remove what publisher pages and databases add to a reference (see ``_NOISE``)."""
-    return _NOISE.sub(" ", text)
+    """Remove what publisher pages and databases add to a reference (see ``_NOISE`` and
+    ``_CUT_BIBCODE``)."""
+    text = _NOISE.sub(" ", text)
+    if ".." not in text:
+        return text
+    tokens = text.split(" ")
+    drop = [len(t) <= 30 and bool(_CUT_BIBCODE.fullmatch(t)) for t in tokens]
+    for i, t in enumerate(tokens):  # review numbers only beside a cut bibcode
+        if not drop[i] and _REVIEW_NUMBER.fullmatch(t) and any(
+                drop[j] for j in range(max(0, i - 2), min(len(tokens), i + 3)) if j != i):
+            drop[i] = True
+    return " ".join(t if not d else (", " if t.endswith((",", ";")) else " ")
+                    for t, d in zip(tokens, drop, strict=True))
 
 
 #: A volume and first page as they follow a journal name: "95, 251302",
@@ -480,7 +495,9 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
     comma, full stop, colon or at the start), its own nested quotes kept
     ("Non linear electron plasma oscillation: the “water bag model”"). A quoted phrase
     inside an unquoted title is not the title."""
-    for m in re.finditer(r"``|[“\"«‘]", text):
+    for n, m in enumerate(re.finditer(r"``|[“\"«‘]", text)):
+        if n >= 20:
+            break
         before = text[:m.start()].rstrip()
         last = re.split(r",|;|\band\b|&", before)[-1].strip()
         if before and before[-1] not in ",.:;([" and not (
