@@ -54,7 +54,8 @@ _FAMILY_FIRST = re.compile(
     r"(?:\s+[A-Z][\w'\-]+)?\s*,?\s+" + _INI + r"{1,4}$"
 )
 _INITIALS_ONLY = re.compile(_INI + r"{1,5}")
-_INITIALS_OR_BARE = re.compile(_INI + r"{1,5}|[A-Z]{1,2}")
+# "M.", "Ho, L. C" (the last full stop lost), refextract's "Abhishodh, P"
+_INITIALS_OR_BARE = re.compile(_INI + r"{1,5}|[A-Z]{1,2}|(?:[A-Z]\.\s*){1,4}[A-Z]")
 _GIVEN_FAMILY = re.compile(r"^(?P<given>" + _INI + r"{1,4})(?P<family>.+)$")
 _FAMILY_GIVEN = re.compile(r"^(?P<family>.+?)\s+(?P<given>" + _INI + r"{1,4})$")
 #: Surname first, then initials without full stops, as MNRAS/A&A and refextract write
@@ -531,7 +532,7 @@ _FILLER = re.compile(
     r"(?:^|[,.;]?\s*)\(?\b(?:in\s+(?:Russian|Japanese|Chinese|German|French)\)?"
     r"|(?:submitted|accepted)(?:\s+(?:to|for\s+publication\s+in|in))?(?:\s+[A-Z][\w.&]*){0,4}"
     r"|to\s+(?:appear|be\s+published)\s+in(?:\s+[A-Z][\w.&]*){0,4}"
-    r"|in\s+press|in\s+preparation|preprint)\)?\s*$", re.I)
+    r"|in\s+press|in\s+preparation|preprint|and\s+references\s+therein)\)?\s*$", re.I)
 
 
 #: Where books are published: a title followed by ", New York, Plume" ends before it.
@@ -735,7 +736,7 @@ def _parse(text: str) -> dict[str, str]:
         # "Sharif, M." and refextract's "Abhishodh, P" (initials without a full stop)
         initials = _INITIALS_OR_BARE.fullmatch(nxt)
         if (_looks_like_name(p) or _INITIALS_ONLY.fullmatch(p)
-                or (author_pieces and re.fullmatch(r"[A-Z]{1,2}", p))
+                or (author_pieces and _INITIALS_OR_BARE.fullmatch(p))
                 or (initials and _FAMILY_WORD.fullmatch(p))):  # "Sharif, M., Saleem, R."
             author_pieces.append(p)
         else:

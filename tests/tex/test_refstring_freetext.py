@@ -374,3 +374,16 @@ def test_what_sticks_to_a_title(text: str, title: str, extra: dict[str, str]) ->
     got = parse_reference(text)
     assert got["title"] == title
     assert {k: got.get(k) for k in extra} == extra
+
+
+@pytest.mark.parametrize(("text", "author"), [
+    # line 9574: authors "Kormendy, J.", misc "& Ho, L. C" (the last full stop lost)
+    ("J. Kormendy, & Ho, L. C, Ann. Rev. Astron. Astrophys. 51 (2013) 511.",
+     "J. Kormendy and Ho, L. C"),
+    # line 11100: misc "and references therein" is no title
+    ("M. Gupta and G. Ahuja, and references therein, Int. J. Mod. Phys. A 27 (2012) 1230033.",
+     "M. Gupta and G. Ahuja"),
+])
+def test_author_list_tails(text: str, author: str) -> None:
+    got = parse_reference(text)
+    assert got["author"] == author and "title" not in got
