@@ -245,6 +245,7 @@ def _bibtex_authors(names: list[str], truncated: bool) -> str:
     return " and ".join(out)
 
 
+_ARXIV_PAGE_TITLE = re.compile(r"(?:^|(?<=\s))\[(\d{4}\.\d{4,5}(?:v\d+)?)\]")
 _DOI_LEAD = re.compile(r"doi\s*:?\s*$", re.I)
 _ARXIV_LEAD = re.compile(r"arxiv\s*:\s*$", re.I)
 _ID_TAIL = re.compile(r"(?:v\d+)?(?:\s*\[[^\]]*\])?")
@@ -285,6 +286,10 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
         else:
             out.setdefault("url", url)
         text = text.replace(m.group(0), " ")
+    m = _ARXIV_PAGE_TITLE.search(text)
+    if m and normalize_arxiv(m.group(1)):  # "[2409.18194] Title", as arXiv titles its pages
+        out.setdefault("eprint", normalize_arxiv(m.group(1)))
+        text = text[:m.start()] + " " + text[m.end():]
     doi = find_doi(text)
     if doi:
         out.setdefault("doi", doi)
@@ -425,6 +430,10 @@ def _parse_markdown(inner: str, url: str) -> dict[str, str]:
     if "url" not in out and "doi" not in out and "eprint" not in out:
         out["url"] = url
     out.setdefault("url", url)
+    page = _ARXIV_PAGE_TITLE.match(inner.strip())
+    if page and normalize_arxiv(page.group(1)):  # "[[2409.18194] Title](https://arxiv.org/...)"
+        out.setdefault("eprint", normalize_arxiv(page.group(1)))
+        inner = inner.strip()[page.end():]
     m = re.match(r"^(?P<authors>.+?),\s*(?P<year>(?:1[89]|20)\d{2})[a-z]?\s*,\s*(?P<title>.+)$",
                  inner.strip(), re.S)
     if m:

@@ -387,3 +387,15 @@ def test_what_sticks_to_a_title(text: str, title: str, extra: dict[str, str]) ->
 def test_author_list_tails(text: str, author: str) -> None:
     got = parse_reference(text)
     assert got["author"] == author and "title" not in got
+
+
+@pytest.mark.parametrize("text", [
+    # CiteCheck benchmark c04-007: arXiv titles its abstract pages "[id] Title"
+    "[2409.18194] Gravitational Wave Predictions Constrained by JWST",
+    "[[2409.18194] Gravitational Wave Predictions Constrained by JWST]"
+    "(https://arxiv.org/abs/2409.18194)",
+])
+def test_an_arxiv_page_title_gives_the_id_not_a_title_word(text: str) -> None:
+    got = parse_reference(text)
+    assert got["eprint"] == "2409.18194"
+    assert got["title"] == "Gravitational Wave Predictions Constrained by JWST"
