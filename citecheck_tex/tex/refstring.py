@@ -286,10 +286,10 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
         else:
             out.setdefault("url", url)
         text = text.replace(m.group(0), " ")
-    m = _ARXIV_PAGE_TITLE.search(text)
-    if m and normalize_arxiv(m.group(1)):  # "[2409.18194] Title", as arXiv titles its pages
-        out.setdefault("eprint", normalize_arxiv(m.group(1)))
-        text = text[:m.start()] + " " + text[m.end():]
+    page = _ARXIV_PAGE_TITLE.search(text)
+    if page and normalize_arxiv(page.group(1)):  # "[2409.18194] Title": arXiv's page titles
+        out.setdefault("eprint", normalize_arxiv(page.group(1)))
+        text = text[:page.start()] + " " + text[page.end():]
     doi = find_doi(text)
     if doi:
         out.setdefault("doi", doi)
