@@ -420,6 +420,8 @@ def poor_parse(entry: Entry) -> str:
     """
     if not entry.title.strip() and not entry.authors:
         return "the reference states neither a title nor authors (or they could not be read)"
+    if entry.parse_issue:  # what the free-text parser itself found wrong with its reading
+        return f"the reference could not be read reliably ({entry.parse_issue})"
     if entry.origin is not EntryOrigin.BIB and _PAGE_LEFTOVERS.search(entry.raw_text):
         return ("the reference text holds leftovers of a publisher's page (link labels, "
                 "bibcodes), so its fields may be misread")
