@@ -775,6 +775,9 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
         start = block.line + 1
         end = start + block.raw.rstrip().count("\n")
         entries.append(build_entry(block.key, etype, filename, start, merged, end_line=end))
+    from citecheck_tex.tex.fields import missing_fields
+
     for e in entries:
         problems.extend(entry_hygiene(e))
+        problems.extend(missing_fields(e))
     return entries, problems
