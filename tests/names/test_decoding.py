@@ -41,7 +41,7 @@ def _json(name: str, ident: str) -> dict[str, Any]:
 
 def _entries(text: str) -> dict[str, Entry]:
     entries, problems = parse_bib_text(text, "refs.bib")
-    assert not problems
+    assert not [p for p in problems if p.code == "parse-error"]
     return {e.key: e for e in entries}
 
 

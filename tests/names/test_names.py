@@ -47,7 +47,7 @@ INSPIRE = _lines("inspire_literature_excerpt.jsonl")
 def _bib() -> dict[str, Any]:
     entries, problems = parse_bib_text((DATA / "bib_excerpt.bib").read_text(encoding="utf-8"),
                                        "bib_excerpt.bib")
-    assert not problems
+    assert not [p for p in problems if p.code == "parse-error"]
     return {e.key: e for e in entries}
 
 
