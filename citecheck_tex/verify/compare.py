@@ -171,11 +171,11 @@ def _same_family(cited_keys: tuple[str, ...], rec_key: str, rec: Person) -> bool
 
 
 def _family_words(p: Person) -> list[str]:
-    """The words of a compound family name with its von part, particles left out
-    ("Garcia de Andrade", which BibTeX's grammar splits into von "Garcia de" and
-    family "Andrade": ["Garcia", "Andrade"])."""
+    """The words of a compound family name with its von part, lower-case particles left
+    out ("Garcia de Andrade", which BibTeX's grammar splits into von "Garcia de" and
+    family "Andrade": ["Garcia", "Andrade"]; "Di Vecchia": ["Di", "Vecchia"])."""
     return [w for w in re.split(r"[\s\-]+", p.full_family)
-            if len(w) >= 2 and w.lower() not in PARTICLES]
+            if len(w) >= 2 and w not in PARTICLES]
 
 
 def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
