@@ -280,13 +280,6 @@ class Http:
             self._states[source] = state
         return state
 
-    def penalise(self, source: str, retry_after: float = 0.0) -> None:
-        """Tell the limiter that ``source`` throttled us in its own way (arXiv's
-        "Rate exceeded." with HTTP 200)."""
-        state = self._state(source)
-        state.rate_limited += 1
-        state.bucket.penalise(retry_after or state.limit.backoff_base)
-
     def backoff(self, source: str, attempt: int) -> float:
         """Seconds to wait before retry ``attempt`` (0-based): exponential with jitter."""
         limit = self.limit_for(source)
