@@ -68,6 +68,7 @@ _ASK_ALL = frozenset({QueryKind.TITLE, QueryKind.AUTHOR_YEAR})
 #: it; a year is the exception when the record knows a single year (another source may
 #: know the preprint year the citation gives).
 _IDENTITY_FOR_MINOR_STOP = 0.6
+_TEX_MARKUP = re.compile(r"[$\\]")
 
 _PAGE_RE = re.compile(r"[A-Za-z]?\d+[A-Za-z]?")
 
@@ -341,6 +342,8 @@ def _settled(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[An
     fields = {d.field for d in c.discrepancies}
     if "year" in fields and not (c.record.other_years or c.record.extra_pubs):
         return False
+    if "title" in fields and _TEX_MARKUP.search(c.record.title):
+        return False  # a title with TeX math ($\beta$) is no final proof of a wrong title
     checks = {fc.field: fc.agree for fc in c.checks}
     pubnote = bool(entry.venue) and all(checks.get(f) is not False
                                         for f in ("journal", "volume", "pages")) \

@@ -50,7 +50,7 @@ from bench.accuracy import dataset
 from bench.accuracy.run_synthetic import WORLD, build_world, offline_settings, parse
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Entry, Verdict
-from tests.replay import Reply, ReplayServer, Request
+from tests.replay import ReplayServer, Reply, Request
 
 #: The online sources of the shipped defaults (the local index is left out: a new
 #: user has none).
@@ -447,10 +447,21 @@ def report(name: str, cases: Sequence[dataset.Case], off: dict[str, str], on: di
              + ", ".join(f"{k} {v} ({v / max(1, n):.3f}/ref)"
                          for k, v in sorted(per_source.items())),
              f"- wall time online: {seconds:.1f} s ({seconds / max(1, n):.3f} s/ref)"]
+    asked: dict[str, Counter[str]] = {}
+    for c in cases:
+        v = online.get(c.case_id)
+        if v is not None:
+            key = f"{c.label} {c.kind}"
+            asked.setdefault(key, Counter())["refs"] += 1
+            for a in v.attempts:
+                asked[key][a.source] += 1
+    lines.append("- answers per reference by case kind (a batched request answers many): "
+                 + "; ".join(f"{k} (n={cnt.pop('refs')}): " + ", ".join(
+                     f"{s} {n}" for s, n in sorted(cnt.items())) for k, cnt in sorted(asked.items())))
     diffs = [c for c in cases if off.get(c.case_id) != on.get(c.case_id)]
     if diffs:
         lines.append("- disagreements (case, truth, offline -> online, online reason):")
-        for c in diffs[:25]:
+        for c in diffs[:60]:
             v = online.get(c.case_id)
             lines.append(f"  - {c.case_id} {c.kind}/{c.style}: {c.label}, "
                          f"{off.get(c.case_id)} -> {on.get(c.case_id)}: "
@@ -465,11 +476,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--latency", type=float, default=0.05,
                     help="seconds every loopback answer is delayed")
     ap.add_argument("--skip-real", action="store_true", help="skip the all-real paper run")
+    ap.add_argument("--only", default="", help="comma-separated case ids (debugging)")
+    ap.add_argument("--explain", action="store_true",
+                    help="print every online attempt of the disagreeing cases")
     args = ap.parse_args(argv)
     if not dataset.INSPIRE_DUMP.is_file():
         raise SystemExit(f"{dataset.INSPIRE_DUMP} not found (the shared corpus)")
     build_world()
     cases = dataset.build_cases(args.per_class)
+    if args.only:
+        keep = set(args.only.split(","))
+        cases = [c for c in cases if c.case_id in keep]
     entries = parse("bib", dataset.render_bib(cases))
     from citecheck_tex.pipeline import check_entries
 
@@ -484,6 +501,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     on = {v.entry.key: v.label.value for v in on_v}
     print(report("Mixed set (1/3 correct, 1/3 one wrong field, 1/3 fabricated)", cases, off, on,
                  per_source, secs, {v.entry.key: v for v in on_v}))
+    if args.explain:
+        for v in on_v:
+            if off.get(v.entry.key) != v.label.value:
+                print(f"\n{v.entry.key} {dict(v.entry.fields)}\n  {v.label.value}: {v.reason}")
+                for a in v.attempts:
+                    print(f"  - {a.source} {a.kind} {a.status.value} {a.message[:100]}")
+                for d in v.discrepancies:
+                    print(f"  ! {d.field}: cited {d.cited!r} found {d.found!r}")
     if not args.skip_real:
         real = [c for c in cases if c.label == "EXACT"]
         keys = {c.case_id for c in real}

@@ -14,8 +14,10 @@ the ``X-Rate-Limit-*`` headers.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
@@ -38,6 +40,7 @@ from citecheck_tex.sources.base import (
 )
 from citecheck_tex.sources.datacite import DATACITE_PREFIXES, DataCiteSource
 from citecheck_tex.sources.http import Http
+from citecheck_tex.sources.importers import first_page
 
 logger = logging.getLogger(__name__)
 
@@ -223,7 +226,15 @@ class CrossrefSource:
         if not (query.journal.strip() and query.volume.strip()):
             return Answer(self.name, query, SourceStatus.NOT_FOUND,
                           message="crossref: journal reference without journal or volume")
-        return await self._bibliographic(query, text)
+        ans = await self._bibliographic(query, text)
+        # a search ranks look-alikes too; the answer to "which work is at this journal
+        # reference?" is only a work at the cited volume and first page (as INSPIRE's
+        # ``j`` search and OpenAlex's biblio filters answer)
+        at = tuple(r for r in ans.records if _at_pubnote(r, query))
+        if ans.status is not SourceStatus.FOUND or at:
+            return replace(ans, records=at) if ans.status is SourceStatus.FOUND else ans
+        return replace(ans, status=SourceStatus.NOT_FOUND, records=(),
+                       message=f"crossref: no work at {query.value}")
 
     async def _bibliographic(self, query: Query, text: str) -> Answer:
         started = time.perf_counter()
@@ -245,6 +256,16 @@ class CrossrefSource:
         status = SourceStatus.FOUND if records else SourceStatus.NOT_FOUND
         return Answer(self.name, query, status, records, latency_ms=elapsed_ms(started),
                       http_requests=1)
+
+
+def _digits(value: str) -> str:
+    return re.sub(r"\D", "", value)
+
+
+def _at_pubnote(record: Record, query: Query) -> bool:
+    """Is ``record`` at the query's volume and first page (series letters ignored)?"""
+    return (bool(_digits(query.volume)) and _digits(record.volume) == _digits(query.volume)
+            and bool(query.page) and first_page(record.pages) == first_page(query.page))
 
 
 def _score(item: Any) -> float:

@@ -247,7 +247,9 @@ class InspireSource:
     async def _fetch_journal_refs(self, queries: Sequence[Query]) -> list[Answer]:
         """``j A,1,2 or j B,3,4`` searches; a query no hit of its batch matches is
         asked alone (so an unusual journal spelling never becomes NOT_FOUND by
-        batching)."""
+        batching), unless the batch answer was complete (every hit INSPIRE counted was
+        returned) and every hit matched some query of the batch: then nothing else sits
+        at that journal reference, and it is NOT_FOUND without a second request."""
         started = time.perf_counter()
         out: list[Answer | None] = [None] * len(queries)
         terms = [journal_term(q) for q in queries]
@@ -257,18 +259,25 @@ class InspireSource:
             idx = [int(i) for i in chunk]
             try:
                 requests += 1
-                hits = await self._search(" or ".join(terms[i] for i in idx), len(idx) * 3)
+                hits, total = await self._search_total(
+                    " or ".join(terms[i] for i in idx), len(idx) * 3)
             except SourceError as exc:
                 for i in idx:
                     out[i] = failed_answer(self.name, queries[i], exc, started)
                 continue
             records = [(r, h) for h in hits for r in parse_each(parse_hit, [h], self.name)]
+            complete = total <= len(hits) and all(
+                any(_cites(h, queries[i]) for i in idx) for h in hits)
             for i in idx:
                 match = [r for r, h in records if _cites(h, queries[i])]
+                reqs = requests if i == idx[0] else 0
                 if match:
                     out[i] = Answer(self.name, queries[i], SourceStatus.FOUND, tuple(match[:1]),
-                                    latency_ms=elapsed_ms(started),
-                                    http_requests=requests if i == idx[0] else 0)
+                                    latency_ms=elapsed_ms(started), http_requests=reqs)
+                elif complete:
+                    out[i] = Answer(self.name, queries[i], SourceStatus.NOT_FOUND,
+                                    message=f"inspire: nothing at {terms[i]}",
+                                    latency_ms=elapsed_ms(started), http_requests=reqs)
         for i, q in enumerate(queries):
             if out[i] is None:
                 out[i] = await self._fetch_search(q)

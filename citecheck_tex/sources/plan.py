@@ -25,7 +25,8 @@ Order per query kind (:data:`PLAN`)
   per request). What INSPIRE does not hold (quant-ph, cond-mat, math-ph:
   ``S. Bravyi, Phys. Rev. A 76, 052319 (2007)``) is asked of the general
   sources: Crossref's ``query.bibliographic`` with journal, volume, page, year
-  and authors, and OpenAlex's ``biblio.volume``/``biblio.first_page`` filters.
+  and authors (50 requests/s: it settles most), then, for what it did not
+  settle, OpenAlex's ``biblio.volume``/``biblio.first_page`` filters (10/s).
 - **AUTHOR_YEAR**: a title-less reference without identifiers whose journal
   reference is incomplete or corrupted (``Phys. Rev. D (2005)``, a wrong
   volume) asks no question above that can find it; first author + year (+ the
@@ -35,10 +36,12 @@ Order per query kind (:data:`PLAN`)
   TITLE (such references have no title). The local index answers from its
   ``author_year`` table; INSPIRE with ``fa NAME and date YEAR and j JOURNAL``.
 - **TITLE**: INSPIRE first (precise for physics, ten OR-ed ``t "..."`` per
-  request at 15 requests / 5 s), then the general sources together: Crossref's
-  ``query.bibliographic`` (the broadest) and OpenAlex (preprints and other
-  fields), with DBLP for computer-science-looking references and NASA ADS for
-  astronomy (when a token is set). Semantic Scholar (one request per second
+  request at 15 requests / 5 s), then Crossref's ``query.bibliographic`` (the
+  broadest, 50 requests/s) together with DBLP for computer-science-looking
+  references and NASA ADS for astronomy (when a token is set), then OpenAlex
+  (preprints and other fields; 10 requests/s) for what they did not settle: a
+  fabricated reference is asked of all of them (the minimum evidence below), a
+  real one mostly stops at the first that knows it. Semantic Scholar (one request per second
   without a key) is a fallback: it is asked only about references for which
   fewer than :data:`MIN_GENERAL` general sources answered (one failed or is
   disabled). arXiv itself is not asked for titles (one request per 3 s for the
@@ -90,9 +93,12 @@ The minimum set, among the enabled sources, is:
   reference, the journal reference; when fewer general sources are enabled, all
   of them.
 
-A title-less reference with neither a journal reference nor an identifier
-that no general source could look up, or one whose minimum set did not answer,
-is UNVERIFIED, never MAJOR.
+A record found at the cited journal reference of a title-less reference
+answers the question by itself (the pubnote belongs to that work, and the
+general sources could only find the same one): the general sources are then not
+needed. A title-less reference with neither a journal reference nor an
+identifier, which no general source can look up, or one whose minimum set did
+not answer, is UNVERIFIED, never MAJOR.
 """
 
 from __future__ import annotations
@@ -109,9 +115,9 @@ PLAN: Mapping[QueryKind, tuple[str | tuple[str, ...], ...]] = {
                     "ads"),
     QueryKind.TEXKEY: ("local", "inspire"),
     QueryKind.REPORT: ("local", "inspire"),
-    QueryKind.JOURNAL_REF: ("local", "inspire", ("crossref", "openalex", "ads")),
+    QueryKind.JOURNAL_REF: ("local", "inspire", "crossref", ("openalex", "ads")),
     QueryKind.AUTHOR_YEAR: ("local", "inspire"),
-    QueryKind.TITLE: ("local", "inspire", ("crossref", "openalex", "dblp", "ads"),
+    QueryKind.TITLE: ("local", "inspire", ("crossref", "dblp", "ads"), "openalex",
                       "semanticscholar", "websearch"),
 }
 
@@ -260,10 +266,19 @@ def missing_for_major(entry: Entry, kinds: Iterable[QueryKind], answers: Sequenc
             # look it up, so its absence proves nothing
             missing.append("a general source (no title or journal reference to search)")
         return tuple(missing)
+    if QueryKind.TITLE not in kinds and any(
+            a.query.kind is QueryKind.JOURNAL_REF and a.status is SourceStatus.FOUND
+            for a in answers):
+        # a record sits at the cited journal reference: what the general sources could
+        # find there is that same work, and it is not the one cited
+        search = set()
     domain = [s for s in ("inspire", "dblp") if s in enabled and routed(s, entry)
               and can_answer.get(s, frozenset()) & search]
     missing += [s for s in domain if s not in asked_ok]
     general = [s for s in GENERAL if s in enabled and can_answer.get(s, frozenset()) & search]
+    if search and QueryKind.TITLE not in search and not general:
+        # title-less: INSPIRE holds only the HEP literature
+        missing.append("a general source (Crossref or OpenAlex: none is enabled)")
     need = min(MIN_GENERAL, len(general))
     got = len(general_answers(answers))
     if got < need:
