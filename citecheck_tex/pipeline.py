@@ -285,10 +285,8 @@ def _should_ask(name: str, kind: QueryKind, entry: Entry, answers: Sequence[Answ
         return False
     if kind not in _ASK_ALL and i in found_for_kind:
         return False
-    authorities = plan.AUTHORITY.get(kind, frozenset())
-    if authorities and name not in authorities and name != "local" \
-            and plan.authority_answered(kind, answers):
-        return False
+    if name != "local" and plan.authority_answered(kind, answers):
+        return False  # an authority answered for the identifier: nobody else is asked
     if name in plan.FALLBACK:
         general = [s for s in plan.GENERAL if s in enabled and s != name
                    and kind in sources[s].kinds]
@@ -358,8 +356,8 @@ def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Ans
     from citecheck_tex.verify import policy
 
     verdict = policy.decide(entry, answers, settings)
-    if verdict.label is not Label.MAJOR:
-        return verdict
+    if verdict.label is not Label.MAJOR or settings.offline:
+        return verdict  # offline, the local index (declared complete or not) decides
     missing = plan.missing_for_major(entry, queries, answers, tuple(sources),
                                      {n: s.kinds for n, s in sources.items()})
     if not missing:
