@@ -63,10 +63,9 @@ ProgressCallback = Callable[[ProgressState], None]
 #: title or author+year search returns look-alikes, not proof (a local index holding
 #: only the author's other papers must not keep INSPIRE from being asked).
 _ASK_ALL = frozenset({QueryKind.TITLE, QueryKind.AUTHOR_YEAR})
-#: Only the title or the journal reference of a work found through a stated
-#: identifier or its journal reference may differ from the citation's and still settle
-#: it; a year is the exception when the record knows a single year (another source may
-#: know the preprint year the citation gives).
+#: Lowest identity of a record that settles a reference it contradicts in some field
+#: (MINOR): reached through a stated identifier or the journal reference, it must still
+#: fit title and authors this well (see :func:`_settled`).
 _IDENTITY_FOR_MINOR_STOP = 0.6
 _TEX_MARKUP = re.compile(r"[$\\]")
 

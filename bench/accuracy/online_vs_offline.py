@@ -429,18 +429,45 @@ def _table(title: str, cases: Sequence[dataset.Case], labels: dict[str, str]) ->
     return "\n".join(out) + "\n"
 
 
+def _corrected(cases: Sequence[dataset.Case], verdicts: dict[str, Verdict]) -> str:
+    """MINOR cases labelled MINOR whose wrong field is named with the right value (any
+    spelling of the right journal; for authors, the author field named)."""
+    minor = [c for c in cases if c.label == "MINOR" and c.expected]
+    right = 0
+    for c in minor:
+        v = verdicts.get(c.case_id)
+        sug = (v.suggested or {}) if v is not None and v.label.value == "MINOR" else {}
+        fld, want = next(iter(c.expected.items()))
+        got = sug.get(fld, "")
+        if fld == "author":
+            right += v is not None and any(d.field == "author" for d in v.discrepancies)
+        elif fld == "journal":
+            from citecheck_tex.verify.journals import same_journal
+
+            right += bool(got) and same_journal(got, want)
+        else:
+            right += got.lower().replace("arxiv:", "") == want.lower()
+    return f"{right}/{len(minor)}"
+
+
 def report(name: str, cases: Sequence[dataset.Case], off: dict[str, str], on: dict[str, str],
-           per_source: dict[str, int], seconds: float, online: dict[str, Verdict]) -> str:
+           per_source: dict[str, int], seconds: float, online: dict[str, Verdict],
+           offline: dict[str, Verdict] | None = None) -> str:
     """The comparison tables of one set."""
     n = len(cases)
     same = sum(off.get(c.case_id) == on.get(c.case_id) for c in cases)
     correct_major = [c.case_id for c in cases
                      if c.label == "EXACT" and on.get(c.case_id) == "MAJOR"]
     total = sum(per_source.values())
+    arx = [c for c in cases if c.kind == "arxiv_wrong" and c.work.doi]
     lines = [f"## {name}: {n} references\n",
              _table("offline (world index, declared complete)", cases, off),
              _table("online (loopback services, published rate limits)", cases, on),
              f"- online labels equal offline labels: {same}/{n} = {100 * same / max(1, n):.1f}%",
+             *([f"- wrong field named with the right value (author: named): offline "
+                f"{_corrected(cases, offline)}, online {_corrected(cases, online)}; wrong "
+                f"arXiv id beside a DOI: offline {_corrected(arx, offline)}, online "
+                f"{_corrected(arx, online)}"] if offline is not None else []),
              f"- correct citations labelled MAJOR online: {len(correct_major)}"
              + (f" ({', '.join(correct_major[:10])})" if correct_major else ""),
              f"- HTTP requests: {total} = {total / max(1, n):.3f} per reference; per source: "
@@ -500,7 +527,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     on_v, per_source, secs = run_online(entries, world, args.latency)
     on = {v.entry.key: v.label.value for v in on_v}
     print(report("Mixed set (1/3 correct, 1/3 one wrong field, 1/3 fabricated)", cases, off, on,
-                 per_source, secs, {v.entry.key: v for v in on_v}))
+                 per_source, secs, {v.entry.key: v for v in on_v},
+                 {v.entry.key: v for v in off_v}))
     if args.explain:
         for v in on_v:
             if off.get(v.entry.key) != v.label.value:
