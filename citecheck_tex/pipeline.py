@@ -139,7 +139,9 @@ def author_year_query(entry: Entry) -> Query | None:
 async def _ask(source: Source, kind: QueryKind, queries: list[Query]) -> list[Answer]:
     """Ask one source many queries of one kind; never raises."""
     try:
-        if kind in BATCHED_KINDS:
+        # one call for the kinds the source batches (INSPIRE's OR-ed searches), so that
+        # the cache in front of it passes all its misses on together
+        if kind in BATCHED_KINDS or kind in getattr(source, "batch_kinds", frozenset()):
             return list(await source.fetch_batch(queries))
         return list(await asyncio.gather(*(source.fetch(q) for q in queries)))
     except Exception as exc:  # a buggy adapter must not stop the run

@@ -285,3 +285,43 @@ def test_rate_limits_are_configurable_with_the_published_defaults() -> None:
     with pytest.raises(UsageError, match="positive"):
         load_settings(None, overrides={"rate_limits": "crossref=0"})
     assert replace(Settings()).rate_limits == {}
+
+
+def test_inspire_title_batches_survive_the_cache(tmp_path: Any) -> None:
+    """Through the answer cache (on by default), the titles still reach INSPIRE as one
+    OR-ed search, and a second run asks nothing."""
+    hits = INSPIRE_HITS[:2]
+    seen: list[str] = []
+
+    def literature(req: Request) -> Reply | None:
+        if req.path != "/api/literature":
+            return None
+        seen.append(req.param("q"))
+        return Reply.make(200, {"hits": {"total": 2, "hits": hits}, "links": {}})
+
+    bib = "".join(
+        f"@article{{r{i}, author = {{{h['metadata']['authors'][0]['full_name']}}},\n"
+        f"  title = {{{h['metadata']['titles'][0]['title']}}}, year = "
+        f"{{{str(h['metadata'].get('preprint_date') or h['metadata']['earliest_date'])[:4]}}}}}\n"
+        for i, h in enumerate(hits))
+    entries, problems = parse_bib_text(bib, "refs.bib")
+    assert not problems
+
+    async def go(settings: Settings) -> list[Verdict]:
+        from citecheck_tex.pipeline import check_entries_async
+
+        async with open_http(settings, limits=FAST) as http:
+            verdicts, _, _ = await check_entries_async(entries, settings, http=http)
+            return verdicts
+
+    with ReplayServer() as server:
+        server.add_handler(literature)
+        settings = settings_for(server, sources=("inspire",),
+                                cache_path=str(tmp_path / "cache.sqlite"))
+        first = asyncio.run(go(settings))
+        assert len(seen) == 1 and seen[0].count(' or t "') == 1
+        second = asyncio.run(go(settings))
+        assert len(seen) == 1
+    assert [v.match.id if v.match else "" for v in first] == [
+        str(h["metadata"]["control_number"]) for h in hits]
+    assert [v.label for v in second] == [v.label for v in first]

@@ -101,6 +101,9 @@ class InspireSource:
                        QueryKind.JOURNAL_REF, QueryKind.AUTHOR_YEAR, QueryKind.TITLE})
     version = "4"  # 2: quoted, compact journal terms; author+year searches; 3: report numbers
     # 4: titles OR-ed in batches
+    #: Kinds whose :meth:`fetch_batch` OR-s many queries into one search: the pipeline
+    #: hands them over in one call (through the cache too) instead of one by one.
+    batch_kinds = _COALESCED
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
