@@ -257,6 +257,10 @@ class Record:
     proposed: bool = False
     # laboratory/collaboration report numbers, normalised ("CMS-PAS-HIG-11-024")
     report_numbers: tuple[str, ...] = ()
+    # True when the record's only dates are catalogue or feed dates (when a database
+    # created the record, not when the work appeared): its years contradict no cited
+    # year (see citecheck_tex.verify.compare)
+    catalogue_dates: bool = False
 
 
 class SourceStatus(enum.Enum):

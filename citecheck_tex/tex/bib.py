@@ -345,6 +345,9 @@ def build_entry(
         doi = find_doi(raw_text)
     if _ARXIV_VENUE.match(venue) or (venue.lower().startswith("e-print")):
         venue = ""
+    pages = fields.get("pages", "")
+    if find_arxiv(pages):
+        pages = ""  # ADS exports preprints as pages = {arXiv:1410.4206}: an id, not pages
     texkey = key if looks_like_texkey(key) else ""
     for name in ("inspire", "texkey", "inspirekey"):
         if not texkey and looks_like_texkey(fields.get(name, "")):
@@ -364,7 +367,7 @@ def build_entry(
         year=year,
         venue=venue,
         volume=fields.get("volume", ""),
-        pages=fields.get("pages", ""),
+        pages=pages,
         doi=doi,
         arxiv=arxiv,
         url=fields.get("url", ""),

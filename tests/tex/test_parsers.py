@@ -120,3 +120,24 @@ def test_cite_variants() -> None:
            "\\supercite{ f , g }\\cite{x-y_z+w/v}\n")
     keys = [k for ev in scan_tex(tex) if isinstance(ev, CiteEvent) for k, _ in ev.keys]
     assert keys == ["a", "b", "c", "d", "e", "f", "g", "x-y_z+w/v"]
+
+
+def test_ads_preprint_pages_are_an_identifier_not_pages() -> None:
+    # Real NASA-ADS export (shared/corpus/bib/lsst_refs_ads.bib, entry 2024arXiv240319321M):
+    # ADS writes the arXiv id into ``pages``; compared as pages it contradicted the
+    # record's real page range (a false MINOR in bench.accuracy.real_judged).
+    text = """@ARTICLE{2024arXiv240319321M,
+       author = {{Mainetti}, Gabriele and {Hernandez}, Fabio},
+        title = "{Experience deploying an analysis facility for the Rubin Observatory's Legacy Survey of Space and Time (LSST) data}",
+      journal = {arXiv e-prints},
+         year = 2024,
+          eid = {arXiv:2403.19321},
+        pages = {arXiv:2403.19321},
+archivePrefix = {arXiv},
+       eprint = {2403.19321},
+}"""
+    (entry,), problems = parse_bib_text(text, "ads.bib")
+    assert not problems
+    assert entry.pages == ""
+    assert entry.arxiv == "2403.19321"
+    assert entry.venue == ""

@@ -13,7 +13,7 @@ import pytest
 from citecheck_tex import latexmk
 from citecheck_tex.latexmk import STAMP_NAME, render_rc
 
-from .conftest import bib_entry, load_records
+from .conftest import FAKE_AUTHORS, bib_entry, load_records
 
 WRONG_TITLE = "Quantum error correction with topological codes in six dimensions"
 HAVE_TEX = all(shutil.which(t) for t in ("latexmk", "pdflatex", "bibtex", "perl"))
@@ -22,8 +22,8 @@ HAVE_TEX = all(shutil.which(t) for t in ("latexmk", "pdflatex", "bibtex", "perl"
 def _corrupt_bib(paper: Path) -> None:
     recs = load_records()
     (paper.parent / "refs.bib").write_text(
-        "\n".join(bib_entry(r, title=WRONG_TITLE) if i == 0 else bib_entry(r)
-                  for i, r in enumerate(recs)), encoding="utf-8")
+        "\n".join(bib_entry(r, title=WRONG_TITLE, authors=FAKE_AUTHORS) if i == 0
+                  else bib_entry(r) for i, r in enumerate(recs)), encoding="utf-8")
 
 
 def test_report_only_snippet_uses_success_cmd() -> None:
@@ -79,7 +79,7 @@ def test_hook_command_skips_unchanged_inputs(paper: Path, index_path: Path, tmp_
     monkeypatch.undo()
 
     bib = paper.parent / "refs.bib"
-    bib.write_text(bib.read_text().replace(WRONG_TITLE, load_records()[0]["titles"][0]["title"]),  # type: ignore[index]
+    bib.write_text("\n".join(bib_entry(r) for r in load_records()),  # the entry corrected
                    encoding="utf-8")
     assert latexmk.main(argv) == 0  # the edit is seen: checked again, now clean
 
