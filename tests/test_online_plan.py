@@ -22,7 +22,7 @@ from citecheck_tex.sources import plan
 from citecheck_tex.sources.http import DEFAULT_LIMITS, open_http
 from citecheck_tex.tex.bib import parse_bib_text
 from tests.replay import ReplayServer, Reply, Request
-from tests.sources.conftest import FAST, ask, load, recorded, settings_for
+from tests.sources.conftest import FAST, FIXTURES, ask, load, recorded, settings_for
 
 CROSSREF_ITEMS = load("crossref_payloads.jsonl")
 XGBOOST_SEARCH = CROSSREF_ITEMS[1]["body_json"]  # shared crossref_payloads.jsonl:47
@@ -325,3 +325,42 @@ def test_inspire_title_batches_survive_the_cache(tmp_path: Any) -> None:
     assert [v.match.id if v.match else "" for v in first] == [
         str(h["metadata"]["control_number"]) for h in hits]
     assert [v.label for v in second] == [v.label for v in first]
+
+
+def test_an_identifier_its_authority_answered_is_asked_of_nobody_else() -> None:
+    """Crossref answers the DOI with its recorded 404 ("Resource not found.") and no
+    agency: INSPIRE, OpenAlex and Semantic Scholar are not asked about the DOI (they
+    stand in only when the authorities fail). The title is still searched, and with the
+    minimum set answering "no", the reference is MAJOR."""
+    seen: list[Request] = []
+
+    def handler(req: Request) -> Reply | None:
+        seen.append(req)
+        if req.path == "/api/literature":
+            return Reply.make(200, _empty_inspire())
+        if req.path == "/works" and req.param("query.bibliographic"):
+            return Reply.make(200, _crossref_list([]))
+        if req.path == "/works" and (req.param("search") or req.param("filter")):
+            return Reply.make(200, {"meta": {"count": 0}, "results": []})
+        if req.path == "/graph/v1/paper/search/match":
+            return Reply.make(404, recorded("semantic_scholar.jsonl", "", status=404)
+                              ["body_json"])
+        return None
+
+    bib = ("@article{ghost, author = {Q. Farnsworth}, title = {Temporal Dynamics of "
+           "Quantum Gravitational Waves Using the HelioTrace Method}, journal = {PLoS ONE},"
+           " year = {2012}, doi = {10.1371/notarealdoi}}\n")
+    with ReplayServer() as server:
+        server.add_handler(handler)
+        server.add_file(FIXTURES / "crossref.jsonl")
+        got = _run(server, bib, ("crossref", "datacite", "inspire", "openalex",
+                                 "semanticscholar"))
+    v = got["ghost"]
+    assert v.label is Label.MAJOR, v.reason
+    doi_kind = [(a.source, a.status) for a in v.attempts if a.kind == "doi"]
+    assert doi_kind == [("crossref", SourceStatus.NOT_FOUND)]
+    assert not [r for r in seen if r.path == "/api/literature" and "doi:" in r.param("q")]
+    assert not [r for r in seen if r.param("filter").startswith("doi:")]
+    assert not [r for r in seen if r.path.startswith("/dois/")]
+    # Semantic Scholar's title search is a fallback: Crossref and OpenAlex answered
+    assert not [r for r in seen if r.path.startswith("/graph/v1/")]
