@@ -13,7 +13,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -68,6 +68,12 @@ _ASK_ALL = frozenset({QueryKind.TITLE, QueryKind.AUTHOR_YEAR})
 #: fit title and authors this well (see :func:`_settled`).
 _IDENTITY_FOR_MINOR_STOP = 0.6
 _TEX_MARKUP = re.compile(r"[$\\]")
+#: Fields a source's record cannot contradict for good: arXiv's journal reference is
+#: free text its authors typed ("Int. J. Mod. Phys. A, Vol. 27 (2012) 1250098"), so the
+#: journal version is left to the sources that register it (Crossref, INSPIRE).
+_NOT_AUTHORITATIVE_FOR: Mapping[str, frozenset[str]] = {
+    "arxiv": frozenset({"journal", "volume", "pages"}),
+}
 
 _PAGE_RE = re.compile(r"[A-Za-z]?\d+[A-Za-z]?")
 
@@ -343,6 +349,8 @@ def _settled(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[An
         return False
     if "title" in fields and _TEX_MARKUP.search(c.record.title):
         return False  # a title with TeX math ($\beta$) is no final proof of a wrong title
+    if fields & _NOT_AUTHORITATIVE_FOR.get(c.record.source, frozenset()):
+        return False
     checks = {fc.field: fc.agree for fc in c.checks}
     pubnote = bool(entry.venue) and all(checks.get(f) is not False
                                         for f in ("journal", "volume", "pages")) \
