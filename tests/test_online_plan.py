@@ -364,3 +364,33 @@ def test_an_identifier_its_authority_answered_is_asked_of_nobody_else() -> None:
     assert not [r for r in seen if r.path.startswith("/dois/")]
     # Semantic Scholar's title search is a fallback: Crossref and OpenAlex answered
     assert not [r for r in seen if r.path.startswith("/graph/v1/")]
+
+
+def test_an_arxiv_journal_reference_never_settles_a_journal_contradiction() -> None:
+    """arXiv's recorded feed for astro-ph/0601001 carries the author-typed journal
+    reference ``ActaAstron.56:1-50,2006``. A citation giving volume 57 is not settled
+    as MINOR by that free text: the journal reference is still asked of INSPIRE (whose
+    empty answer leaves arXiv's record the only one, so the verdict is still MINOR)."""
+    feed = next(r for r in load("arxiv.jsonl")
+                if "astro-ph%2F0601001" in r["request_url"])["body_text"]
+    searches: list[str] = []
+
+    def handler(req: Request) -> Reply | None:
+        if req.path == "/api/query":
+            return Reply.make(200, feed, content_type="application/atom+xml")
+        if req.path == "/api/literature":
+            searches.append(req.param("q"))
+            return Reply.make(200, _empty_inspire())
+        return None
+
+    bib = ("@article{gould, author = {Gould, Andrew and Dorsher, Susan and Gaudi, B. Scott "
+           "and Udalski, Andrzej}, title = {Frequency of Hot Jupiters and Very Hot Jupiters "
+           "from the OGLE-III Transit Surveys Toward the Galactic Bulge and Carina}, "
+           "journal = {Acta Astron.}, volume = {57}, pages = {1}, year = {2006}, "
+           "eprint = {astro-ph/0601001}}\n")
+    with ReplayServer() as server:
+        server.add_handler(handler)
+        got = _run(server, bib, ("arxiv", "inspire"))
+    assert [q.split()[0] for q in searches] == ["j", "t"]
+    v = got["gould"]
+    assert v.label is Label.MINOR and [d.field for d in v.discrepancies] == ["volume"], v.reason
