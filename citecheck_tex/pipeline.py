@@ -365,6 +365,8 @@ def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Ans
     from citecheck_tex.verify import policy
 
     verdict = policy.decide(entry, answers, settings)
+    if verdict.label in (Label.EXACT, Label.MINOR):
+        return _unknown_arxiv_id(entry, answers, verdict)
     if verdict.label is not Label.MAJOR or settings.offline:
         return verdict  # offline, the local index (declared complete or not) decides
     missing = plan.missing_for_major(entry, queries, answers, tuple(sources),
@@ -375,6 +377,29 @@ def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Ans
                    match=None, suggested=None,
                    reason=f"{verdict.reason} Not enough sources answered to call it "
                           f"fabricated ({', '.join(missing)} did not); not MAJOR.")
+
+
+def _unknown_arxiv_id(entry: Entry, answers: Sequence[Answer], verdict: Verdict) -> Verdict:
+    """A cited arXiv id that arXiv itself answered "no such paper" for, on a work found
+    otherwise whose records know no arXiv id (so the comparison saw nothing to
+    contradict): a MINOR naming the id, with nothing to suggest in its place."""
+    from citecheck_tex.model import Discrepancy
+
+    if not entry.arxiv or verdict.match is None or verdict.match.arxiv \
+            or any(d.field == "eprint" for d in verdict.discrepancies):
+        return verdict
+    authority = plan.AUTHORITY[QueryKind.ARXIV]
+    asked = [a for a in answers if a.query.kind is QueryKind.ARXIV]
+    if not any(a.source in authority and a.status is SourceStatus.NOT_FOUND for a in asked) \
+            or any(a.status is SourceStatus.FOUND for a in asked):
+        return verdict
+    d = Discrepancy("eprint", entry.arxiv, "", "arXiv has no paper with this id")
+    fields = ", ".join(dict.fromkeys((*(x.field for x in verdict.discrepancies), "eprint")))
+    src = verdict.match.source
+    return replace(verdict, label=Label.MINOR, discrepancies=(*verdict.discrepancies, d),
+                   reason=f"Real work found in {src} ({verdict.match.id}), but {fields} "
+                          f"contradict{'s' if fields == 'eprint' else ''} it (arXiv has no "
+                          f"paper {entry.arxiv}).")
 
 
 async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],

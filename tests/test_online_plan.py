@@ -394,3 +394,33 @@ def test_an_arxiv_journal_reference_never_settles_a_journal_contradiction() -> N
     assert [q.split()[0] for q in searches] == ["j", "t"]
     v = got["gould"]
     assert v.label is Label.MINOR and [d.field for d in v.discrepancies] == ["volume"], v.reason
+
+
+def test_an_arxiv_id_arxiv_does_not_know_is_minor_even_when_nobody_knows_the_right_one(
+        ) -> None:
+    """As above, but no cross-check source knows the work's arXiv id (OpenAlex: its
+    empty envelope; Semantic Scholar not enabled): the cited id that arXiv answered
+    "no such paper" for is still reported, with nothing to put in its place."""
+    empty_feed = next(r for r in load("arxiv.jsonl")
+                      if "id_list=0000.0000" in r["request_url"])["body_text"]
+
+    def handler(req: Request) -> Reply | None:
+        if req.path == "/api/query":
+            return Reply.make(200, empty_feed, content_type="application/atom+xml")
+        if req.path == "/works/10.1145/2939672.2939785":
+            return Reply.make(200, {"status": "ok", "message-type": "work",
+                                    "message": XGBOOST_SEARCH[0]})
+        if req.path == "/works" and req.param("filter").startswith("doi:"):
+            return Reply.make(200, {"meta": {"count": 0}, "results": []})
+        return None
+
+    with ReplayServer() as server:
+        server.add_handler(handler)
+        got = _run(server, XGBOOST_BIB, ("arxiv", "crossref", "openalex"))
+    v = got["chen2016"]
+    assert v.label is Label.MINOR, v.reason
+    # (the recorded Crossref item's title is "XGBoost" alone, without its subtitle: the
+    # comparison also reports the title; that is not what this test is about)
+    assert ("eprint", "1603.02745", "") in [(d.field, d.cited, d.found)
+                                            for d in v.discrepancies]
+    assert "1603.02745" in v.reason and "eprint" not in (v.suggested or {})
