@@ -288,7 +288,7 @@ def _should_ask(name: str, kind: QueryKind, entry: Entry, answers: Sequence[Answ
                 found_for_kind: set[int], i: int, enabled: tuple[str, ...],
                 sources: dict[str, Source]) -> bool:
     """Is ``name`` to be asked the ``kind`` question of entry ``i`` (see sources.plan)?"""
-    if not plan.routed(name, entry):
+    if not plan.routed(name, entry, kind):
         return False
     if kind not in _ASK_ALL and i in found_for_kind:
         return False

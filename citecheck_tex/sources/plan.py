@@ -61,7 +61,10 @@ instead of the slowest one.
 Routing by field (:func:`routed`)
 ---------------------------------
 
-A source is asked only about references of its field: DBLP only about
+Crossref and OpenAlex are asked for the journal reference only of title-less
+references (:data:`TITLE_LESS_ONLY`): with a title, their title search finds the work
+whatever the journal reference says. A source is asked only about references of its
+field: DBLP only about
 computer-science-looking references (CS venues, DOI prefixes 10.1145 (ACM) and
 10.1109 (IEEE), arXiv ``cs.*``), NASA ADS only about astronomy-looking ones
 (astronomy journals and AAS macros, arXiv ``astro-ph``), INSPIRE about every
@@ -207,8 +210,20 @@ def fields_of(entry: Entry) -> frozenset[str]:
     return frozenset(out)
 
 
-def routed(source: str, entry: Entry) -> bool:
-    """May ``source`` be asked about ``entry`` (its field)?"""
+#: Sources asked for journal references only of title-less references: with a title,
+#: their title search (stage TITLE) finds the work whatever its journal reference says,
+#: so asking both would cost two requests for one answer.
+TITLE_LESS_ONLY: Mapping[QueryKind, frozenset[str]] = {
+    QueryKind.JOURNAL_REF: frozenset({"crossref", "openalex", "ads"}),
+}
+
+
+def routed(source: str, entry: Entry, kind: QueryKind | None = None) -> bool:
+    """May ``source`` be asked about ``entry`` (its field; for ``kind``, whether it has
+    a title, see :data:`TITLE_LESS_ONLY`)?"""
+    if kind is not None and source in TITLE_LESS_ONLY.get(kind, frozenset()) \
+            and entry.title.strip():
+        return False
     need = ROUTES.get(source)
     return need is None or bool(fields_of(entry) & set(need))
 
