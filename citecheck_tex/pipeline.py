@@ -388,9 +388,9 @@ def _unknown_arxiv_id(entry: Entry, answers: Sequence[Answer], verdict: Verdict)
     if not entry.arxiv or verdict.match is None or verdict.match.arxiv \
             or any(d.field == "eprint" for d in verdict.discrepancies):
         return verdict
-    authority = plan.AUTHORITY[QueryKind.ARXIV]
+    authority = plan.AUTHORITY[QueryKind.ARXIV][0]
     asked = [a for a in answers if a.query.kind is QueryKind.ARXIV]
-    if not any(a.source in authority and a.status is SourceStatus.NOT_FOUND for a in asked) \
+    if not any(a.source == authority and a.status is SourceStatus.NOT_FOUND for a in asked) \
             or any(a.status is SourceStatus.FOUND for a in asked):
         return verdict
     d = Discrepancy("eprint", entry.arxiv, "", "arXiv has no paper with this id")

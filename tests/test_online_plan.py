@@ -424,3 +424,17 @@ def test_an_arxiv_id_arxiv_does_not_know_is_minor_even_when_nobody_knows_the_rig
     assert ("eprint", "1603.02745", "") in [(d.field, d.cited, d.found)
                                             for d in v.discrepancies]
     assert "1603.02745" in v.reason and "eprint" not in (v.suggested or {})
+
+
+def test_which_authority_answers_settle_an_identifier() -> None:
+    nf, found, err = SourceStatus.NOT_FOUND, SourceStatus.FOUND, SourceStatus.ERROR
+    doi = QueryKind.DOI
+    assert plan.authority_answered(doi, [_answer("crossref", doi, nf)])
+    assert plan.authority_answered(doi, [_answer("crossref", doi, err),
+                                         _answer("datacite", doi, found)])
+    # Crossref failed and DataCite does not know the DOI: maybe a Crossref DOI, so the
+    # stand-ins (INSPIRE, OpenAlex, Semantic Scholar) are still asked
+    assert not plan.authority_answered(doi, [_answer("crossref", doi, err),
+                                             _answer("datacite", doi, nf)])
+    assert not plan.authority_answered(doi, [_answer("openalex", doi, found)])
+    assert plan.authority_answered(QueryKind.ARXIV, [_answer("arxiv", QueryKind.ARXIV, nf)])

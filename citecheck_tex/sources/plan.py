@@ -138,12 +138,14 @@ STAGES: tuple[QueryKind, ...] = (
 #: Kinds whose sources batch several queries into one request.
 BATCHED_KINDS: frozenset[QueryKind] = frozenset({QueryKind.ARXIV, QueryKind.DOI})
 
-#: The authorities of an identifier kind: once one of them answered (found or not
-#: found), the later sources of the kind are not asked about that identifier; they
-#: stand in only when the authorities failed.
-AUTHORITY: Mapping[QueryKind, frozenset[str]] = {
-    QueryKind.ARXIV: frozenset({"arxiv"}),
-    QueryKind.DOI: frozenset({"crossref", "datacite"}),
+#: The authorities of an identifier kind, first the one that can say "no such
+#: identifier": once it answered (found or not found), or another authority found the
+#: identifier, the later sources of the kind are not asked about it; they stand in only
+#: when the authorities failed. (Crossref's "not found" follows the DOI's registration
+#: agency, DataCite included; DataCite's alone says nothing of a Crossref DOI.)
+AUTHORITY: Mapping[QueryKind, tuple[str, ...]] = {
+    QueryKind.ARXIV: ("arxiv",),
+    QueryKind.DOI: ("crossref", "datacite"),
 }
 
 #: Where the arXiv id of a work found by its DOI is looked up when the cited arXiv id
@@ -248,9 +250,12 @@ def answered(a: Answer) -> bool:
 
 
 def authority_answered(kind: QueryKind, answers: Iterable[Answer]) -> bool:
-    """Has an authority of identifier ``kind`` answered about this reference?"""
-    names = AUTHORITY.get(kind, frozenset())
-    return any(a.query.kind is kind and a.source in names and answered(a) for a in answers)
+    """Has an authority of identifier ``kind`` settled it for this reference (the first
+    authority answered, or any found it; see :data:`AUTHORITY`)?"""
+    names = AUTHORITY.get(kind, ())
+    return any(a.query.kind is kind and a.source in names and (
+        a.status is SourceStatus.FOUND or (a.source == names[0] and answered(a)))
+        for a in answers)
 
 
 def general_answers(answers: Iterable[Answer]) -> set[str]:
