@@ -129,6 +129,18 @@ def journal_ref_key(journal: str, volume: str, page: str) -> tuple[str, str, str
     return key if all(key) else None
 
 
+#: INSPIRE ``publication_info.journal_title`` values that name no journal: "BOOK" marks a
+#: contribution to a book or proceedings (73 of the 11,251 records of the shared INSPIRE
+#: dump). Such a title is no venue: never compared, never shown as a found value.
+INSPIRE_PLACEHOLDER_TITLES = frozenset({"BOOK"})
+
+
+def inspire_venue(title: Any) -> str:
+    """An INSPIRE journal title, '' for a placeholder (:data:`INSPIRE_PLACEHOLDER_TITLES`)."""
+    text = _str(title)
+    return "" if text.strip().upper() in INSPIRE_PLACEHOLDER_TITLES else text
+
+
 def _year_of(value: Any) -> str:
     m = _YEAR.search(str(value or ""))
     return m.group(1) if m else ""
@@ -279,7 +291,7 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
             and (p.get("journal_title") or p.get("journal_volume"))]
     main = next((p for p in pubs if not p.get("material") or p.get("material") == "publication"),
                 pubs[0] if pubs else {})
-    venue = _str(main.get("journal_title"))
+    venue = inspire_venue(main.get("journal_title"))
     pages = _pages(_str(main.get("page_start")), _str(main.get("page_end"))) or _str(
         main.get("artid"))
     preprint_year = _year_of(md.get("preprint_date"))
@@ -298,7 +310,7 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     other = _uniq(y for y in (*published[1:], preprint_year, _year_of(md.get("earliest_date")))
                   if y != year)
     extra = tuple(
-        (_str(p.get("journal_title")), _str(p.get("journal_volume")),
+        (inspire_venue(p.get("journal_title")), _str(p.get("journal_volume")),
          _pages(_str(p.get("page_start")), _str(p.get("page_end"))) or _str(p.get("artid")),
          _year_of(p.get("year")))
         for p in pubs if p is not main

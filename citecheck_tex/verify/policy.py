@@ -48,8 +48,10 @@ from citecheck_tex.model import (
     Entry,
     EntryOrigin,
     Label,
+    Problem,
     QueryKind,
     Record,
+    RunResult,
     SourceStatus,
     Verdict,
 )
@@ -64,10 +66,15 @@ logger = logging.getLogger(__name__)
 #: Candidates whose title similarity is within this window of the best one are
 #: ranked by authors, year and source confidence instead.
 TITLE_WINDOW = 0.05
-#: What to do about a reference a partial local index cannot match (offline); the
-#: reports recognise index-only verdicts by this text in their reason.
-INDEX_HINT = ("re-run online, or pass --index-complete (index_complete = true) if the "
-              "index holds every work you cite")
+#: What to do about a reference a partial local index cannot match (offline). It never
+#: suggests ``--index-complete``: declaring a general-purpose index complete turns every
+#: work it lacks into a false MAJOR (issue 14).
+INDEX_HINT = "re-run online (without --offline) to check it"
+#: ``index_complete`` is not believed when more than this share of the checked
+#: references (and at least :data:`INCOMPLETE_MIN` of them) would be MAJOR only because
+#: the local index, the one source asked, lacks them.
+INCOMPLETE_SHARE = 0.5
+INCOMPLETE_MIN = 3
 #: Highest confidence of a verdict that rests on an unconfirmed proposal.
 PROPOSAL_CONFIDENCE = 0.3
 
@@ -420,6 +427,8 @@ def poor_parse(entry: Entry) -> str:
     """
     if not entry.title.strip() and not entry.authors:
         return "the reference states neither a title nor authors (or they could not be read)"
+    if entry.parse_issue:  # what the free-text parser itself found wrong with its reading
+        return f"the reference could not be read reliably ({entry.parse_issue})"
     if entry.origin is not EntryOrigin.BIB and _PAGE_LEFTOVERS.search(entry.raw_text):
         return ("the reference text holds leftovers of a publisher's page (link labels, "
                 "bibcodes), so its fields may be misread")
@@ -549,7 +558,21 @@ def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
 
 
 def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
-    """Label one entry from the answers of the sources consulted for it."""
+    """Label one entry from the answers of the sources consulted for it.
+
+    A free-text reference the parser could not read well (``Entry.parse_issue``) is
+    never MAJOR, also with ``index_complete``: what looks fabricated or hijacked may
+    be a misread; it is UNVERIFIED with the reason.
+    """
+    verdict = _decide(entry, answers, settings)
+    if verdict.label is Label.MAJOR and entry.parse_issue:
+        return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, suggested=None,
+                       reason=f"Could not read the reference reliably ({entry.parse_issue}); "
+                              f"not called an error. {verdict.reason}")
+    return verdict
+
+
+def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
     attempts = attempts_of(answers)
     reason = skip_reason(entry)
     if reason is not None:
@@ -688,3 +711,65 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                    "No record matches: the closest one found differs in "
                    f"{_describe(c)} (identity {c.identity:.2f}).",
                    discrepancies=c.discrepancies, attempts=attempts, checks=c.checks)
+
+
+def _index_silence(verdict: Verdict) -> bool:
+    """MAJOR only because the local index, the one source asked, has no fitting record."""
+    asked = [a for a in verdict.attempts if a.status is not SourceStatus.SKIPPED]
+    return (verdict.label is Label.MAJOR and verdict.match is None and bool(asked)
+            and all(a.source == "local" for a in asked))
+
+
+def guard_index_complete(verdicts: Sequence[Verdict], settings: Settings,
+                         ) -> tuple[list[Verdict], Problem | None]:
+    """Refuse an ``index_complete`` declaration that the run itself refutes.
+
+    When most checked references (more than :data:`INCOMPLETE_SHARE`, at least
+    :data:`INCOMPLETE_MIN`) would be MAJOR only because the local index lacks them,
+    the index was not built for this paper: those verdicts become UNVERIFIED
+    (index-only) and an ``index-incomplete`` problem says so. A paper whose
+    references are mostly fabricated is still caught online.
+    """
+    if not settings.index_complete:
+        return list(verdicts), None
+    checked = [v for v in verdicts if v.label is not Label.SKIPPED]
+    silent = [v for v in checked if _index_silence(v)]
+    if len(silent) < INCOMPLETE_MIN or len(silent) <= INCOMPLETE_SHARE * len(checked):
+        return list(verdicts), None
+    out = [replace(v, label=Label.UNVERIFIED, score=v.score, confidence=0.0, match=None,
+                   discrepancies=(), suggested=None, index_only=True,
+                   reason="Not in the local index, which is not complete for this paper; "
+                   f"no online source was consulted; {INDEX_HINT}.")
+           if _index_silence(v) else v for v in verdicts]
+    problem = Problem(
+        "index-incomplete",
+        f"--index-complete was given, but the local index lacks {len(silent)} of the "
+        f"{len(checked)} checked references: it was not built for this paper, so its "
+        "silence is no evidence and they are UNVERIFIED, not MAJOR. Re-run online, or "
+        "drop --index-complete (index_complete = true).")
+    return out, problem
+
+
+#: Labels that fail each ``--fail-on`` level (see :data:`citecheck_tex.config.FAIL_ON_CHOICES`).
+FAIL_LABELS: dict[str, frozenset[Label]] = {
+    "never": frozenset(),
+    "error": frozenset(),
+    "major": frozenset({Label.MAJOR}),
+    "minor": frozenset({Label.MAJOR, Label.MINOR}),
+    "unverified": frozenset({Label.MAJOR, Label.MINOR, Label.UNVERIFIED}),
+    "warning": frozenset({Label.MAJOR, Label.MINOR, Label.UNVERIFIED}),
+}
+
+
+def failures(result: RunResult, fail_on: str) -> tuple[list[Verdict], list[Problem]]:
+    """The verdicts and problems that make a run fail at level ``fail_on``.
+
+    Error-level problems (broken input) fail every level but ``never``; warning-level
+    problems only ``warning``.
+    """
+    if fail_on == "never":
+        return [], []
+    labels = FAIL_LABELS[fail_on]
+    bad = [v for v in result.verdicts if v.label in labels]
+    severities = {"error", "warning"} if fail_on == "warning" else {"error"}
+    return bad, [p for p in result.problems if p.severity in severities]
