@@ -233,8 +233,14 @@ def test_routing_by_field() -> None:
     old_cs = _entry(arxiv="cs/0503050")
     hep = _entry(venue="Phys. Rev. D", arxiv="hep-ph/9905221")
     astro = _entry(venue="Astrophys. J.", fields={"journal": "Astrophys. J."})
-    for e in (acm, cs_arxiv, old_cs):
+    neurips = _entry(entry_type="inproceedings",
+                     fields={"booktitle": "Advances in Neural Information Processing Systems"})
+    for e in (acm, cs_arxiv, old_cs, neurips):
         assert plan.routed("dblp", e) and not plan.routed("inspire", e)
+    # physics journals with "computer" or "machine learning" in the name stay physics
+    for venue in ("Computer Physics Communications", "Machine Learning: Science and Technology"):
+        e = _entry(venue=venue)
+        assert plan.routed("inspire", e) and not plan.routed("dblp", e)
     assert plan.routed("inspire", hep) and not plan.routed("dblp", hep)
     assert not plan.routed("ads", hep) and plan.routed("ads", astro)
     assert all(plan.routed(s, e) for s in plan.GENERAL for e in (acm, hep, astro))

@@ -167,6 +167,8 @@ SEARCH_KINDS: frozenset[QueryKind] = frozenset({QueryKind.TITLE, QueryKind.JOURN
 _CS_VENUE = re.compile(
     r"\b(acm|ieee|neurips|nips|icml|iclr|aaai|ijcai|cvpr|iccv|eccv|acl|emnlp|naacl|sigir|"
     r"sigmod|vldb|kdd|www|usenix|lecture notes in computer science|lncs|"
+    r"neural information processing systems|learning representations|"
+    r"artificial intelligence|knowledge discovery|"
     r"comput(er|ing|ational)? (science|linguistics|vision)|machine learning research|jmlr|"
     r"transactions on (pattern|neural|information|software|computers))\b", re.IGNORECASE)
 _CS_DOI = ("10.1145/", "10.1109/", "10.5555/", "10.18653/")
