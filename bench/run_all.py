@@ -20,6 +20,7 @@ MODULES = (
     "bench.accuracy.real_references",
     "bench.accuracy.freetext_parse",
     "bench.accuracy.real_judged",
+    "bench.accuracy.self_check",
     "bench.accuracy.online_vs_offline",
     "bench.bench_frontend",
     "bench.bench_index",
