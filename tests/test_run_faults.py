@@ -36,6 +36,13 @@ BIB = r"""
   title = {Temporal Dynamics of Waves}, year = {2016}, eprint = {1602.07451}}
 """
 
+#: A computer-science paper (DBLP is asked only about those, sources/plan.py ROUTES).
+CS_ENTRY = r"""
+@inproceedings{vaswani, author = {Vaswani, Ashish and Shazeer, Noam},
+  title = {Attention Is All You Need}, year = {2017},
+  booktitle = {Advances in Neural Information Processing Systems}}
+"""
+
 GATEWAY = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
            "<body>nginx</body></html>")
 NON_ANSWERS = {
@@ -86,12 +93,15 @@ def test_an_error_with_http_200_is_unverified_and_not_cached(
     body, ctype = NON_ANSWERS[mode]
     server.add_handler(lambda req: Reply.make(200, body, content_type=ctype))
     bib = _project(tmp_path, server, source)
+    if source == "dblp":
+        bib.write_text(BIB + CS_ENTRY, encoding="utf-8")
     cache = tmp_path / "cache.sqlite"
     code = main([str(bib), "--out", str(tmp_path / "out"), "--cache", str(cache),
                  "--format", "json"])
     report = _report(tmp_path / "out")
     labels = {e["key"]: e["label"] for e in report["entries"]}  # type: ignore[attr-defined]
-    assert labels == {"stanley": "UNVERIFIED", "other": "UNVERIFIED"}
+    assert set(labels.values()) == {"UNVERIFIED"}
+    assert {"stanley", "other"} <= set(labels)
     assert code == 0
     network = [p["message"] for p in report["problems"]  # type: ignore[attr-defined]
                if p["code"] == "network"]
