@@ -9,8 +9,9 @@ INSPIRE records from ``shared/corpus/dumps/inspire_literature.jsonl``) for a pap
 real references (40% cite an arXiv id, 40% a DOI, 20% only title and journal), and
 answers badly in one way per mode (issue 12): HTTP 200 with an HTML gateway page, an
 error JSON or an ``<error>`` XML document; arXiv's "Rate exceeded."; 429 with
-Retry-After 120 s, 3600 s or an HTTP date in 2099; only Semantic Scholar or only DBLP
-throttling; every source throttling without Retry-After; connection resets; stalls;
+Retry-After 120 s, 3600 s or an HTTP date in 2099; only Semantic Scholar, only DBLP or
+only INSPIRE throttling, Semantic Scholar throttling while Crossref is down (so that it
+is asked); every source throttling without Retry-After; connection resets; stalls;
 a drip of one byte per second; 60 MB bodies. Each mode runs the real CLI in-process
 (``citecheck-tex refs.bib --format json``) with the SHIPPED defaults (only the base URLs
 point at the server; no cache), and the table gives per mode: wall time, the run's
@@ -85,8 +86,12 @@ def _every(reply: Callable[[], Reply | _Drop]) -> Fault:
     return lambda req: reply()
 
 
-def _only(source: str, reply: Callable[[], Reply]) -> Fault:
+def _only(source: str, reply: Callable[[], Reply | _Drop]) -> Fault:
     return lambda req: reply() if source_of(req) == source else None
+
+
+def _both(first: Fault, second: Fault) -> Fault:
+    return lambda req: first(req) or second(req)
 
 
 def _stall(req: Request) -> Reply:
@@ -114,6 +119,13 @@ MODES: dict[str, tuple[Fault | None, bool]] = {
     "only-s2-429": (_only("semanticscholar", lambda: Reply.make(
         429, '{"message": "Too Many Requests"}', content_type="application/json")), True),
     "only-dblp-429": (_only("dblp", lambda: Reply.make(429, "Too Many Requests")), False),
+    # Semantic Scholar stands in for a general source that failed (sources/plan.py
+    # FALLBACK): with Crossref down it is asked, and it throttles
+    "crossref-down+s2-429": (_both(_only("crossref", lambda: DROP),
+                                   _only("semanticscholar", lambda: Reply.make(
+                                       429, '{"message": "Too Many Requests"}',
+                                       content_type="application/json"))), True),
+    "only-inspire-429": (_only("inspire", lambda: Reply.make(429, "Too Many Requests")), True),
     "all-429": (_every(lambda: Reply.make(429, "Too Many Requests")), False),
     "resets": (_every(lambda: DROP), True),
     "stall": (_stall, False),
