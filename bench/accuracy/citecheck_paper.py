@@ -25,13 +25,13 @@ import hashlib
 import json
 import shutil
 import time
-from pathlib import Path
 
 from bench.accuracy.metrics import Row, report
 from bench.accuracy.run_synthetic import CACHE_DIR, WORLD, build_world, offline_settings
+from bench.paths import SHARED
 from citecheck_tex.model import Entry
 
-DATA = Path("/work/shared/benchmarks/citecheck_paper/corruption_metadata.json")
+DATA = SHARED / "benchmarks" / "citecheck_paper" / "corruption_metadata.json"
 DEV_COLLECTIONS = frozenset({1, 5, 10, 14, 19, 24, 28, 37, 38})
 GOLD = {"valid": "EXACT", "hallucinated_minor": "MINOR", "hallucinated_major": "MAJOR"}
 INDEX = CACHE_DIR / "citecheck_world.sqlite"

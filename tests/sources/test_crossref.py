@@ -96,7 +96,11 @@ def test_429_with_retry_after_then_recorded_200(server: ReplayServer) -> None:
     assert server.count("GET", f"/works/{PONE}") == 2
 
 
-def test_doi_batch_uses_filter_and_falls_back_for_missing(server: ReplayServer) -> None:
+def test_doi_batch_uses_filter_and_asks_the_agency_for_missing(server: ReplayServer) -> None:
+    """The filter matches DOIs exactly: a DOI absent from the batch answer is not looked
+    up again one by one; only its registration agency is asked (DataCite DOIs are then
+    followed), one request instead of two. The agency answer for a DOI nobody registered
+    is Crossref's 404 (no recording: the replay server's 404)."""
     works = [recorded("crossref.jsonl", f"/works/{d}", status=200)["body_json"]["message"]
              for d in (PONE, SREP)]
     server.add_file(FIXTURES / "crossref.jsonl")
@@ -109,7 +113,8 @@ def test_doi_batch_uses_filter_and_falls_back_for_missing(server: ReplayServer) 
                                            SourceStatus.NOT_FOUND]
     assert server.count("GET", "/works") == 1
     assert server.count("GET", f"/works/{PONE}") == 0
-    assert server.count("GET", f"/works/{missing}") == 1
+    assert server.count("GET", f"/works/{missing}") == 0
+    assert server.count("GET", f"/works/{missing}/agency") == 1
 
 
 def test_title_search_uses_query_bibliographic_rows_5(server: ReplayServer) -> None:
