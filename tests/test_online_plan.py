@@ -425,10 +425,10 @@ def test_an_arxiv_id_arxiv_does_not_know_is_minor_even_when_nobody_knows_the_rig
         got = _run(server, XGBOOST_BIB, ("arxiv", "crossref", "openalex"))
     v = got["chen2016"]
     assert v.label is Label.MINOR, v.reason
-    # (the recorded Crossref item's title is "XGBoost" alone, without its subtitle: the
-    # comparison also reports the title; that is not what this test is about)
-    assert ("eprint", "1603.02745", "") in [(d.field, d.cited, d.found)
-                                            for d in v.discrepancies]
+    # The recorded Crossref item's title is "XGBoost" alone, without its subtitle: the
+    # main title before the cited colon, so the title agrees and only the id is wrong.
+    assert [(d.field, d.cited, d.found) for d in v.discrepancies] == [
+        ("eprint", "1603.02745", "")]
     assert "1603.02745" in v.reason and "eprint" not in (v.suggested or {})
 
 

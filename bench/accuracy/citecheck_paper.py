@@ -78,7 +78,8 @@ def build_index(cites: list[dict[str, str]]) -> float:
     bib = CACHE_DIR / "citecheck_originals.bib"
     text = originals_bib(cites)
     stamp = INDEX.with_suffix(".stamp")
-    if INDEX.exists() and stamp.exists() and stamp.read_text() == hashlib.sha256(text.encode()).hexdigest():
+    want = hashlib.sha256((text + WORLD.with_suffix(".stamp").read_text()).encode()).hexdigest()
+    if INDEX.exists() and stamp.exists() and stamp.read_text() == want:
         return 0.0
     bib.write_text(text, encoding="utf-8")
     shutil.copyfile(WORLD, INDEX)
@@ -87,7 +88,7 @@ def build_index(cites: list[dict[str, str]]) -> float:
         idx.add_file(bib)
     finally:
         idx.close()
-    stamp.write_text(hashlib.sha256(text.encode()).hexdigest())
+    stamp.write_text(want)
     return time.perf_counter() - t0
 
 

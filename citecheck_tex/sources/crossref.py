@@ -65,8 +65,8 @@ class CrossrefSource:
 
     name = "crossref"
     kinds = frozenset({QueryKind.DOI, QueryKind.TITLE, QueryKind.JOURNAL_REF})
-    version = "3"  # 2: titles without publishers' inline markup; 3: journal references,
-    # DOIs missing from a batch go to the agency check
+    version = "4"  # 2: titles without publishers' inline markup; 3: journal references,
+    # DOIs missing from a batch go to the agency check; 4: the subtitle joins the title
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -319,6 +319,9 @@ def parse_work(work: dict[str, Any], score: float = 0.0) -> Record:
     doi = clean_doi(str(work.get("DOI") or ""))
     # Crossref titles carry JATS/HTML markup ("<scp>T</scp>reebase", "<i>p</i>-...")
     title = " ".join(strip_markup(_first(work.get("title"))).split())
+    subtitle = " ".join(strip_markup(_first(work.get("subtitle"))).split())
+    if title and re.search(r"[^\W\d_]{3}", subtitle) and subtitle.lower() not in title.lower():
+        title = f"{title}: {subtitle}"  # Crossref keeps the subtitle apart; citations don't
     return Record(
         source="crossref",
         id=doi,

@@ -145,3 +145,18 @@ def test_agency_answers_recorded() -> None:
     agencies = [r for r in load("crossref.jsonl") if r["request_url"].endswith("/agency")]
     assert {r["body_json"]["message"]["agency"]["id"] for r in agencies} == {
         "crossref", "datacite", "medra"}
+
+
+def test_the_subtitle_joins_the_title_unless_it_repeats_it_or_is_no_text() -> None:
+    """Crossref keeps subtitles apart; a citation writes "Title: Subtitle"."""
+    from citecheck_tex.sources.crossref import parse_work
+    items = {rec["item"]["DOI"]: rec["item"] for rec in load("crossref_subtitles.jsonl")}
+    assert parse_work(items["10.1111/geb.12517"]).title == (
+        "Mapping the global state of invasive alien species: patterns of invasion and "
+        "policy responses")  # the subtitle is already in the title
+    assert parse_work(items["10.5744/florida/9780813056371.003.0001"]).title == (
+        "Andean Ontologies: An Introduction to Substance")
+    assert parse_work(items["10.1111/jiec.12093"]).title == (
+        "Fit for Purpose? Rethinking Modeling in Industrial Ecology")
+    assert parse_work(items["10.1037/e718982007-001"]).title == (
+        "Aloha blossoms at state hospital")  # "(718982007-001)" is a number, not words
