@@ -72,6 +72,7 @@ from citecheck_tex.sources.importers import (
 )
 from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.tex.ids import normalize_report_number
+from citecheck_tex.verify.journals import series_keys
 
 logger = logging.getLogger(__name__)
 
@@ -666,9 +667,15 @@ class LocalIndex:
         key = journal_ref_key(journal, volume, page)
         if key is None:
             return []
-        return self._records(
-            "SELECT r.origin, r.format, r.rid, r.data FROM jref k JOIN records r ON r.rid = k.rid"
-            " WHERE k.jkey = ? AND k.volume = ? AND k.page = ? LIMIT 50", key)
+        sql = ("SELECT r.origin, r.format, r.rid, r.data FROM jref k JOIN records r"
+               " ON r.rid = k.rid WHERE k.jkey = ? AND k.volume = ? AND k.page = ? LIMIT 50")
+        found = self._records(sql, key)
+        if not found and key[1].isdigit():
+            # "Nucl. Phys. 148, 145" (1970): the series letter left out; the volume
+            # and page tell the series
+            for series in series_keys(journal):
+                found.extend(self._records(sql, (series, key[1], key[2])))
+        return found
 
     def by_author_year(self, authors: Sequence[str], year: str, *, journal: str = "",
                        volume: str = "", page: str = "",
