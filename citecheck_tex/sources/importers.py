@@ -438,7 +438,7 @@ def _freetext_pub(pub: dict[str, Any]) -> dict[str, Any]:
     if not (journal and is_known_journal(journal) and re.search(r"\d", volume)
             and re.fullmatch(r"[A-Za-z]?\d+", page)):
         return pub
-    out: dict[str, Any] = {"journal_title": journal, "journal_volume": volume,
+    out: dict[str, Any] = {"journal_title": journal_display(journal), "journal_volume": volume,
                            "page_start": page}
     if year:
         out["year"] = int(year)

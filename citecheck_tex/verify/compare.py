@@ -46,6 +46,9 @@ MISREAD_TITLE = 0.5
 #: Highest identity of a record for a title-less citation whose journal reference the
 #: record cannot confirm (it states no publication): below the calibrated tau_minor.
 UNCONFIRMED_PUBNOTE_IDENTITY = 0.5
+#: Authors an index record lists before its cut (``sources.importers.MAX_AUTHORS``);
+#: after them it keeps only its last author and corporate names.
+INDEX_LISTED_AUTHORS = 100
 #: More authors than this is a collaboration-sized list, whose order the collaboration
 #: sets: its first author is the one the texkey names, wherever he stands.
 LONG_AUTHOR_LIST = 30
@@ -300,6 +303,10 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
             still.append(i)
 
     limit = len(rec)
+    if found_truncated and len(found) > INDEX_LISTED_AUTHORS:
+        # an index record keeps its first INDEX_LISTED_AUTHORS authors and, after
+        # them, its last author: the cited ones past that prefix may be unlisted
+        limit = sum(1 for p in found[:INDEX_LISTED_AUTHORS] if not _is_collaboration(p))
     for i in still:
         # a record that lists only some authors cannot contradict the later ones
         if found_truncated and i >= limit:
