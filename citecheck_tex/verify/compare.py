@@ -256,6 +256,17 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     rest: list[int] = []
     for i in unmatched:
         p = people[i]
+        # a given name followed by the family initial ("Abhishodh, P" for Abhishodh
+        # Prakash): how South Indian names are often written (the initial stands for
+        # the family or father's name), the same person named in his own usage
+        gi = nz.initials(p.given)
+        hit = next((j for j, r in enumerate(rec) if j not in used and len(gi) == 1
+                    and r.given and nz.name_key(p.full_family) == nz.name_key(r.given.split()[0])
+                    and nz.name_key(r.full_family)[:1] == gi), -1)
+        if hit >= 0:
+            used.add(hit)
+            pairs.append((i, hit, 1.0))
+            continue
         parts = sorted(nz.name_key(w) for w in re.split(r"[\s\-]+", p.full_family) if w)
         hit = next((j for j, r in enumerate(rec) if j not in used and len(parts) > 1
                     and sorted(nz.name_key(w) for w in re.split(r"[\s\-]+", r.full_family)
@@ -322,6 +333,18 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     # the names before him are then not missing
     texkey_first = next((j for i, j, _ in pairs if i == 0 and (
         j == len(rec) - 1 or (rec_keys[j] and rec_keys[j] in texkey_names))), -1)
+    # a rotated list of any length: the cited first author last in the record, the
+    # cited second one first ("Afonin, Baranov, ..." for "Baranov, ..., Afonin"): the
+    # record is read in the paper's order
+    last = len(rec) - 1
+    rotated = last > 0 and any(i == 0 and j == last for i, j, _ in pairs) \
+        and any(i == 1 and j == 0 for i, j, _ in pairs)
+    if rotated:
+        pairs = [(i, 0 if j == last else j + 1, w) for i, j, w in pairs]
+        rec = [rec[last], *rec[:last]]
+        used = {j for _, j, _ in pairs}
+        max_j = max(j for _, j, _ in pairs)
+        texkey_first = -1
     if cited_truncated and len(rec) > LONG_AUTHOR_LIST and texkey_first > 0:
         missing = [j for j in range(texkey_first, max_j + 1) if j not in used]
     elif cited_truncated:
@@ -406,7 +429,18 @@ _LEFTOVER_PREFIX = re.compile(r"(?:\b(?:1[5-9]|20)\d\d[a-z]?|\bet al)\.?\)?[,.:;
 _LEFTOVER_SUFFIX = re.compile(r"\s+(?:[-\u2013\u2014|]|\()\s*[^-\u2013\u2014|(]{0,60}$")
 
 
-def _title_part(cited: str, found: str) -> tuple[str, float, str, str]:
+#: A journal reference after a title: a name, then volume and page numbers.
+_TAIL_JOURNAL_REF = re.compile(r"([A-Za-z][^\d,;]{0,60}?)[\s,]+\d[\d\s\-–,:()]*$")
+
+
+def _is_journal_ref(tail: str, venues: tuple[str, ...]) -> bool:
+    """True when ``tail`` is the record's journal with numbers ("JHEAp 9-10 9")."""
+    m = _TAIL_JOURNAL_REF.fullmatch(tail.strip().rstrip("."))
+    return bool(m) and any(v and same_venue(m.group(1).strip(" ,."), v) for v in venues)
+
+
+def _title_part(cited: str, found: str,
+                venues: tuple[str, ...] = ()) -> tuple[str, float, str, str]:
     """The part of the cited title that is the title, its similarity to ``found``, the
     reference text cut from in front of it ("" when none), and the part of ``found``
     compared (without a site name when both name one).
@@ -447,8 +481,9 @@ def _title_part(cited: str, found: str) -> tuple[str, float, str, str]:
             rest = cited[start:]
             if not nz.title_key(rest).startswith(kf):
                 continue
-            tail = rest[_key_end(rest, len(kf)):].strip().lstrip(",;. ")
-            if (start and not tail) or _LEFTOVER_CODE.match(tail):
+            tail = rest[_key_end(rest, len(kf)):].strip().lstrip(",;.?! ")
+            if (start and not tail) or _LEFTOVER_CODE.match(tail) \
+                    or _is_journal_ref(tail, venues):
                 # (names in front are in no known form: not read as authors)
                 return found, 1.0, "", found
     return best, best_sim, best_pre, found if best != cited else whole
@@ -530,7 +565,9 @@ def compare(entry: Entry, record: Record) -> Comparison:
     t: float | None = None
     leftover = ""
     if entry.title and record.title:
-        cited_title, t, leftover, found_title = _title_part(entry.title, record.title)
+        cited_title, t, leftover, found_title = _title_part(
+            entry.title, record.title,
+            (record.venue, *record.venue_aliases, *(p[0] for p in record.extra_pubs)))
         exact = nz.title_key(cited_title) == nz.title_key(found_title)
         loose = not exact and nz.same_title_but_formatting(cited_title, found_title)
         sub = not exact and not loose and nz.is_subtitle_variant(cited_title, found_title)
