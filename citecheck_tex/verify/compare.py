@@ -436,7 +436,10 @@ _TAIL_JOURNAL_REF = re.compile(r"([A-Za-z][^\d,;]{0,60}?)[\s,]+\d[\d\s\-–,:()]
 def _is_journal_ref(tail: str, venues: tuple[str, ...]) -> bool:
     """True when ``tail`` is the record's journal with numbers ("JHEAp 9-10 9")."""
     m = _TAIL_JOURNAL_REF.fullmatch(tail.strip().rstrip("."))
-    return bool(m) and any(v and same_venue(m.group(1).strip(" ,."), v) for v in venues)
+    if m is None:
+        return False
+    name = m.group(1).strip(" ,.")
+    return any(v and same_venue(name, v) for v in venues)
 
 
 def _title_part(cited: str, found: str,
