@@ -150,19 +150,21 @@ _YEAR_RE = re.compile(r"(1[6-9]\d\d|20\d\d)")
 
 
 def author_year_query(entry: Entry) -> Query | None:
-    """The AUTHOR_YEAR question of a title-less reference without identifiers.
+    """The AUTHOR_YEAR question of a title-less reference.
 
     Such a reference (``J. Maldacena, Adv. Theor. Math. Phys. 3, 231 (1998)``) is
     found by its journal reference alone; when that is incomplete or corrupted,
     first author + year (+ the journal) still finds candidates. Entries with a
-    title, a DOI or an arXiv id have better questions and get none (None); so do
-    entries without an author family name or a year. A texkey does not count: it
-    is often only the citation key, and a texkey that INSPIRE does not know must
-    not leave the reference without a question.
+    title have a better question and get none (None); so do entries without an
+    author family name or a year. A DOI or an arXiv id does not stop the question:
+    it is asked only when their look-ups found nothing (:func:`_should_ask`), as
+    when the index holds only the preprint of a work cited by its journal DOI. A
+    texkey does not count either: it is often only the citation key, and a texkey
+    that INSPIRE does not know must not leave the reference without a question.
     """
     from citecheck_tex.verify.normalize import is_arxiv_venue
 
-    if entry.title.strip() or entry.doi or entry.arxiv:
+    if entry.title.strip():
         return None
     families = tuple(p.full_family for p in entry.authors if p.family)[:6]
     m = _YEAR_RE.search(entry.year)
@@ -390,6 +392,10 @@ def _should_ask(name: str, kind: QueryKind, entry: Entry, answers: Sequence[Answ
         return False
     if kind not in _ASK_ALL and i in found_for_kind:
         return False
+    if kind is QueryKind.AUTHOR_YEAR and any(
+            a.query.kind in (QueryKind.DOI, QueryKind.ARXIV) and a.status is SourceStatus.FOUND
+            for a in answers):
+        return False  # an identifier found the work: first author + year is for the rest
     if name != "local" and plan.authority_answered(kind, answers):
         return False  # an authority answered for the identifier: nobody else is asked
     if name in plan.FALLBACK:

@@ -333,12 +333,12 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     # the names before him are then not missing
     texkey_first = next((j for i, j, _ in pairs if i == 0 and (
         j == len(rec) - 1 or (rec_keys[j] and rec_keys[j] in texkey_names))), -1)
-    # a rotated list of any length: the cited first author last in the record, the
-    # cited second one first ("Afonin, Baranov, ..." for "Baranov, ..., Afonin"): the
-    # record is read in the paper's order
+    # a rotated list: the cited first author last in the record, the cited second and
+    # third ones first and second ("Afonin, Baranov, Baranov, ..." for "Baranov,
+    # Baranov, ..., Afonin"): the record is read in the paper's order. (Two authors
+    # in that order are a swap, which a rotation of two cannot be told from.)
     last = len(rec) - 1
-    rotated = last > 0 and any(i == 0 and j == last for i, j, _ in pairs) \
-        and any(i == 1 and j == 0 for i, j, _ in pairs)
+    rotated = last > 1 and {(0, last), (1, 0), (2, 1)} <= {(i, j) for i, j, _ in pairs}
     if rotated:
         pairs = [(i, 0 if j == last else j + 1, w) for i, j, w in pairs]
         rec = [rec[last], *rec[:last]]

@@ -12,13 +12,17 @@ the fields the checks read).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from citecheck_tex.model import Entry, Person, Record
+from citecheck_tex.config import Settings
+from citecheck_tex.model import Entry, EntryOrigin, Label, Person, Record
+from citecheck_tex.pipeline import check_entries
 from citecheck_tex.sources.importers import MAX_AUTHORS, inspire_row
 from citecheck_tex.sources.local_index import LocalIndex
+from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import INDEX_LISTED_AUTHORS, compare, match_authors
 from citecheck_tex.verify.journals import same_journal, series_keys
@@ -183,3 +187,81 @@ def test_freetext_pubinfo_becomes_a_publication() -> None:
         {"pubinfo_freetext": "Berlin, Germany: Springer (2012) 1-555"}]
     row = inspire_row(hit)
     assert row is not None and not row.record.venue and not row.record.volume
+
+
+# ---------------------------------------------------------------- title-less with a DOI
+
+
+def test_title_less_reference_with_a_doi_finds_the_preprint(tmp_path: Path) -> None:
+    # r11149: "M. A. Metlitski, D. F. Mross, S. Sachdev, and T. Senthil, Phys.Rev. B91,
+    # 115111 (2015), doi:10.1103/PhysRevB.91.115111"; the index holds only the 2014
+    # preprint (record 1286245: no DOI, no publication). The DOI and the journal
+    # reference find nothing, so first author + year is asked: the preprint of the same
+    # work is found, which contradicts nothing: never MAJOR, even in a complete index
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index:
+        index.add_file(EXCERPT)
+    bib = ("@article{r11149, journal = {Phys.Rev.}, volume = {B91}, pages = {115111},"
+           " author = {M. A. Metlitski and D. F. Mross and S. Sachdev and T. Senthil},"
+           " year = {2015}, doi = {10.1103/PhysRevB.91.115111}}")
+    entries, _ = parse_bib_text(bib, "refs.bib")
+    settings = replace(Settings(), offline=True, index_complete=True, index_path=str(path),
+                       cache_path="none", sources=("local",))
+    (v,) = check_entries(entries, settings)
+    assert v.label is Label.UNVERIFIED, v.reason
+    assert any(a.kind == "author_year" for a in v.attempts)
+    # a reference whose DOI finds its record is not asked by author + year
+    bib = ("@article{r26252, journal = {Nucl.Phys.A}, volume = {148}, pages = {145},"
+           " author = {B. R. Barrett and M. W. Kirson}, year = {1970},"
+           " doi = {10.1016/0375-9474(70)90617-2}}")
+    entries, _ = parse_bib_text(bib, "refs.bib")
+    (v,) = check_entries(entries, settings)
+    assert v.label is Label.EXACT, v.reason
+    assert all(a.kind != "author_year" for a in v.attempts)
+
+
+def test_rotated_list_needs_three_authors_in_rotated_order() -> None:
+    # r06262: "A.G. Afonin, V.I. Baranov, V.T. Baranov, G.I. Britvich, ... et al." for
+    # record 1189606, which lists Afonin last (17th of 17)
+    names = [("Baranov", "V.I."), ("Baranov", "V.T."), ("Britvich", "G.I."),
+             ("Bugorskiy", "A.P."), ("Bulgakov", "M.K."), ("Chesnokov", "Yu.A."),
+             ("Chirkov", "P.N."), ("Durum", "A.A."), ("Afonin", "A.G.")]
+    found = tuple(Person(f, g) for f, g in names)
+    cited = tuple(Person(f, g) for f, g in [names[-1], *names[:4]])
+    assert not match_authors(cited, True, found, False).notes
+    # two authors in swapped order stay a swap (a rotation of two looks the same)
+    swapped = match_authors((Person("Yvernay", "P."), Person("Rychkov", "S.")), False,
+                            (Person("Rychkov", "S."), Person("Yvernay", "P.")), False)
+    assert "authors in a different order" in swapped.notes
+
+
+def test_given_name_with_family_initial_is_the_same_person() -> None:
+    # r09764: "Prasanta K. Das and Abhishodh, P" for Das, Prasanta Kumar and Prakash,
+    # Abhishodh (Int.J.Mod.Phys. A28, 1350004)
+    found = (Person("Das", "Prasanta Kumar"), Person("Prakash", "Abhishodh"))
+    am = match_authors((Person("Das", "Prasanta K."), Person("Abhishodh", "P")), False,
+                       found, False)
+    assert not am.notes
+    # another initial is no such spelling
+    am = match_authors((Person("Das", "Prasanta K."), Person("Abhishodh", "K")), False,
+                       found, False)
+    assert am.notes
+
+
+def test_journal_reference_behind_a_free_text_title_is_no_title_word() -> None:
+    # r31693: "S. Dado and A. Dar, Common origin of ... cosmic ray positrons?, JHEAp 9-10 9"
+    rec = Record(source="local", id="doi:10.1016/j.jheap.2015.12.001",
+                 title="Common origin of the high energy astronomical gamma rays, neutrinos "
+                       "and cosmic ray positrons?",
+                 authors=(Person("Dado", "Shlomo"), Person("Dar", "Arnon")), year="2016",
+                 venue="JHEAp", volume="9-10", pages="9-15",
+                 doi="10.1016/j.jheap.2015.12.001")
+    entry = Entry(key="r31693", entry_type="misc", file="refs.txt", line=1,
+                  origin=EntryOrigin.TEXT,
+                  title=rec.title + ", JHEAp 9-10 9", year="2016",
+                  authors=(Person("Dado", "S."), Person("Dar", "A.")),
+                  doi="10.1016/j.jheap.2015.12.001")
+    assert not [d for d in compare(entry, rec).discrepancies if d.field == "title"]
+    # another journal's name behind the title is still a title difference
+    other = replace(entry, title=rec.title + ", and beyond 9")
+    assert [d for d in compare(other, rec).discrepancies if d.field == "title"]
