@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -82,8 +82,28 @@ _WORD = re.compile(r"[^\s#]+")
 _QUOTED_SPECIAL = re.compile(r'["{}\\]')
 
 
-def expand_value(raw: str, strings: Mapping[str, str]) -> str:
-    """Expand a BibTeX field value: delimiters, ``#`` concatenation, macros, months."""
+#: An entry's fields, or one ``@string`` macro, may expand to at most this many
+#: characters; beyond it the entry is a ``parse-error`` (nested macros can otherwise
+#: grow a 700-byte file to gigabytes: 10 macros each concatenating the previous one
+#: ten times make 10**10 characters).
+MAX_EXPANDED_CHARS = 1_000_000
+#: What all ``@string`` expansion of one file may add beyond the raw text: a file of
+#: many macros each just under the cap would otherwise still hold gigabytes.
+MAX_EXPANSION_GROWTH = 16_000_000
+
+
+class ExpansionTooLargeError(ValueError):
+    """A value's ``@string`` expansion is over its size limit."""
+
+
+def expand_value(raw: str, strings: Mapping[str, str], *, limit: int | None = None,
+                 blocked: Container[str] = ()) -> str:
+    """Expand a BibTeX field value: delimiters, ``#`` concatenation, macros, months.
+
+    With ``limit``, raises :class:`ExpansionTooLargeError` as soon as the value
+    would exceed ``limit`` characters; so does a macro named in ``blocked`` (one
+    whose own expansion was too large).
+    """
     s = raw.strip()
     first = s[:1]
     if first == "{":
@@ -101,6 +121,7 @@ def expand_value(raw: str, strings: Mapping[str, str]) -> str:
     elif s.isdigit():
         return s
     parts: list[str] = []
+    size = 0
     i = 0
     while i < len(s):
         c = s[i]
@@ -119,7 +140,14 @@ def expand_value(raw: str, strings: Mapping[str, str]) -> str:
         if word.isdigit():
             parts.append(word)
         elif low in strings:
-            parts.append(strings[low])
+            value = strings[low]
+            size += len(value)
+            if limit is not None and size > limit:
+                raise ExpansionTooLargeError(f"it expands to over {limit:,} characters")
+            parts.append(value)
+        elif low in blocked:
+            raise ExpansionTooLargeError(f"it uses the @string macro {word!r}, which was too "
+                                         "large to expand")
         elif low in MONTHS:
             parts.append(MONTHS[low])
         else:
@@ -690,6 +718,26 @@ def _split_blocks(text: str) -> list[_Block]:
     return out
 
 
+def _expand_fields(fields: tuple[tuple[str, str], ...], strings: Mapping[str, str],
+                   oversized: Container[str]) -> tuple[dict[str, str], int]:
+    """An entry's expanded fields and the characters expansion added.
+
+    Raises :class:`ExpansionTooLargeError` when they total over MAX_EXPANDED_CHARS.
+    """
+    raw: dict[str, str] = {}
+    budget = MAX_EXPANDED_CHARS
+    added = 0
+    for name, value in fields:
+        expanded = expand_value(value, strings, limit=budget, blocked=oversized)
+        budget -= len(expanded)
+        if budget < 0:
+            raise ExpansionTooLargeError(
+                f"its fields expand to over {MAX_EXPANDED_CHARS:,} characters")
+        added += max(0, len(expanded) - len(value))
+        raw[name.lower()] = expanded
+    return raw, added
+
+
 def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]]:
     """Parse .bib text. Never raises: malformed blocks become ``parse-error`` problems.
 
@@ -706,13 +754,33 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
         return [], [Problem("parse-error", f"cannot parse {filename}: {exc}", file=filename,
                             line=1)]
     strings: dict[str, str] = {}
+    oversized: set[str] = set()  # macros whose expansion was over the cap
+    growth = 0  # characters that macro expansion added to the raw text, file-wide
     raw_entries: list[tuple[_Block, dict[str, str]]] = []
     first_line: dict[str, int] = {}
     for block in blocks:
         line = block.line + 1
         kind = block.kind
         if kind == "string":
-            strings[block.key.lower()] = expand_value(block.fields[0][1], strings)
+            name = block.key.lower()
+            raw_value = block.fields[0][1]
+            try:
+                value = expand_value(raw_value, strings, limit=MAX_EXPANDED_CHARS,
+                                     blocked=oversized)
+                growth += max(0, len(value) - len(raw_value))
+                if growth > MAX_EXPANSION_GROWTH:
+                    raise ExpansionTooLargeError(
+                        f"it brings this file's @string expansion over "
+                        f"{MAX_EXPANSION_GROWTH:,} characters")
+            except ExpansionTooLargeError as exc:
+                strings.pop(name, None)
+                oversized.add(name)
+                problems.append(Problem(
+                    "parse-error", f"@string macro {block.key!r} at {filename}:{line} is too large: "
+                    f"{exc}; entries that use it are not checked", file=filename, line=line))
+                continue
+            oversized.discard(name)
+            strings[name] = value
         elif kind == "duplicate-key":
             key = block.key
             first = first_line.get(key, 0)
@@ -725,8 +793,20 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                 f"key {key!r} was already defined at {filename}:{first}; this definition is "
                 "ignored", key=key, file=filename, line=line))
         elif kind == "entry":
-            raw = {name.lower(): expand_value(value, strings) for name, value in block.fields}
             first_line.setdefault(block.key, line)
+            try:
+                raw, added = _expand_fields(block.fields, strings, oversized)
+                growth += added
+                if growth > MAX_EXPANSION_GROWTH:
+                    raise ExpansionTooLargeError(
+                        f"it brings this file's @string expansion over "
+                        f"{MAX_EXPANSION_GROWTH:,} characters")
+            except ExpansionTooLargeError as exc:
+                problems.append(Problem(
+                    "parse-error", f"entry {block.key!r} at {filename}:{line} is too large: "
+                    f"{exc}; it is not checked (the other entries are)",
+                    key=block.key, file=filename, line=line))
+                continue
             raw_entries.append((block, raw))
         elif kind == "duplicate-field":
             problems.append(Problem(
