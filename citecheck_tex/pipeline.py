@@ -377,15 +377,14 @@ def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
     return out
 
 
-def _open_cache(settings: Settings) -> Cache | None:
-    """The answer cache of ``settings`` (None when disabled)."""
+def _open_cache(settings: Settings, *, warn: bool = True) -> Cache | None:
+    """The answer cache of ``settings``: None when disabled or unusable (one warning)."""
     cache_path = settings.resolved_cache_path()
     if cache_path is None:
         return None
     from citecheck_tex.cache import Cache
 
-    cache_path.parent.mkdir(parents=True, exist_ok=True)
-    return Cache.open(cache_path)
+    return Cache.open_or_none(cache_path, warn=warn)
 
 
 async def check_entries_async(
@@ -440,7 +439,7 @@ async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict
                       for n in ((step,) if isinstance(step, str) else step)}
     settings = replace(settings, sources=tuple(s for s in settings.sources
                                                if s in texkey_sources))
-    cache = _open_cache(settings)
+    cache = _open_cache(settings, warn=False)  # the main run has warned already
     try:
         async with open_http(settings) as http:
             sources, _ = await _build_sources(http, settings, cache)

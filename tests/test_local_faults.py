@@ -1,0 +1,152 @@
+"""Issue 12, the local faults: output folder, atomic reports, the cache, a read-only index.
+
+Each test runs the real CLI on a sample paper, offline against its shipped index
+records; faults that need file permissions or a full disk run in a child process
+(:mod:`tests.fault_child`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.cli import main
+from tests.fault_child import permissions_bind, run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPER = ROOT / "sample_papers" / "dark_matter_axions"
+
+
+@pytest.fixture(scope="module")
+def demo_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    index = tmp_path_factory.mktemp("idx") / "index.sqlite"
+    files = sorted(str(f) for f in (ROOT / "sample_papers").glob("*/index_records*"))
+    assert main(["index", "add", *files, "--index", str(index)]) == 0
+    return index
+
+
+@pytest.fixture
+def readonly(tmp_path: Path) -> Iterator[list[Path]]:
+    """Paths appended here are made read-only; restored afterwards so pytest can clean up."""
+    why = permissions_bind(tmp_path)
+    if why:
+        pytest.skip(why)
+    paths: list[Path] = []
+    yield paths
+    for p in paths:
+        for q in [p, *p.rglob("*")] if p.is_dir() else [p]:
+            q.chmod(q.stat().st_mode | stat.S_IWUSR)
+
+
+def _lock(paths: list[Path], *targets: Path) -> None:
+    for t in targets:
+        for q in sorted([t, *t.rglob("*")] if t.is_dir() else [t], reverse=True):
+            q.chmod(q.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+        paths.append(t)
+
+
+def _args(index: Path, out: Path, *extra: str, paper: Path = PAPER,
+          cache: str = "none") -> list[str]:
+    return [str(paper / "paper.tex"), "--offline", "--index", str(index), "--cache", cache,
+            "--out", str(out), "--format", "json,html,bib", *extra]
+
+
+def _warnings(err: str) -> list[str]:
+    return [ln for ln in err.splitlines() if ln.startswith("WARNING")]
+
+
+def _cache_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records
+            if r.levelno >= logging.WARNING and "cache" in r.getMessage()]
+
+
+# ------------------------------------------------------------------ row 7: the cache
+
+
+def test_a_cache_file_that_is_not_sqlite_is_one_warning(
+        demo_index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    cache = tmp_path / "cache.sqlite"
+    cache.write_text("this is a text file, not a database\n" * 200, encoding="utf-8")
+    code = main(_args(demo_index, tmp_path / "out", cache=str(cache)))
+    err = capsys.readouterr().err
+    assert code in (0, 1), err
+    assert "internal error" not in err
+    assert len(_cache_warnings(caplog)) == 1
+    assert (tmp_path / "out" / "report.json").is_file()
+    assert cache.read_text(encoding="utf-8").startswith("this is a text file")
+
+
+def test_a_corrupt_cache_is_one_warning(demo_index: Path, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str],
+                                        caplog: pytest.LogCaptureFixture) -> None:
+    from citecheck_tex.cache import Cache
+
+    cache = tmp_path / "cache.sqlite"
+    Cache.open(cache).close()
+    data = bytearray(cache.read_bytes())
+    data[100:len(data)] = b"\xff" * (len(data) - 100)  # keep the header, wreck the pages
+    cache.write_bytes(bytes(data))
+    code = main(_args(demo_index, tmp_path / "out", cache=str(cache)))
+    err = capsys.readouterr().err
+    assert code in (0, 1), err
+    assert "internal error" not in err
+    assert len(_cache_warnings(caplog)) == 1
+    assert json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["entries"]
+
+
+def test_a_read_only_cache_is_one_warning(demo_index: Path, tmp_path: Path,
+                                          readonly: list[Path]) -> None:
+    from citecheck_tex.cache import Cache
+
+    folder = tmp_path / "cachedir"
+    folder.mkdir()
+    Cache.open(folder / "cache.sqlite").close()
+    _lock(readonly, folder)
+    done = run_cli(_args(demo_index, tmp_path / "out", cache=str(folder / "cache.sqlite")))
+    assert done.returncode in (0, 1), done.stderr
+    assert "internal error" not in done.stderr
+    assert len([w for w in _warnings(done.stderr) if "cache" in w]) == 1
+    assert (tmp_path / "out" / "report.json").is_file()
+
+
+def test_a_cache_on_a_full_disk_is_one_warning(demo_index: Path, tmp_path: Path) -> None:
+    # writes past 2,000 bytes fail (EFBIG, as ENOSPC would): SQLite's first page cannot be
+    # written; no report files, so only the cache meets the full disk
+    done = run_cli([str(PAPER / "paper.tex"), "--offline", "--index", str(demo_index),
+                    "--cache", str(tmp_path / "cache.sqlite"), "--format", "terminal"],
+                   fsize=2000)
+    assert done.returncode in (0, 1), done.stderr
+    assert "internal error" not in done.stderr
+    assert len([w for w in _warnings(done.stderr) if "cache" in w]) == 1
+    assert "Summary:" in done.stdout
+
+
+def test_a_cache_failing_mid_run_warns_once_and_lookups_go_on(
+        demo_index: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import asyncio
+
+    from citecheck_tex.cache import Cache, CachedSource
+    from citecheck_tex.model import Query, QueryKind, SourceStatus
+    from citecheck_tex.sources.local_index import LocalIndexSource
+
+    cache = Cache.open(tmp_path / "cache.sqlite")
+    cache._conn.close()  # every later read and write fails with sqlite3.Error
+    inner = LocalIndexSource(demo_index)
+    src = CachedSource(inner, cache)
+    queries = [Query(QueryKind.TITLE, t) for t in ("Dark matter", "Axion", "Cosmology")]
+    with caplog.at_level(logging.WARNING):
+        answers = asyncio.run(src.fetch_batch(queries))
+    inner.close()
+    assert [a.status for a in answers] != [SourceStatus.ERROR] * 3
+    assert all(a.status in (SourceStatus.FOUND, SourceStatus.NOT_FOUND) for a in answers)
+    assert len([r for r in caplog.records if r.levelno >= logging.WARNING]) == 1
+    assert cache.failure
+    with pytest.raises(sqlite3.ProgrammingError):
+        cache._conn.execute("SELECT 1")
