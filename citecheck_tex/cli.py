@@ -27,7 +27,7 @@ from typing import Any
 
 from citecheck_tex import __version__
 from citecheck_tex.config import FAIL_ON_CHOICES, Settings, load_settings
-from citecheck_tex.errors import CitecheckError, UsageError
+from citecheck_tex.errors import CitecheckError, OutputError, UsageError
 from citecheck_tex.model import Label, RunResult
 
 logger = logging.getLogger("citecheck_tex")
@@ -135,17 +135,31 @@ def default_out_dir(input_path: Path) -> Path:
     return base / "citecheck-report"
 
 
+#: Formats written as files into the report folder (the others go to stdout).
+FILE_FORMATS = frozenset({"json", "html", "bib", "sarif"})
+
+
+def writes_files(settings: Settings) -> bool:
+    """Whether ``settings`` ask for report files (so the folder must be writable)."""
+    return bool(FILE_FORMATS & set(settings.formats)) or settings.emit_fixed
+
+
 def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[Path]:
-    """Render the file reports chosen in settings into ``out_dir``; returns written paths."""
+    """Render the file reports chosen in settings into ``out_dir``; returns written paths.
+
+    Each file is replaced atomically; raises :class:`~citecheck_tex.errors.OutputError`
+    when one cannot be written.
+    """
+    from citecheck_tex.outfiles import check_out_dir, write_text_atomic
     from citecheck_tex.report import annotated_bib, html, sarif
     from citecheck_tex.report import json as json_report
 
     written: list[Path] = []
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_out_dir(out_dir)
 
     def put(name: str, text: str) -> None:
         path = out_dir / name
-        path.write_text(text, encoding="utf-8", errors="surrogateescape", newline="")
+        write_text_atomic(path, text)  # a full disk leaves the old file, never half a new one
         written.append(path)
 
     if "json" in settings.formats:
@@ -197,6 +211,11 @@ def run_check(argv: Sequence[str]) -> int:
     if not input_path.exists():
         raise UsageError(f"{input_path}: no such file or folder",
                          hint="give a .tex, .bib, .bbl, .txt or .md file, or a folder")
+    out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
+    if writes_files(settings):
+        from citecheck_tex.outfiles import check_out_dir
+
+        check_out_dir(out_dir)  # before the run: an unwritable folder must not cost the run
     project = load_project(input_path)
     if not project.all_entries and not project.entries:
         codes = {p.code for p in project.problems}
@@ -219,8 +238,11 @@ def run_check(argv: Sequence[str]) -> int:
     result = pipeline.check(project, settings, progress=progress)
     if progress is not None and hasattr(progress_display, "finish"):
         progress_display.finish()
-    out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
-    written = write_reports(result, settings, out_dir)
+    write_error: OutputError | None = None
+    try:
+        written = write_reports(result, settings, out_dir)
+    except OutputError as exc:  # e.g. the disk filled up: still show the result below
+        written, write_error = [], exc
     if "terminal" in settings.formats:
         from citecheck_tex.report.terminal import render_terminal
 
@@ -233,6 +255,8 @@ def run_check(argv: Sequence[str]) -> int:
         from citecheck_tex.report.github import render_github
 
         sys.stdout.write(render_github(result))
+    if write_error is not None:
+        raise write_error
     return exit_status(result, settings.fail_on)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import sqlite3
 import stat
 from collections.abc import Iterator
@@ -150,3 +151,79 @@ def test_a_cache_failing_mid_run_warns_once_and_lookups_go_on(
     assert cache.failure
     with pytest.raises(sqlite3.ProgrammingError):
         cache._conn.execute("SELECT 1")
+
+
+# ------------------------------------------------------------------ row 6: output
+
+
+def test_an_out_folder_that_cannot_be_created_is_exit_2_before_the_run(
+        demo_index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder\n", encoding="utf-8")
+    cache = tmp_path / "cache.sqlite"
+    code = main(_args(demo_index, blocker / "reports", cache=str(cache)))
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and "internal error" not in err
+    assert str(blocker / "reports") in err and "--out" in err
+    assert not cache.exists()  # the run (which opens the cache) never started
+
+
+def test_a_read_only_out_folder_is_exit_2_before_the_run(
+        demo_index: Path, tmp_path: Path, readonly: list[Path]) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    _lock(readonly, out)
+    cache = tmp_path / "cache.sqlite"
+    done = run_cli(_args(demo_index, out, cache=str(cache)))
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(out) in lines[0] and "internal error" not in lines[0]
+    assert not cache.exists()
+    assert list(out.iterdir()) == []
+
+
+def test_a_read_only_input_folder_works_with_out_elsewhere(
+        demo_index: Path, tmp_path: Path, readonly: list[Path]) -> None:
+    paper = tmp_path / "paper"
+    shutil.copytree(PAPER, paper)
+    before = {p: p.read_bytes() for p in paper.rglob("*") if p.is_file()}
+    _lock(readonly, paper)
+    done = run_cli(_args(demo_index, tmp_path / "out", paper=paper))
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["entries"]
+    assert list((tmp_path / "out").glob("*.annotated.bib"))
+    assert {p: p.read_bytes() for p in paper.rglob("*") if p.is_file()} == before
+    # without --out the default folder would be inside it: said at once, exit 2
+    done = run_cli([str(paper / "paper.tex"), "--offline", "--index", str(demo_index),
+                    "--cache", "none"])
+    assert done.returncode == 2
+    assert "citecheck-report" in done.stderr and "--out" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_full_disk_never_leaves_a_truncated_report(demo_index: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert main(_args(demo_index, out)) in (0, 1)
+    old = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert min(len(b) for b in old.values()) > 2000  # every report is bigger than the cap
+    # every write past 2,000 bytes fails as on a full disk (EFBIG, like ENOSPC)
+    done = run_cli(_args(demo_index, out, "--fail-on", "never"), fsize=2000)
+    assert done.returncode == 2, done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    assert "report" in done.stderr.strip().splitlines()[-1]
+    now = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert now == old  # the previous reports intact, no temporary files left behind
+
+
+def test_reports_keep_the_usual_file_mode(demo_index: Path, tmp_path: Path) -> None:
+    import os
+
+    mask = os.umask(0o022)
+    try:
+        assert main(_args(demo_index, tmp_path / "out")) in (0, 1)
+    finally:
+        os.umask(mask)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "out").iterdir()}
+    assert modes and set(modes.values()) == {0o644}, modes
