@@ -306,7 +306,7 @@ def run_index(argv: Sequence[str]) -> int:
                   "docs/local-index.md)", file=sys.stderr)
             return EXIT_USAGE
         return EXIT_OK
-    idx = local_index.LocalIndex.open(path, create=False)
+    idx = local_index.LocalIndex.open(path, create=False, readonly=True)
     try:
         print(local_index.format_stats(idx.stats()))
     finally:

@@ -368,6 +368,13 @@ def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
                 failures[a.source] = (count + 1, msg or a.message)
     out = []
     for src, (count, msg) in sorted(failures.items()):
+        if src == "local":  # a file on this machine: no network involved, no "re-run later"
+            out.append(Problem(
+                "index-unusable",
+                f"the local index could not be read for {count} reference(s): {msg}. "
+                "Affected references are UNVERIFIED, not MAJOR.",
+            ))
+            continue
         out.append(Problem(
             "network",
             f"source {src} failed for {count} reference(s): {msg}. Affected references are "

@@ -227,3 +227,43 @@ def test_reports_keep_the_usual_file_mode(demo_index: Path, tmp_path: Path) -> N
         os.umask(mask)
     modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "out").iterdir()}
     assert modes and set(modes.values()) == {0o644}, modes
+
+
+# ------------------------------------------------------------------ row 9: a read-only index
+
+
+def test_a_valid_index_on_read_only_storage_is_used(
+        demo_index: Path, tmp_path: Path, readonly: list[Path]) -> None:
+    folder = tmp_path / "idx"
+    folder.mkdir()
+    shutil.copy(demo_index, folder / "index.sqlite")
+    _lock(readonly, folder)
+    before = sorted(p.name for p in folder.iterdir())
+    done = run_cli(_args(folder / "index.sqlite", tmp_path / "ro"))
+    assert done.returncode in (0, 1), done.stderr
+    assert main(_args(demo_index, tmp_path / "rw")) in (0, 1)
+    got = json.loads((tmp_path / "ro" / "report.json").read_text(encoding="utf-8"))
+    want = json.loads((tmp_path / "rw" / "report.json").read_text(encoding="utf-8"))
+    assert got["summary"] == want["summary"]
+    assert {e["key"]: e["label"] for e in got["entries"]} == \
+        {e["key"]: e["label"] for e in want["entries"]}
+    codes = {p["code"] for p in got["problems"]}
+    assert "network" not in codes and "index-unusable" not in codes
+    assert sorted(p.name for p in folder.iterdir()) == before  # no -wal, no -shm
+    stats = run_cli(["index", "stats", "--index", str(folder / "index.sqlite")])
+    assert stats.returncode == 0, stats.stderr
+
+
+def test_an_unusable_index_is_an_index_problem_not_network(
+        demo_index: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "index.sqlite"
+    data = bytearray(demo_index.read_bytes())
+    data[100:] = b"\x00\xff" * ((len(data) - 100) // 2) + b"\x00" * ((len(data) - 100) % 2)
+    broken.write_bytes(bytes(data))
+    out = tmp_path / "out"
+    assert main(_args(broken, out)) in (0, 1)
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    codes = {p["code"] for p in report["problems"]}
+    assert "network" not in codes
+    assert "index-unusable" in codes
+    assert {e["label"] for e in report["entries"]} <= {"UNVERIFIED", "SKIPPED"}
