@@ -261,8 +261,10 @@ def run_check(argv: Sequence[str]) -> int:
 
 
 def _problem_line(p: Any) -> str:
+    from citecheck_tex.report.controls import strip_controls
+
     where = f"{p.file}:{p.line}: " if p.file and p.line else (f"{p.file}: " if p.file else "")
-    return f"{where}{p.code}: {p.message}"
+    return strip_controls(f"{where}{p.code}: {p.message}")
 
 
 def run_index(argv: Sequence[str]) -> int:

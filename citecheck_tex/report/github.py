@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from citecheck_tex.model import Label
 from citecheck_tex.report.base import primary_link, register_reporter, sorted_verdicts
+from citecheck_tex.report.controls import strip_controls
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -23,7 +24,9 @@ _COMMAND = {Label.MAJOR: "error", Label.MINOR: "warning", Label.UNVERIFIED: "not
 
 
 def escape_data(text: str) -> str:
-    """Escape a workflow command's message."""
+    """Escape a workflow command's message (control characters and escape sequences
+    from keys, fields or records are dropped: the log is shown in a terminal too)."""
+    text = strip_controls(text, keep_newlines=True)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

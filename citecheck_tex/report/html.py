@@ -36,6 +36,7 @@ from citecheck_tex.report.base import (
     sites_of,
     sorted_verdicts,
 )
+from citecheck_tex.report.controls import strip_controls
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -235,7 +236,9 @@ def build_context(result: RunResult) -> dict[str, Any]:
 def render_html(result: RunResult) -> str:
     """The self-contained HTML report as text."""
     template = _environment().get_template(TEMPLATE)
-    return template.render(**build_context(result))
+    # escaping makes markup inert, not control characters: those (and bidi overrides)
+    # from keys, fields or records are dropped, none belong to the page itself
+    return strip_controls(template.render(**build_context(result)), keep_newlines=True)
 
 
 @register_reporter("html")

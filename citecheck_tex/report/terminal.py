@@ -26,6 +26,7 @@ from citecheck_tex.report.base import (
     sorted_verdicts,
     without_index_hint,
 )
+from citecheck_tex.report.controls import strip_controls, without_controls
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -160,12 +161,16 @@ def render_terminal(
     paint = _Painter(color)
     summary = result.summary()
     listed_labels = tuple(LABEL_ORDER) if verbose else _LISTED
-    verdicts = [v for v in sorted_verdicts(result.verdicts) if v.label in listed_labels]
+    # what is shown passes through strip_controls: keys, fields and records may carry
+    # escape sequences (screen clears, OSC titles and links) that must not reach the TTY
+    verdicts = [without_controls(v) for v in sorted_verdicts(result.verdicts)
+                if v.label in listed_labels]
     lines: list[str] = []
     if not quiet:
         mode = "offline" if result.offline else "online"
         lines.append(paint("bold", f"citecheck-tex {result.tool_version}") +
-                     f" · {result.input} · {len(result.verdicts)} references · {mode}")
+                     f" · {strip_controls(result.input)} · {len(result.verdicts)} references"
+                     f" · {mode}")
     key_w = min(max((len(v.entry.key) for v in verdicts), default=0), 32)
     loc_w = min(max((len(location(v.entry.file, v.entry.line)) for v in verdicts), default=0), 40)
     for v in verdicts:
@@ -177,7 +182,7 @@ def render_terminal(
     if result.problems and not quiet:
         lines.append("")
         lines.append(paint("bold", f"Problems ({len(result.problems)})"))
-        for p in result.problems:
+        for p in without_controls(result.problems):
             where = location(p.file, p.line)
             where = f"{where}: " if where else ""
             lines.append(f"  {paint('problem', p.code)} {where}{p.message}")
@@ -186,7 +191,7 @@ def render_terminal(
     tail = ""
     if result.elapsed_s and not quiet:
         tail = f"  ({result.elapsed_s:.1f} s, {result.http_requests} HTTP requests)"
-    usage = describe_usage(result)
+    usage = strip_controls(describe_usage(result))
     if usage and not quiet:
         lines.append(paint("dim", usage))
     if lines and not quiet:
