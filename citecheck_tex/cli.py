@@ -150,9 +150,10 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
     Each file is replaced atomically; raises :class:`~citecheck_tex.errors.OutputError`
     when one cannot be written.
     """
-    from citecheck_tex.outfiles import check_out_dir, write_text_atomic
+    from citecheck_tex.outfiles import check_out_dir, write_atomic, write_text_atomic
     from citecheck_tex.report import annotated_bib, html, sarif
     from citecheck_tex.report import json as json_report
+    from citecheck_tex.tex.encoding import decode_copy, encode_copy
 
     written: list[Path] = []
     check_out_dir(out_dir)
@@ -172,15 +173,20 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
         root = project_root(result)
         for bib in _bib_files(result):
             try:
-                text = (root / bib).read_text(encoding="utf-8", errors="surrogateescape")
+                text, encoding = decode_copy((root / bib).read_bytes())
             except OSError:
                 continue
             mine = [v for v in result.verdicts if v.entry.file == bib]
             stem = Path(bib).stem
+            copies: list[tuple[str, str]] = []
             if "bib" in settings.formats:
-                put(f"{stem}.annotated.bib", annotated_bib.render_annotated(text, mine))
+                copies.append((f"{stem}.annotated.bib",
+                               annotated_bib.render_annotated(text, mine)))
             if settings.emit_fixed:
-                put(f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine))
+                copies.append((f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine)))
+            for name, copy in copies:  # in the original's encoding (UTF-16 stays UTF-16)
+                write_atomic(out_dir / name, encode_copy(copy, encoding))
+                written.append(out_dir / name)
     return written
 
 

@@ -515,6 +515,12 @@ def _as_value(raw: str) -> str:
 
 
 def _decode(data: bytes) -> str:
+    from citecheck_tex.tex.encoding import sniff_utf16
+
+    if sniff_utf16(data) is not None:  # the text of a UTF-16 file; its BOM is not text
+        from citecheck_tex.tex.encoding import decode_copy
+
+        return decode_copy(data)[0]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -27,6 +27,7 @@ from citecheck_tex.tex.cites import (
     ResourceEvent,
     scan_tex,
 )
+from citecheck_tex.tex.encoding import decode_source
 from citecheck_tex.tex.latex_text import blank_ignored
 from citecheck_tex.tex.textlist import parse_text_list
 
@@ -39,12 +40,9 @@ _DOCCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
 
 
 def read_text(path: Path) -> str:
-    """Read a file as UTF-8, falling back to Latin-1 (old arXiv sources)."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    """Read a file as UTF-16 (by its BOM or NUL bytes), else UTF-8, else Latin-1
+    (old arXiv sources)."""
+    return decode_source(path.read_bytes())
 
 
 def load_project(path: Path) -> Project:
