@@ -61,6 +61,9 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
                    "else the user data folder)")
     p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
     p.add_argument("--out", metavar="DIR", help="report folder (default: citecheck-report/ beside INPUT)")
+    p.add_argument("--project-root", metavar="DIR",
+                   help="folder the paper's files may come from (default: the main file's); "
+                   "files read from outside it are reported and their entries not checked")
     p.add_argument("--format", metavar="LIST",
                    help="comma-separated: terminal,json,html,bib,sarif,github "
                    "(default terminal,json,html,bib)")
@@ -106,6 +109,7 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
         "index_path": ns.index,
         "cache_path": ns.cache,
         "out_dir": ns.out,
+        "project_root": ns.project_root,
         "formats": ns.format,
         "fail_on": ns.fail_on,
         "mailto": ns.mailto,
@@ -200,7 +204,8 @@ def project_root(result: RunResult) -> Path:
 def _bib_files(result: RunResult) -> list[str]:
     files: list[str] = []
     for e in result.project.all_entries:
-        if e.file.endswith(".bib") and e.file not in files:
+        # a file outside the project (outside-project) is never copied into the reports
+        if e.file.endswith(".bib") and e.file not in files and not e.outside_project:
             files.append(e.file)
     return files
 
@@ -222,7 +227,8 @@ def run_check(argv: Sequence[str]) -> int:
         from citecheck_tex.outfiles import check_out_dir
 
         check_out_dir(out_dir)  # before the run: an unwritable folder must not cost the run
-    project = load_project(input_path)
+    root = Path(settings.project_root).expanduser() if settings.project_root else None
+    project = load_project(input_path, project_root=root)
     if not project.all_entries and not project.entries:
         codes = {p.code for p in project.problems}
         for p in project.problems:

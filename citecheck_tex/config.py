@@ -92,6 +92,9 @@ class Settings:
     index_complete: bool = False
     cache_path: str = ""  # empty: user cache dir / cache.sqlite; "none" disables
     out_dir: str = ""  # empty: citecheck-report/ beside the input
+    # the folder the paper's files may come from; empty: the main file's folder. A file
+    # read from outside it is reported (outside-project) and its entries are not checked
+    project_root: str = ""
     formats: tuple[str, ...] = ("terminal", "json", "html", "bib")
     fail_on: str = "major"
     mailto: str = ""

@@ -129,6 +129,9 @@ class Entry:
     texkey: str = ""  # an INSPIRE texkey when the key or a field looks like one
     raw_text: str = ""  # the free text of a bibitem / list line, when any
     end_line: int = 0  # last line of the entry in its file, when known
+    # defined in a file outside the project folder: only key, file and line are kept,
+    # and the entry is not checked (problem ``outside-project``)
+    outside_project: bool = False
 
     def get(self, name: str, default: str = "") -> str:
         """A decoded field by lowercase name."""

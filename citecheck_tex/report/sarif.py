@@ -73,6 +73,8 @@ PROBLEM_CODES: dict[str, str] = {
     "doi-syntax": "A DOI is malformed",
     "ambiguous-main": "The main .tex file is ambiguous",
     "network": "A source could not be reached",
+    "index-unusable": "The local index could not be read",
+    "outside-project": "A file outside the project folder is read",
 }
 
 

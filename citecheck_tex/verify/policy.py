@@ -126,6 +126,8 @@ def skip_reason(entry: Entry) -> str | None:
     Software, web pages, datasets, standards and manuals, and ``@misc``
     entries (or bare list items) that give only a URL, are skipped.
     """
+    if entry.outside_project:
+        return "defined in a file outside the project folder: not checked"
     etype = entry.entry_type.lower()
     kind = _SKIP_TYPES.get(etype)
     if kind:
