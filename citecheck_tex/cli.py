@@ -21,7 +21,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -157,18 +157,18 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
     from citecheck_tex.outfiles import check_out_dir, write_atomic, write_text_atomic
     from citecheck_tex.report import annotated_bib, html, sarif
     from citecheck_tex.report import json as json_report
-    from citecheck_tex.tex.encoding import decode_copy, encode_copy
+    from citecheck_tex.tex.encoding import decode_copy, iter_encode_copy
 
     written: list[Path] = []
     check_out_dir(out_dir)
 
-    def put(name: str, text: str) -> None:
+    def put(name: str, text: str | Iterable[str]) -> None:
         path = out_dir / name
         write_text_atomic(path, text)  # a full disk leaves the old file, never half a new one
         written.append(path)
 
     if "json" in settings.formats:
-        put("report.json", json_report.render_json(result))
+        put("report.json", json_report.iter_json(result))  # streamed: one entry at a time
     if "html" in settings.formats:
         put("report.html", html.render_html(result))
     if "sarif" in settings.formats:
@@ -189,7 +189,7 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
             if settings.emit_fixed:
                 copies.append((f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine)))
             for name, copy in copies:  # in the original's encoding (UTF-16 stays UTF-16)
-                write_atomic(out_dir / name, encode_copy(copy, encoding))
+                write_atomic(out_dir / name, iter_encode_copy(copy, encoding))
                 written.append(out_dir / name)
     return written
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from citecheck_tex.errors import OutputError
@@ -50,8 +51,10 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Replace ``path`` with ``data`` atomically (temporary file + :func:`os.replace`).
+
+    ``data`` may come in pieces (a large report is then never whole in memory).
 
     On failure the temporary file is removed, ``path`` keeps its old content and
     :class:`~citecheck_tex.errors.OutputError` says which file and why.
@@ -64,7 +67,11 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                for piece in data:
+                    fh.write(piece)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
@@ -77,6 +84,10 @@ def write_atomic(path: Path, data: bytes) -> None:
                           "is unchanged", hint="free some disk space, or " + _HINT) from exc
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """:func:`write_atomic` of ``text`` as UTF-8 (lone surrogates from the input kept as bytes)."""
-    write_atomic(path, text.encode("utf-8", errors="surrogateescape"))
+def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
+    """:func:`write_atomic` of ``text`` (or its pieces) as UTF-8 (lone surrogates from the
+    input kept as bytes)."""
+    if isinstance(text, str):
+        write_atomic(path, text.encode("utf-8", errors="surrogateescape"))
+    else:
+        write_atomic(path, (t.encode("utf-8", errors="surrogateescape") for t in text))

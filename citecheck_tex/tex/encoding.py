@@ -13,6 +13,7 @@ comment lines are UTF-8.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -72,7 +73,17 @@ def decode_copy(data: bytes) -> tuple[str, TextEncoding]:
 
 def encode_copy(text: str, enc: TextEncoding) -> bytes:
     """``text`` as bytes in ``enc`` (the inverse of :func:`decode_copy`)."""
+    return b"".join(iter_encode_copy(text, enc))
+
+
+def iter_encode_copy(text: str, enc: TextEncoding, *, chunk: int = 1 << 20) -> Iterator[bytes]:
+    """:func:`encode_copy` in pieces of ``chunk`` characters (a 70 MB .bib is then not
+    held twice more, as one str and one bytes copy)."""
     if enc.codec == "utf-8":
-        return text.encode("utf-8", errors="surrogateescape")
-    bom = next(b for b, codec in _UTF16_BOMS if codec == enc.codec) if enc.bom else b""
-    return bom + text.encode(enc.codec, errors="surrogatepass")
+        codec, errors = "utf-8", "surrogateescape"
+    else:
+        codec, errors = enc.codec, "surrogatepass"
+        if enc.bom:
+            yield next(b for b, c in _UTF16_BOMS if c == enc.codec)
+    for i in range(0, len(text), chunk):
+        yield text[i:i + chunk].encode(codec, errors=errors)
