@@ -226,7 +226,9 @@ def run_check(argv: Sequence[str]) -> int:
     if writes_files(settings):
         from citecheck_tex.outfiles import check_out_dir
 
-        check_out_dir(out_dir)  # before the run: an unwritable folder must not cost the run
+        # before the run: an unwritable folder must not cost the run (nothing is left
+        # behind: the run may still end without reports)
+        check_out_dir(out_dir, keep=False)
     root = Path(settings.project_root).expanduser() if settings.project_root else None
     project = load_project(input_path, project_root=root)
     if not project.all_entries and not project.entries:

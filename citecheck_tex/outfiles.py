@@ -24,14 +24,17 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc) or type(exc).__name__
 
 
-def check_out_dir(out_dir: Path) -> None:
+def check_out_dir(out_dir: Path, *, keep: bool = True) -> None:
     """Create ``out_dir`` if needed and prove a file can be written in it.
 
-    Raises :class:`~citecheck_tex.errors.OutputError` (one line: the folder and why).
+    With ``keep`` False the folders this call created are removed again (the check
+    before a run that may still end without reports). Raises
+    :class:`~citecheck_tex.errors.OutputError` (one line: the folder and why).
     """
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"cannot write reports to {out_dir}: it is a file, not a folder",
                           hint=_HINT)
+    created = [p for p in (out_dir, *out_dir.parents) if not p.exists()]
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=out_dir, prefix=".citecheck-probe-")
@@ -43,6 +46,11 @@ def check_out_dir(out_dir: Path) -> None:
     except OSError as exc:
         raise OutputError(f"cannot write reports to {out_dir}: {_reason(exc)}",
                           hint=_HINT) from exc
+    finally:
+        if not keep:
+            for folder in created:  # leaf first
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
 
 
 def _new_file_mode() -> int:

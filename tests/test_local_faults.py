@@ -267,3 +267,15 @@ def test_an_unusable_index_is_an_index_problem_not_network(
     assert "network" not in codes
     assert "index-unusable" in codes
     assert {e["label"] for e in report["entries"]} <= {"UNVERIFIED", "SKIPPED"}
+
+
+def test_the_early_check_leaves_no_folder_behind(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    tex = tmp_path / "p.tex"
+    tex.write_text("\\documentclass{article}\\begin{document}Hi \\cite{x}.\\end{document}\n",
+                   encoding="utf-8")
+    out = tmp_path / "a" / "b" / "out"
+    code = main([str(tex), "--offline", "--cache", "none", "--index",
+                 str(tmp_path / "i.sqlite"), "--out", str(out)])
+    assert code == 2 and "bibliography" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
