@@ -83,8 +83,11 @@ class GateReport:
 
     def render(self) -> str:
         """The CI-log summary: one line per check, then the verdict."""
-        lines = [f"citecheck-tex gate: {self.folder}"]
-        lines += [c.render() for c in self.checks]
+        from citecheck_tex.report.controls import strip_controls
+
+        # file names and keys come from the submission: no escape sequences in the CI log
+        lines = [strip_controls(f"citecheck-tex gate: {self.folder}")]
+        lines += [strip_controls(c.render()) for c in self.checks]
         n_fail = sum(c.status == FAIL for c in self.checks)
         n_warn = sum(c.status == WARN for c in self.checks)
         verdict = "PASS" if self.passed else "FAIL"

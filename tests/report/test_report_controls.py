@@ -120,3 +120,14 @@ def test_without_controls_keeps_unchanged_objects() -> None:
     assert without_controls(rec).title == "ab"
     assert isinstance(without_controls(rec), Record)
     assert isinstance(without_controls(sample_result()), RunResult)
+
+
+def test_gate_log_lines_carry_no_control_characters() -> None:
+    from citecheck_tex.gate import FAIL, GateCheck, GateReport
+
+    report = GateReport(folder=f"sub{CLEAR}mission", main_file="main.tex",
+                        checks=(GateCheck("bbl-file", FAIL, f"missing {TITLE}x.bbl",
+                                          file=f"a{RLO}.tex", line=2),))
+    text = report.render()
+    assert "submission" in text and "missing x.bbl" in text
+    assert not EVIL.search(text)
