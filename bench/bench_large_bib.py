@@ -93,7 +93,10 @@ def main(argv: list[str] | None = None) -> None:
     env = dict(os.environ)
     if ns.pythonpath:
         env["PYTHONPATH"] = ns.pythonpath
-    done = subprocess.run(wrapped, capture_output=True, text=True, check=False, env=env)
+    # cwd: the temporary folder, so that ``-m`` does not pick up a package from the
+    # current folder instead of --pythonpath's
+    done = subprocess.run(wrapped, capture_output=True, text=True, check=False, env=env,
+                          cwd=root)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):

@@ -182,12 +182,12 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
                 continue
             mine = [v for v in result.verdicts if v.entry.file == bib]
             stem = Path(bib).stem
-            copies: list[tuple[str, str]] = []
-            if "bib" in settings.formats:
+            copies: list[tuple[str, Iterable[str]]] = []
+            if "bib" in settings.formats:  # streamed piece by piece
                 copies.append((f"{stem}.annotated.bib",
-                               annotated_bib.render_annotated(text, mine)))
+                               annotated_bib.iter_annotated(text, mine)))
             if settings.emit_fixed:
-                copies.append((f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine)))
+                copies.append((f"{stem}.fixed.bib", [annotated_bib.render_fixed(text, mine)]))
             for name, copy in copies:  # in the original's encoding (UTF-16 stays UTF-16)
                 write_atomic(out_dir / name, iter_encode_copy(copy, encoding))
                 written.append(out_dir / name)

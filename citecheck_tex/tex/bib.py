@@ -328,10 +328,13 @@ def build_entry(
     end_line: int = 0,
     raw_text: str = "",
     decoded: Mapping[str, str] | None = None,
+    share_raw: bool = False,
 ) -> Entry:
     """Build an Entry from raw (LaTeX) field values, filling the convenience attributes.
 
-    ``decoded`` may give already-decoded values (from a free-text parser).
+    ``decoded`` may give already-decoded values (from a free-text parser). With
+    ``share_raw`` the entry keeps ``raw_fields`` itself (a dict the caller no longer
+    changes) instead of a copy: 100,000 entries hold one dict each, not two.
     """
     fields: dict[str, str] = {}
     for name, value in raw_fields.items():
@@ -386,7 +389,7 @@ def build_entry(
         line=line,
         origin=origin,
         fields=fields,
-        raw_fields=dict(raw_fields),
+        raw_fields=raw_fields if share_raw and isinstance(raw_fields, dict) else dict(raw_fields),
         authors=authors,
         authors_truncated=truncated,
         editors=editors,
@@ -758,9 +761,13 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
     strings: dict[str, str] = {}
     oversized: set[str] = set()  # macros whose expansion was over the cap
     growth = 0  # characters that macro expansion added to the raw text, file-wide
-    raw_entries: list[tuple[_Block, dict[str, str]]] = []
+    # (key, type, first line, last line, expanded fields): the blocks themselves (their raw
+    # text and field tuples) are let go one by one, as they are read
+    raw_entries: list[tuple[str, str, int, int, dict[str, str]]] = []
     first_line: dict[str, int] = {}
-    for block in blocks:
+    blocks.reverse()
+    while blocks:
+        block = blocks.pop()
         line = block.line + 1
         kind = block.kind
         if kind == "string":
@@ -809,7 +816,8 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                     f"{exc}; it is not checked (the other entries are)",
                     key=block.key, file=filename, line=line))
                 continue
-            raw_entries.append((block, raw))
+            raw_entries.append((block.key, block.entry_type, line,
+                                line + block.raw.rstrip().count("\n"), raw))
         elif kind == "duplicate-field":
             problems.append(Problem(
                 "parse-error", f"entry at {filename}:{line} repeats a field: "
@@ -823,13 +831,14 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                 "parse-error", f"malformed {what} at {filename}:{line}: {err}; fix the braces, "
                 "quotes or commas (the other entries are still checked)",
                 key=key, file=filename, line=line))
-    by_key = {b.key.lower(): raw for b, raw in raw_entries}
+    by_key = {key.lower(): raw for key, _, _, _, raw in raw_entries}
     entries: list[Entry] = []
-    for block, raw in raw_entries:
-        etype = block.entry_type.lower()
+    for key, entry_type, start, end, raw in raw_entries:
+        etype = entry_type.lower()
         if etype == "xdata":
             continue
-        merged = dict(raw)
+        # most entries inherit nothing: their dict is used as it is, not copied
+        merged = dict(raw) if "xdata" in raw or "crossref" in raw else raw
         for xkey in [k.strip() for k in raw.get("xdata", "").split(",") if k.strip()]:
             for k, v in by_key.get(xkey.lower(), {}).items():
                 merged.setdefault(k, v)
@@ -838,9 +847,9 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
             parent = by_key.get(parent_key.lower())
             if parent is None:
                 problems.append(Problem(
-                    "undefined-key", f"entry {block.key!r} has crossref {parent_key!r}, which "
+                    "undefined-key", f"entry {key!r} has crossref {parent_key!r}, which "
                     f"is not defined in {filename}", key=parent_key, file=filename,
-                    line=block.line + 1))
+                    line=start))
             else:
                 if "title" in parent and "booktitle" not in merged:
                     merged["booktitle"] = parent["title"]
@@ -848,9 +857,8 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                     if k not in ("title", "ids", "crossref") or k == "title" and \
                             etype not in ("inproceedings", "incollection", "inbook"):
                         merged.setdefault(k, v)
-        start = block.line + 1
-        end = start + block.raw.rstrip().count("\n")
-        entries.append(build_entry(block.key, etype, filename, start, merged, end_line=end))
+        entries.append(build_entry(key, etype, filename, start, merged, end_line=end,
+                                   share_raw=True))
     for e in entries:
         problems.extend(entry_hygiene(e))
     return entries, problems

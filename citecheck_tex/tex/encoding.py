@@ -13,7 +13,7 @@ comment lines are UTF-8.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 
@@ -76,14 +76,16 @@ def encode_copy(text: str, enc: TextEncoding) -> bytes:
     return b"".join(iter_encode_copy(text, enc))
 
 
-def iter_encode_copy(text: str, enc: TextEncoding, *, chunk: int = 1 << 20) -> Iterator[bytes]:
-    """:func:`encode_copy` in pieces of ``chunk`` characters (a 70 MB .bib is then not
-    held twice more, as one str and one bytes copy)."""
+def iter_encode_copy(text: str | Iterable[str], enc: TextEncoding, *,
+                     chunk: int = 1 << 20) -> Iterator[bytes]:
+    """:func:`encode_copy` of ``text`` (or its pieces) in pieces of at most ``chunk``
+    characters (a 70 MB .bib is then not held twice more, as one str and one bytes copy)."""
     if enc.codec == "utf-8":
         codec, errors = "utf-8", "surrogateescape"
     else:
         codec, errors = enc.codec, "surrogatepass"
         if enc.bom:
             yield next(b for b, c in _UTF16_BOMS if c == enc.codec)
-    for i in range(0, len(text), chunk):
-        yield text[i:i + chunk].encode(codec, errors=errors)
+    for piece in ([text] if isinstance(text, str) else text):
+        for i in range(0, len(piece), chunk):
+            yield piece[i:i + chunk].encode(codec, errors=errors)
