@@ -36,9 +36,10 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-SHARED = Path("/work/shared")
+from bench import paths
+
+SHARED = paths.SHARED
 INSPIRE_DUMP = SHARED / "corpus" / "dumps" / "inspire_literature.jsonl"
 ARXIV_DUMP = SHARED / "corpus" / "dumps" / "arxiv_metadata_snapshot.jsonl"
 HEPML = SHARED / "corpus" / "bib" / "HEPML.bib"

@@ -33,16 +33,16 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from bench.accuracy.run_synthetic import WORLD, build_world, offline_settings
+from bench.paths import CORPUS
 from citecheck_tex.model import Verdict
 from citecheck_tex.pipeline import check_entries_async
 from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.tex.ids import normalize_arxiv
 
-REFS = Path("/work/shared/corpus/inspire_hep_reference_strings.jsonl")
-DUMP = Path("/work/shared/corpus/dumps/inspire_literature.jsonl")
+REFS = CORPUS / "inspire_hep_reference_strings.jsonl"
+DUMP = CORPUS / "dumps" / "inspire_literature.jsonl"
 _ARXIV = re.compile(r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})")
 
 

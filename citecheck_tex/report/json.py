@@ -121,8 +121,8 @@ def _report_head(result: RunResult) -> dict[str, Any]:
                                                    "SKIPPED")},
         "entries": [],
         "problems": [
-            {"code": p.code, "message": p.message, "key": p.key, "file": p.file,
-             "line": p.line}
+            {"code": p.code, "severity": p.severity, "message": p.message, "key": p.key,
+             "file": p.file, "line": p.line}
             for p in result.problems
         ],
         "elapsed_s": round(float(result.elapsed_s), 3),

@@ -81,6 +81,8 @@ UPGRADABLE_VERSIONS = frozenset({"1", "2"})
 #: Authors of a record indexed under (family name, year): the first few, because a
 #: citation names the first author (and a swapped order rarely goes further).
 AUTHOR_YEAR_AUTHORS = 3
+#: Years a preprint-only record may precede the journal version a reference cites.
+PREPRINT_LEAD_YEARS = 2
 #: Candidates an author+year lookup returns at most.
 MAX_AUTHOR_YEAR_RECORDS = 5
 #: Candidates of one (author, year) decoded for ranking at most (a prolific author).
@@ -210,6 +212,8 @@ def _record_to_json(rec: Record) -> str:
     }
     if rec.report_numbers:
         data["rn"] = list(rec.report_numbers)
+    if rec.catalogue_dates:
+        data["cd"] = True
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -224,7 +228,7 @@ def _record_from_json(text: str, score: float = 0.0) -> Record:
         volume=d["volume"], pages=d["pages"], doi=d["doi"], arxiv=d["arxiv"],
         texkeys=tuple(d["texkeys"]), entry_type=d["type"],
         extra_pubs=tuple((x[0], x[1], x[2], x[3]) for x in d["xp"]), score=score,
-        report_numbers=tuple(d.get("rn", ())),
+        report_numbers=tuple(d.get("rn", ())), catalogue_dates=bool(d.get("cd", False)),
     )
 
 
@@ -719,6 +723,18 @@ class LocalIndex:
             "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year k"
             f" JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year = ?"
             f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, year)).fetchall()
+        if journal or volume or page:
+            # a record that knows only the preprint is dated a year or two before the
+            # journal version the reference cites (PREPRINT_LEAD_YEARS)
+            earlier = [str(int(year) - k) for k in range(1, PREPRINT_LEAD_YEARS + 1)]
+            seen = {row[0] for row in rows}
+            more = self._conn.execute(
+                "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year"
+                f" k JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year IN"
+                f" ({','.join('?' * len(earlier))}) LIMIT {MAX_AUTHOR_YEAR_SCAN}",
+                (*names, *earlier)).fetchall()
+            rows.extend(row for row in more if row[0] not in seen
+                        and _preprint_only(_record_from_json(row[4])))
         if not rows:
             return []
         others = {_surname_key(a.split()[-1]) for a in authors[1:] if a.split()}
@@ -852,6 +868,12 @@ def _pub_fit(rec: Record, want: tuple[str, str, str]) -> int:
         got = pub_key(venue, vol, pages)
         best = max(best, sum(1 for a, b in zip(want, got, strict=True) if a and a == b))
     return best
+
+
+def _preprint_only(rec: Record) -> bool:
+    """True when the record states no publication (journal, volume or pages)."""
+    return not ((rec.venue and rec.venue.lower() != "arxiv") or rec.volume or rec.pages
+                or rec.extra_pubs)
 
 
 def _unique_ids(records: Iterable[Record]) -> list[Record]:

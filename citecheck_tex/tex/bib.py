@@ -328,13 +328,15 @@ def build_entry(
     end_line: int = 0,
     raw_text: str = "",
     decoded: Mapping[str, str] | None = None,
+    parse_issue: str = "",
     share_raw: bool = False,
 ) -> Entry:
     """Build an Entry from raw (LaTeX) field values, filling the convenience attributes.
 
-    ``decoded`` may give already-decoded values (from a free-text parser). With
-    ``share_raw`` the entry keeps ``raw_fields`` itself (a dict the caller no longer
-    changes) instead of a copy: 100,000 entries hold one dict each, not two.
+    ``decoded`` may give already-decoded values (from a free-text parser);
+    ``parse_issue`` says why that parse is unreliable (see ``refstring.parse_issue``).
+    With ``share_raw`` the entry keeps ``raw_fields`` itself (a dict the caller no
+    longer changes) instead of a copy: 100,000 entries hold one dict each, not two.
     """
     fields: dict[str, str] = {}
     for name, value in raw_fields.items():
@@ -378,6 +380,9 @@ def build_entry(
         doi = find_doi(raw_text)
     if _ARXIV_VENUE.match(venue) or (venue.lower().startswith("e-print")):
         venue = ""
+    pages = fields.get("pages", "")
+    if find_arxiv(pages):
+        pages = ""  # ADS exports preprints as pages = {arXiv:1410.4206}: an id, not pages
     texkey = key if looks_like_texkey(key) else ""
     for name in ("inspire", "texkey", "inspirekey"):
         if not texkey and looks_like_texkey(fields.get(name, "")):
@@ -397,13 +402,14 @@ def build_entry(
         year=year,
         venue=venue,
         volume=fields.get("volume", ""),
-        pages=fields.get("pages", ""),
+        pages=pages,
         doi=doi,
         arxiv=arxiv,
         url=fields.get("url", ""),
         texkey=texkey,
         raw_text=raw_text,
         end_line=end_line,
+        parse_issue=parse_issue,
     )
 
 
@@ -859,6 +865,9 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                         merged.setdefault(k, v)
         entries.append(build_entry(key, etype, filename, start, merged, end_line=end,
                                    share_raw=True))
+    from citecheck_tex.tex.fields import missing_fields
+
     for e in entries:
         problems.extend(entry_hygiene(e))
+        problems.extend(missing_fields(e))
     return entries, problems

@@ -223,6 +223,17 @@ def _crossref_full_keys() -> frozenset[str]:
     return frozenset(_compact(_tokens(full)) for full in _tables().crossref.values())
 
 
+@functools.lru_cache(maxsize=1)
+def abbreviated_words() -> frozenset[str]:
+    """Every abbreviated word of INSPIRE's journal abbreviations, with its full stop
+    ("Phys.", "Comput.", "Sci."): a word before a journal name that is one of these is
+    part of a longer name, not the end of a title."""
+    words: set[str] = set()
+    for _full, abbr in _read_csv(_INSPIRE_FILE):
+        words.update(w for w in re.split(r"[\s(),]+", abbr) if w.endswith(".") and len(w) > 2)
+    return frozenset(words)
+
+
 def journal_display(name: str) -> str:
     """The INSPIRE abbreviation of ``name`` when known, else the name tidied up."""
     key = journal_key(name)
@@ -232,9 +243,55 @@ def journal_display(name: str) -> str:
 
 
 def same_journal(a: str, b: str) -> bool:
-    """True when ``a`` and ``b`` name the same journal (both non-empty)."""
+    """True when ``a`` and ``b`` name the same journal (both non-empty).
+
+    Besides equal keys, an acronym names the journal it abbreviates ("JINST" and
+    "Journal of Instrumentation", "PoS" and "Proceedings of Science", "JOSS"): the
+    abbreviation tables list many journals only under their acronym.
+    """
     ka, kb = journal_key(a), journal_key(b)
-    return bool(ka) and ka == kb
+    if not ka or not kb:
+        return False
+    return ka == kb or is_acronym_of(a, b) or is_acronym_of(b, a)
+
+
+_ACRONYM_SKIP = frozenset({"OF", "THE", "AND", "FOR", "IN", "ON", "&"})
+_ACRONYM_RE = re.compile(r"[A-Za-z]{2,8}")
+
+
+def is_acronym_of(short: str, full: str) -> bool:
+    """True when ``short`` (one word such as "JINST", "PoS") abbreviates ``full``.
+
+    Every significant word of ``full`` (at least two) gives a non-empty prefix, in
+    order, and the prefixes spell ``short``; "of", "the", "and", ... may give a letter
+    or nothing. "JINST" = J(ournal) (of) INST(rumentation); "PoS" = P(roceedings)
+    o(f) S(cience). A single word never abbreviates another single word here.
+    """
+    text = _clean_latex(short).strip().replace(".", "")
+    if not _ACRONYM_RE.fullmatch(text):
+        return False
+    letters = _strip_accents(text).upper()
+    words = re.findall(r"[A-Z0-9]+", _strip_accents(_clean_latex(full)).upper())
+    significant = [w for w in words if w not in _ACRONYM_SKIP]
+    if len(significant) < 2 or len(words) > 12:
+        return False
+
+    @functools.cache
+    def fits(i: int, j: int) -> bool:  # letters[i:] from words[j:]
+        if j == len(words):
+            return i == len(letters)
+        word = words[j]
+        optional = word in _ACRONYM_SKIP
+        if optional and fits(i, j + 1):
+            return True
+        for n in range(1, len(word) + 1):
+            if i + n > len(letters) or letters[i:i + n] != word[:n]:
+                break
+            if fits(i + n, j + 1):
+                return True
+        return False
+
+    return fits(0, 0)
 
 
 def split_volume_letter(journal: str, volume: str) -> tuple[str, str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from citecheck_tex.verify.journals import (
+    is_acronym_of,
     journal_display,
     journal_key,
     same_journal,
@@ -54,6 +55,27 @@ def test_spellings_share_one_key(names: tuple[str, ...]) -> None:
 ])
 def test_different_journals_differ(a: str, b: str) -> None:
     assert not same_journal(a, b)
+
+
+# Real pairs from the hand-judged real-reference benchmark (bench/data/real_judged):
+# ADS and hand-written BibTeX spell out journals that INSPIRE records under an acronym
+# the refextract table does not expand.
+@pytest.mark.parametrize("short,full", [
+    ("JINST", "Journal of Instrumentation"), ("PoS", "Proceedings of Science"),
+    ("JHEP", "Journal of High Energy Physics"), ("EPJC", "European Physical Journal C"),
+    ("JOSS", "Journal of Open Source Software"),
+])
+def test_an_acronym_names_its_journal(short: str, full: str) -> None:
+    assert is_acronym_of(short, full)
+    assert same_journal(full, short)
+
+
+@pytest.mark.parametrize("short,full", [
+    ("PoS", "Physics of Plasmas"), ("JINST", "Journal of Physics"), ("PRL", "Physical Review D"),
+    ("Nature", "Nature Physics"), ("JHEP", "JCAP"), ("Phys. Rev.", "Physical Review Letters"),
+])
+def test_an_acronym_of_another_journal_does_not(short: str, full: str) -> None:
+    assert not is_acronym_of(short, full)
 
 
 def test_empty_names() -> None:
