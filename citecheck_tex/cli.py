@@ -251,8 +251,7 @@ def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
         # before the run: an unwritable folder must not cost the run (nothing is left
         # behind: the run may still end without reports)
         check_out_dir(out_dir, keep=False)
-    root = Path(settings.project_root).expanduser() if settings.project_root else None
-    project = load_project(input_path, project_root=root)
+    project = load_project(input_path, project_root=settings.resolved_project_root())
     if not project.all_entries and not project.entries:
         codes = {p.code for p in project.problems}
         for p in project.problems:

@@ -129,6 +129,10 @@ class Settings:
     web_search: bool = False
     web_search_tool: str = "none"  # none (model knowledge) | chat (web_search_options) | responses
 
+    def resolved_project_root(self) -> Path | None:
+        """The project folder set by ``project_root`` (None: the main file's folder)."""
+        return Path(self.project_root).expanduser() if self.project_root else None
+
     def resolved_index_path(self) -> Path:
         """Where the local index lives."""
         if self.index_path:

@@ -412,7 +412,7 @@ def verify_references(main: Path, settings: Settings) -> tuple[RunResult, GateCh
     from citecheck_tex.ignore import apply_ignores
     from citecheck_tex.tex.project import load_project
 
-    project = load_project(main)
+    project = load_project(main, project_root=settings.resolved_project_root())
     settings, _ = apply_ignores(project, settings)
     result = pipeline.check(project, settings)
     counts = result.summary()
