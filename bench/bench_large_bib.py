@@ -61,8 +61,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--no-index", action="store_true", help="no local index (all UNVERIFIED)")
     p.add_argument("--keep", metavar="DIR", help="build in DIR and keep the files")
     p.add_argument("--pythonpath", metavar="DIR",
-                   help="run the citecheck_tex found in DIR (e.g. an export of an older "
-                        "commit, to measure before/after)")
+                   help="run the citecheck_tex found in DIR, to measure before/after: an "
+                        "export of an older commit (git archive COMMIT | tar -x -C DIR; "
+                        "ln -s ../templates DIR/citecheck_tex/templates)")
     ns = p.parse_args(argv)
     shared = shared_folder()
     hepml = shared / "corpus" / "bib" / "HEPML.bib"
