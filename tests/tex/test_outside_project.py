@@ -99,3 +99,15 @@ def test_system_files_by_absolute_and_climbing_paths(tmp_path: Path) -> None:
     project = load_project(tmp_path / "main.tex")
     assert sorted((p.file, p.line) for p in project.problems if p.code == "outside-project") \
         == [("main.tex", 2), ("main.tex", 3)]
+
+
+def test_project_root_option_of_the_cli(tmp_path: Path) -> None:
+    main_tex, _ = _project(tmp_path)
+    out = tmp_path / "out"
+    assert main([str(main_tex), "--offline", "--index", str(tmp_path / "none.sqlite"),
+                 "--cache", "none", "--out", str(out), "--format", "json",
+                 "--fail-on", "never", "--project-root", str(tmp_path)]) == 0
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert "outside-project" not in {p["code"] for p in report["problems"]}
+    secret = next(e for e in report["entries"] if e["key"] == "Secret2020")
+    assert secret["label"] != "SKIPPED" and SECRET in secret["cited"]["title"]
