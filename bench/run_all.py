@@ -20,9 +20,12 @@ MODULES = (
     "bench.accuracy.real_references",
     "bench.accuracy.freetext_parse",
     "bench.accuracy.real_judged",
+    "bench.accuracy.self_check",
+    "bench.accuracy.online_vs_offline",
     "bench.bench_frontend",
     "bench.bench_index",
     "bench.bench_online",
+    "bench.bench_faults",
     "bench.bench_watch",
 )
 

@@ -174,7 +174,8 @@ class Problem:
     no-bibliography, missing-title-and-id, arxiv-id-form, doi-syntax, ambiguous-main,
     index-incomplete, index-unusable (the local index could not be read),
     outside-project (a file read from outside the project folder), network (a source
-    could not be reached). Its
+    could not be reached, throttled us or did not answer like the API), deadline and
+    interrupted (retrieval stopped early: the report is partial). Its
     :attr:`severity` follows from the code (:data:`ERROR_CODES`).
     """
 
@@ -384,6 +385,9 @@ class Verdict:
     # UNVERIFIED only because a local index not declared complete was all that was
     # consulted (offline): the reports give the advice once instead of per entry
     index_only: bool = False
+    # UNVERIFIED because retrieval stopped (deadline, Ctrl-C) before every source
+    # that could settle it was asked: the report is partial
+    unsettled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +407,9 @@ class RunResult:
     # None when no LLM part was configured for the run.
     llm_usage: Mapping[str, Mapping[str, int]] | None = None
     llm_model: str = ""  # the model those parts asked, when any
+    # "" for a complete run; "deadline" or "interrupted" when retrieval stopped early:
+    # the report is partial (references not yet settled are UNVERIFIED)
+    partial: str = ""
 
     def summary(self) -> dict[str, int]:
         """Counts per label, every label present."""
