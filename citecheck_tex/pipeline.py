@@ -656,6 +656,13 @@ def _network_problems(verdicts: Sequence[Verdict],
                 failures[a.source] = (count + 1, msg or a.message)
     out = []
     for src, (count, msg) in sorted(failures.items()):
+        if src == "local":  # a file on this machine: no network involved, no "re-run later"
+            out.append(Problem(
+                "index-unusable",
+                f"the local index could not be read for {count} reference(s): {msg}. "
+                "Affected references are UNVERIFIED, not MAJOR.",
+            ))
+            continue
         msg = given_up.get(src, msg).rstrip(".")
         out.append(Problem(
             "network",
@@ -666,15 +673,14 @@ def _network_problems(verdicts: Sequence[Verdict],
     return out
 
 
-def _open_cache(settings: Settings) -> Cache | None:
-    """The answer cache of ``settings`` (None when disabled)."""
+def _open_cache(settings: Settings, *, warn: bool = True) -> Cache | None:
+    """The answer cache of ``settings``: None when disabled or unusable (one warning)."""
     cache_path = settings.resolved_cache_path()
     if cache_path is None:
         return None
     from citecheck_tex.cache import Cache
 
-    cache_path.parent.mkdir(parents=True, exist_ok=True)
-    return Cache.open(cache_path)
+    return Cache.open_or_none(cache_path, warn=warn)
 
 
 async def check_entries_async(
@@ -738,7 +744,7 @@ async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict
                       for n in ((step,) if isinstance(step, str) else step)}
     settings = replace(settings, sources=tuple(s for s in settings.sources
                                                if s in texkey_sources))
-    cache = _open_cache(settings)
+    cache = _open_cache(settings, warn=False)  # the main run has warned already
     try:
         async with open_http(settings) as http:
             sources, _ = await _build_sources(http, settings, cache)
