@@ -16,6 +16,7 @@ from pathlib import Path
 
 from citecheck_tex.errors import InputError
 from citecheck_tex.model import CiteSite, Entry, EntryOrigin, Problem, Project
+from citecheck_tex.repo import git_toplevel
 from citecheck_tex.tex.aux import Artefact, parse_aux_text, parse_bcf_text
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bib import parse_bib_text
@@ -49,8 +50,9 @@ def read_text(path: Path) -> str:
 def load_project(path: Path, *, project_root: Path | None = None) -> Project:
     """Load what to check from a .tex, a folder, a .bib/.bbl or a .txt/.md reference list.
 
-    ``project_root`` is the folder the paper's files may come from (default: the
-    main file's folder). A file read from outside it (``\\input{../../etc/x}``,
+    ``project_root`` is the folder the paper's files may come from (default: the git
+    repository holding the main file, so a shared ``\bibliography{../refs}`` in the
+    same repository is checked; outside git, the main file's folder). A file read from outside it (``\\input{../../etc/x}``,
     ``\\addbibresource{/etc/passwd}``) is read as TeX reads it, but reported as
     ``outside-project`` and nothing from it reaches the reports or the sources
     beyond citation keys: its entries keep only key, file and line and are not checked.
@@ -285,8 +287,9 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
         read_text(main)
     except OSError as exc:
         raise InputError(f"cannot read {main}: {exc}", hint="check the file's permissions") from exc
-    st = _State(main=main, root=main.parent,
-                fence=(project_root if project_root is not None else main.parent).resolve())
+    fence = project_root if project_root is not None else (git_toplevel(main.parent)
+                                                           or main.parent)
+    st = _State(main=main, root=main.parent, fence=fence.resolve())
     _walk(st, main, main.parent, 0)
     problems = st.problems
     # --- bibliography resources
