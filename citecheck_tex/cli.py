@@ -57,7 +57,8 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
     p.add_argument("--out", metavar="DIR", help="report folder (default: citecheck-report/ beside INPUT)")
     p.add_argument("--project-root", metavar="DIR",
-                   help="folder the paper's files may come from (default: the main file's); "
+                   help="folder the paper's files may come from (default: the git repository "
+                   "holding the paper, else the main file's folder); "
                    "files read from outside it are reported and their entries not checked")
     p.add_argument("--format", metavar="LIST",
                    help="comma-separated: terminal,json,html,bib,sarif,github "
