@@ -21,7 +21,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -150,87 +150,6 @@ def default_out_dir(input_path: Path) -> Path:
     return base / "citecheck-report"
 
 
-#: Formats written as files into the report folder (the others go to stdout).
-FILE_FORMATS = frozenset({"json", "html", "bib", "sarif"})
-
-
-def writes_files(settings: Settings) -> bool:
-    """Whether ``settings`` ask for report files (so the folder must be writable)."""
-    return bool(FILE_FORMATS & set(settings.formats)) or settings.emit_fixed
-
-
-def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[Path]:
-    """Render the file reports chosen in settings into ``out_dir``; returns written paths.
-
-    Each file is replaced atomically; raises :class:`~citecheck_tex.errors.OutputError`
-    when one cannot be written.
-    """
-    from citecheck_tex.outfiles import check_out_dir, write_atomic, write_text_atomic
-    from citecheck_tex.report import annotated_bib, html, sarif
-    from citecheck_tex.report import json as json_report
-    from citecheck_tex.tex.encoding import decode_copy, iter_encode_copy
-
-    written: list[Path] = []
-    check_out_dir(out_dir)
-
-    def put(name: str, text: str | Iterable[str]) -> None:
-        path = out_dir / name
-        write_text_atomic(path, text)  # a full disk leaves the old file, never half a new one
-        written.append(path)
-
-    if "json" in settings.formats:
-        put("report.json", json_report.iter_json(result))  # streamed: one entry at a time
-    if "html" in settings.formats:
-        put("report.html", html.render_html(result))
-    if "sarif" in settings.formats:
-        put("report.sarif", sarif.render_sarif(result, prefix=ci_path_prefix(result, settings)))
-    if "bib" in settings.formats or settings.emit_fixed:
-        root = project_root(result)
-        for bib in _bib_files(result):
-            try:
-                text, encoding = decode_copy((root / bib).read_bytes())
-            except OSError:
-                continue
-            mine = [v for v in result.verdicts if v.entry.file == bib]
-            stem = Path(bib).stem
-            copies: list[tuple[str, Iterable[str]]] = []
-            if "bib" in settings.formats:  # streamed piece by piece
-                copies.append((f"{stem}.annotated.bib",
-                               annotated_bib.iter_annotated(text, mine)))
-            if settings.emit_fixed:
-                copies.append((f"{stem}.fixed.bib", [annotated_bib.render_fixed(text, mine)]))
-            for name, copy in copies:  # in the original's encoding (UTF-16 stays UTF-16)
-                write_atomic(out_dir / name, iter_encode_copy(copy, encoding))
-                written.append(out_dir / name)
-    return written
-
-
-def ci_path_prefix(result: RunResult, settings: Settings) -> str:
-    """The paper's folder relative to the repository root (``--path-root``,
-    ``$GITHUB_WORKSPACE`` or ``git rev-parse --show-toplevel``), for SARIF and GitHub
-    annotation paths; '' when the paper is at the root or no root is found."""
-    from citecheck_tex.repo import find_path_root, folder_prefix
-
-    folder = project_root(result)
-    return folder_prefix(folder, find_path_root(folder, settings.path_root))
-
-
-def project_root(result: RunResult) -> Path:
-    """The folder entry and site file names are relative to (the main file's)."""
-    from citecheck_tex.ignore import project_folder
-
-    return project_folder(result.project)
-
-
-def _bib_files(result: RunResult) -> list[str]:
-    files: list[str] = []
-    for e in result.project.all_entries:
-        # a file outside the project (outside-project) is never copied into the reports
-        if e.file.endswith(".bib") and e.file not in files and not e.outside_project:
-            files.append(e.file)
-    return files
-
-
 def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
     """``citecheck-tex INPUT ...``; ``shown_as`` names the input in the reports when it is
     not INPUT itself (the .zip a temporary folder was unpacked from)."""
@@ -247,9 +166,9 @@ def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
         raise UsageError(f"{input_path}: no such file or folder",
                          hint="give a .tex, .bib, .bbl, .txt or .md file, or a folder")
     out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
-    if writes_files(settings):
-        from citecheck_tex.outfiles import check_out_dir
+    from citecheck_tex.outfiles import check_out_dir, write_reports, writes_files
 
+    if writes_files(settings):
         # before the run: an unwritable folder must not cost the run (nothing is left
         # behind: the run may still end without reports)
         check_out_dir(out_dir, keep=False)
@@ -296,8 +215,10 @@ def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
         sys.stdout.write(render_terminal(result, color=color, verbose=settings.verbose,
                                          quiet=settings.quiet))
         if written:
-            print(f"Reports written to {out_dir}{os.sep}: " + ", ".join(p.name for p in written))
+            print(f"Reports written to {out_dir}{os.sep}: "
+                  + ", ".join(str(p.relative_to(out_dir)) for p in written))
     if "github" in settings.formats:
+        from citecheck_tex.report.base import ci_path_prefix
         from citecheck_tex.report.github import render_github
 
         sys.stdout.write(render_github(result, prefix=ci_path_prefix(result, settings)))

@@ -482,6 +482,8 @@ def main(argv: Sequence[str]) -> int:
     from citecheck_tex import cli
     from citecheck_tex.config import load_settings
     from citecheck_tex.errors import UsageError
+    from citecheck_tex.outfiles import write_reports
+    from citecheck_tex.report.base import ci_path_prefix
 
     ns = parser().parse_args(list(argv))
     folder = Path(ns.folder)
@@ -493,11 +495,12 @@ def main(argv: Sequence[str]) -> int:
     sys.stdout.write(report.render())
     if report.result is not None:
         if ns.out:
-            written = cli.write_reports(report.result, settings, Path(ns.out))
-            print(f"Reports written to {ns.out}: " + ", ".join(w.name for w in written))
+            written = write_reports(report.result, settings, Path(ns.out))
+            print(f"Reports written to {ns.out}: "
+                  + ", ".join(str(w.relative_to(ns.out)) for w in written))
         if "github" in settings.formats:
             from citecheck_tex.report.github import render_github
 
             sys.stdout.write(render_github(report.result,
-                                           prefix=cli.ci_path_prefix(report.result, settings)))
+                                           prefix=ci_path_prefix(report.result, settings)))
     return 0 if report.passed else 1

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citecheck_tex.model import Entry, Label, Problem, Project, Verdict
+from citecheck_tex.tex.project import project_folder
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -170,12 +171,6 @@ def add_ignore(folder: Path, entry: Entry, reason: str) -> Path:
     with path.open("a", encoding="utf-8") as fh:
         fh.write(prefix + format_ignore_line(entry, reason) + "\n")
     return path
-
-
-def project_folder(project: Project) -> Path:
-    """The folder whose ignore file applies to a project: the main file's, else the input's."""
-    base = Path(project.main_file or project.input)
-    return base if base.is_dir() else base.parent
 
 
 def project_paths(project: Project) -> list[Path]:

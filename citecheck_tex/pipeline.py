@@ -821,7 +821,8 @@ def check(
     progress: ProgressCallback | None = None,
 ) -> RunResult:
     """Check every entry of a loaded project and return the run's result."""
-    from citecheck_tex.ignore import apply_ignores, explain_ignored, load_ignores, project_folder
+    from citecheck_tex.ignore import apply_ignores, explain_ignored, load_ignores
+    from citecheck_tex.tex.project import project_folder
 
     t0 = time.perf_counter()
     settings, ignore_problems = apply_ignores(project, settings)

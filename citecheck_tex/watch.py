@@ -33,8 +33,8 @@ from citecheck_tex.ignore import (
     load_ignores,
     project_paths,
 )
-from citecheck_tex.ignore import project_folder as _project_folder
 from citecheck_tex.model import Entry, Label, Problem, Project, RunResult, Verdict
+from citecheck_tex.tex.project import project_folder as _project_folder
 
 logger = logging.getLogger(__name__)
 
@@ -274,7 +274,7 @@ class WatchSession:
         """Rewrite the report files of the last result in place (none without ``out_dir``)."""
         if self.out_dir is None or self.result is None:
             return []
-        from citecheck_tex.cli import write_reports
+        from citecheck_tex.outfiles import write_reports
 
         return write_reports(self.result, self._settings_used, self.out_dir)
 

@@ -41,6 +41,13 @@ _MAX_DEPTH = 50
 _DOCCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
 
 
+def project_folder(project: Project) -> Path:
+    """The folder a project's file names are relative to: the main file's, else the input's
+    (its ignore file and the report copies of its .bib files are placed by this folder)."""
+    base = Path(project.main_file or project.input)
+    return base if base.is_dir() else base.parent
+
+
 def read_text(path: Path) -> str:
     """Read a file as UTF-16 (by its BOM or NUL bytes), else UTF-8, else Latin-1
     (old arXiv sources)."""
