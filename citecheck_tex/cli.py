@@ -135,13 +135,12 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def exit_status(result: RunResult, fail_on: str) -> int:
-    """0 when nothing at or above ``fail_on`` was found, else 1 (see
-    :func:`citecheck_tex.verify.policy.failures`: broken input fails every level but
+    """0 when nothing at or above ``fail_on`` was found, else 1 (the policy is
+    :func:`citecheck_tex.verify.policy.fails`: broken input fails every level but
     ``never``)."""
-    from citecheck_tex.verify.policy import failures
+    from citecheck_tex.verify.policy import fails
 
-    bad, problems = failures(result, fail_on)
-    return EXIT_FOUND if bad or problems else EXIT_OK
+    return EXIT_FOUND if fails(result, fail_on) else EXIT_OK
 
 
 def default_out_dir(input_path: Path) -> Path:

@@ -95,6 +95,9 @@ def test_offline_advice_never_suggests_index_complete(holo_index: Path, tmp_path
 
 def test_fail_on_levels_are_ordered_and_errors_fail_by_default() -> None:
     assert FAIL_ON_CHOICES == ("never", "error", "major", "minor", "unverified", "warning")
+    from citecheck_tex.verify.policy import FAIL_LABELS
+
+    assert tuple(FAIL_LABELS) == FAIL_ON_CHOICES  # one level list: settings and policy agree
     clean = replace(run_result(), verdicts=tuple(
         v for v in run_result().verdicts if v.label in (Label.EXACT, Label.SKIPPED)),
         problems=())
