@@ -17,10 +17,9 @@ Pure parsing lives in :func:`parse_ignore_text`; :func:`load_ignores` and
 
 from __future__ import annotations
 
-import argparse
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -212,44 +211,3 @@ def explain_ignored(verdicts: Sequence[Verdict], ignores: IgnoreList) -> list[Ve
                 v = replace(v, reason=f"ignored: {reason}")
         out.append(v)
     return out
-
-
-def parser() -> argparse.ArgumentParser:
-    """The argument parser of ``citecheck-tex ignore`` (also for completion and the man page)."""
-    p = argparse.ArgumentParser(prog="citecheck-tex ignore",
-                                description="Ignore references until they change.")
-    p.add_argument("keys", nargs="+", metavar="KEY")
-    p.add_argument("--reason", required=True, help="why the reference is not checked")
-    p.add_argument("--in", dest="input", default=".", metavar="INPUT",
-                   help="the paper (.tex, its folder, .bib or .bbl); default: this folder")
-    return p
-
-
-def main(argv: Sequence[str]) -> int:
-    """``citecheck-tex ignore KEY [KEY...] --reason TEXT [--in INPUT]``: append ignore lines."""
-    from citecheck_tex.errors import UsageError
-
-    p = parser()
-    try:
-        ns = p.parse_args(list(argv))
-    except SystemExit as exc:  # argparse exits on --help and on errors
-        if exc.code == 0:
-            return 0
-        raise UsageError("bad arguments", hint="see `citecheck-tex ignore --help`") from None
-    from citecheck_tex.tex.project import load_project
-
-    path = Path(ns.input)
-    if not path.exists():
-        raise UsageError(f"{path}: no such file or folder")
-    project = load_project(path)
-    pool: Mapping[str, Entry] = {e.key: e for e in (*project.all_entries, *project.entries)}
-    missing = [k for k in ns.keys if k not in pool]
-    if missing:
-        raise UsageError(f"no entry {missing[0]!r} in {path}",
-                         hint="give a key of the bibliography")
-    written = Path()
-    for key in ns.keys:
-        entry = pool[key]
-        written = add_ignore(project_folder(project), entry, ns.reason)
-        print(f"ignored {key} (hash {entry.content_hash}) in {written}")
-    return 0

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from citecheck_tex.cli import exit_status, main
+from citecheck_tex.cli import main
+from citecheck_tex.commands.options import exit_status
 from citecheck_tex.config import FAIL_ON_CHOICES
 from citecheck_tex.model import Label, Problem
 from citecheck_tex.report.terminal import render_terminal

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from citecheck_tex import gate
+from citecheck_tex.commands import gate
+from citecheck_tex.commands.gate import FAIL, PASS, WARN, parse_readme_toplevel, run_gate
 from citecheck_tex.config import Settings
-from citecheck_tex.gate import FAIL, PASS, WARN, parse_readme_toplevel, run_gate
 
 from .conftest import FAKE_AUTHORS, bib_entry, load_records, tex_source
 
@@ -187,11 +187,11 @@ def test_main_exit_codes_and_summary(tmp_path: Path, index_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     opts = ["--offline", "--index-complete", "--index", str(index_path), "--cache", "none"]
     clean = _submission(tmp_path / "clean")
-    assert gate.main([str(clean), *opts]) == 0
+    assert gate.cli([str(clean), *opts]) == 0
     out = capsys.readouterr().out
     assert out.strip().endswith("checks)") and "gate: PASS" in out
     broken = _submission(tmp_path / "broken", bbl_name="paper", split=True, corrupt=True)
-    assert gate.main([str(broken), *opts]) == 1
+    assert gate.cli([str(broken), *opts]) == 1
     out = capsys.readouterr().out
     assert "gate: FAIL" in out
     assert sum(line.startswith("FAIL") for line in out.splitlines()) >= 2

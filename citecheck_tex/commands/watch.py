@@ -25,6 +25,13 @@ from typing import IO, Any
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from citecheck_tex import __version__
+from citecheck_tex.commands.options import (
+    Parser,
+    add_check_options,
+    exit_status,
+    out_dir_of,
+    overrides,
+)
 from citecheck_tex.config import Settings
 from citecheck_tex.ignore import (
     IgnoreList,
@@ -397,44 +404,48 @@ def watch_loop(
         observer.join(timeout=5)
 
 
-def _parser() -> argparse.ArgumentParser:
-    from citecheck_tex.cli import _add_check_options, _Parser
-
-    p = _Parser(prog="citecheck-tex watch",
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex watch`` (also for completion and the man page)."""
+    p = Parser(prog="citecheck-tex watch",
                 description="Re-check the references each time the paper or a bibliography "
                 "is saved; only new or changed entries are retrieved again.")
     p.add_argument("input", metavar="INPUT", help="a .tex file (or its folder), .bib or .bbl")
     p.add_argument("--debounce", type=float, default=0.2, metavar="SECONDS",
                    help="wait until files are quiet this long before re-checking (default 0.3)")
     p.add_argument("--once", action="store_true", help="check once and exit (for scripts)")
-    _add_check_options(p)
+    add_check_options(p)
     return p
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser of ``citecheck-tex watch`` (also for completion and the man page)."""
-    return _parser()
+def run(input_path: Path, settings: Settings) -> WatchSession:
+    """Check once and write the reports: the session, ready for :func:`watch_loop`."""
+    from citecheck_tex.errors import UsageError
+
+    if not input_path.exists():
+        raise UsageError(f"{input_path}: no such file or folder",
+                         hint="give a .tex, .bib or .bbl file, or a folder")
+    session = WatchSession(input_path, settings, out_dir=out_dir_of(input_path, settings))
+    first = session.run_once()
+    if first.error:
+        raise UsageError(f"{input_path}: {first.error}")
+    return session
 
 
-def main(argv: Sequence[str]) -> int:
+def cli(argv: Sequence[str]) -> int:
     """``citecheck-tex watch INPUT [check options] [--debounce S] [--once]``."""
-    from citecheck_tex.cli import _overrides, default_out_dir, exit_status
     from citecheck_tex.config import load_settings
     from citecheck_tex.errors import UsageError
 
-    ns = _parser().parse_args(list(argv))
+    ns = parser().parse_args(list(argv))
     input_path = Path(ns.input)
     if not input_path.exists():
         raise UsageError(f"{input_path}: no such file or folder",
                          hint="give a .tex, .bib or .bbl file, or a folder")
     if ns.debounce < 0:
         raise UsageError("--debounce must be >= 0")
-    settings = load_settings(input_path, _overrides(ns))
-    out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
-    session = WatchSession(input_path, settings, out_dir=out_dir)
-    first = session.run_once()
-    if first.error:
-        raise UsageError(f"{input_path}: {first.error}")
+    settings = load_settings(input_path, overrides(ns))
+    session = run(input_path, settings)
+    out_dir = out_dir_of(input_path, settings)
     _print_first(session, settings, out_dir, sys.stdout)
     if ns.once and session.result is not None:
         return exit_status(session.result, settings.fail_on)

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from citecheck_tex.commands.options import Parser, add_check_options, overrides
 from citecheck_tex.config import Settings
 from citecheck_tex.model import RunResult
 from citecheck_tex.tex.bbl import parse_bbl_text
@@ -464,22 +465,25 @@ def _relative(folder: Path, name: str) -> str:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``citecheck-tex gate`` (also for completion and the man page)."""
-    from citecheck_tex import cli
-
-    p = cli._Parser(prog="citecheck-tex gate",
-                    description="Check an arXiv submission folder before uploading it.")
+    p = Parser(prog="citecheck-tex gate",
+               description="Check an arXiv submission folder before uploading it.")
     p.add_argument("folder", metavar="DIR", help="the submission folder")
     p.add_argument("--no-verify", action="store_true",
                    help="structural checks only (no reference retrieval)")
     p.add_argument("--bbl-format", default=ARXIV_BBL_FORMAT, metavar="VERSION",
                    help=f"biblatex .bbl format arXiv expects (default {ARXIV_BBL_FORMAT})")
-    cli._add_check_options(p)
+    add_check_options(p)
     return p
 
 
-def main(argv: Sequence[str]) -> int:
+def run(folder: Path, settings: Settings, *, verify: bool = True,
+        bbl_format: str = ARXIV_BBL_FORMAT) -> GateReport:
+    """The gate as a typed function: :func:`run_gate`."""
+    return run_gate(folder, settings, verify=verify, bbl_format=bbl_format)
+
+
+def cli(argv: Sequence[str]) -> int:
     """``citecheck-tex gate DIR [check options] [--no-verify] [--bbl-format V]``."""
-    from citecheck_tex import cli
     from citecheck_tex.config import load_settings
     from citecheck_tex.errors import UsageError
     from citecheck_tex.outfiles import write_reports
@@ -489,9 +493,8 @@ def main(argv: Sequence[str]) -> int:
     folder = Path(ns.folder)
     if not folder.is_dir():
         raise UsageError(f"{folder}: not a folder", hint="give the submission folder")
-    overrides = cli._overrides(ns)
-    settings = load_settings(folder, overrides)
-    report = run_gate(folder, settings, verify=not ns.no_verify, bbl_format=ns.bbl_format)
+    settings = load_settings(folder, overrides(ns))
+    report = run(folder, settings, verify=not ns.no_verify, bbl_format=ns.bbl_format)
     sys.stdout.write(report.render())
     if report.result is not None:
         if ns.out:
