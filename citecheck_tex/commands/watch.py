@@ -24,7 +24,6 @@ from typing import IO, Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
-from citecheck_tex import __version__
 from citecheck_tex.commands.options import (
     Parser,
     add_check_options,
@@ -36,11 +35,11 @@ from citecheck_tex.config import Settings
 from citecheck_tex.ignore import (
     IgnoreList,
     apply_ignores,
-    explain_ignored,
     load_ignores,
     project_paths,
 )
 from citecheck_tex.model import Entry, Label, Problem, Project, RunResult, Verdict
+from citecheck_tex.pipeline import Known, check_project
 from citecheck_tex.tex.project import project_folder as _project_folder
 
 logger = logging.getLogger(__name__)
@@ -155,11 +154,11 @@ class WatchSession:
         self.input_path = input_path
         self.settings = settings
         self.out_dir = out_dir
-        self._check = check or default_check
+        self._check = check  # None: the pipeline's own cascade
         root = settings.resolved_project_root()
         self._load = load or (lambda path: _default_load(path, project_root=root))
-        self._verdicts: dict[_CacheKey, Verdict] = {}
-        self._run_problems: tuple[Problem, ...] = ()
+        self._known: Known | None = None  # what the last cycle settled, for the next
+        self._seen: set[_CacheKey] = set()  # entries (and their ignore reasons) checked
         self._digests: dict[Path, str] = {}
         self.result: RunResult | None = None
         self.cycles = 0
@@ -199,55 +198,27 @@ class WatchSession:
         except Exception as exc:  # a half-written file must not end the session
             logger.debug("reload failed", exc_info=True)
             return Diff(error=str(exc) or type(exc).__name__, first=first)
-        settings, ignore_problems = apply_ignores(project, self.settings)
+        settings, _ = apply_ignores(project, self.settings)
         ignores = load_ignores(_project_folder(project))
 
         previous = {v.entry.key: v for v in self.result.verdicts} if self.result else {}
         old_hashes = {v.entry.key: v.entry.content_hash for v in previous.values()}
         keys_now = [e.key for e in project.entries]
-
-        todo: list[Entry] = []
-        todo_keys: list[_CacheKey] = []
-        reused: dict[int, Verdict] = {}
-        for i, entry in enumerate(project.entries):
-            ck = self._cache_key(entry, ignores)
-            old = self._verdicts.get(ck)
-            if old is not None and not settings.refresh:
-                reused[i] = replace(old, entry=entry, sites=project.sites_for(entry.key))
-            else:
-                todo.append(entry)
-                todo_keys.append(ck)
-        if todo:
-            verdicts, run_problems, requests = self._check(todo, settings)
-            self._run_problems = tuple(run_problems)
-            self.http_requests += requests
-            for ck, v in zip(todo_keys, verdicts, strict=True):
-                self._verdicts[ck] = v
-        fresh = iter(todo_keys)
-        ordered: list[Verdict] = []
-        for i, entry in enumerate(project.entries):
-            if i in reused:
-                ordered.append(reused[i])
-            else:
-                v = self._verdicts[next(fresh)]
-                ordered.append(replace(v, entry=entry, sites=project.sites_for(entry.key)))
-        ordered = explain_ignored(ordered, ignores)
-        # forget verdicts of entries that no longer exist
-        live = {self._cache_key(e, ignores) for e in project.entries}
-        self._verdicts = {k: v for k, v in self._verdicts.items() if k in live}
-
-        problems = (*project.problems, *ignore_problems, *self._run_problems)
+        # what this cycle checks again: entries (with their ignore reason) not seen before
+        todo = [e for e in project.entries
+                if settings.refresh or self._cache_key(e, ignores) not in self._seen]
+        # the check itself is the pipeline's (LLM parsing, texkey hints, ignore reasons,
+        # sites), with the verdicts of unchanged entries handed in
+        checked = check_project(project, self.settings, known=self._known, verify=self._check)
+        self._known = checked.known
+        self._seen = {self._cache_key(e, ignores) for e in project.entries}
+        result = replace(checked.result, http_requests=self.http_requests
+                         + checked.result.http_requests,
+                         elapsed_s=time.perf_counter() - t0)
+        self.http_requests = result.http_requests
+        ordered = result.verdicts
+        problems = result.problems
         old_problems = set(self.result.problems) if self.result else set()
-        result = RunResult(
-            input=project.input,
-            offline=settings.offline,
-            project=project,
-            verdicts=tuple(ordered),
-            problems=tuple(problems),
-            tool_version=__version__,
-            elapsed_s=time.perf_counter() - t0,
-            http_requests=self.http_requests,
-        )
         self.result = result
         self.cycles += 1
         self._digests = {p: _digest(p) for p in self.watched_paths()}
