@@ -1,15 +1,18 @@
-"""Watch mode runs the pipeline's own check (``pipeline.check_project`` with the known
-verdicts handed in): it keeps what the pipeline adds to a run (texkey hints)."""
+"""``check``, ``watch``, ``gate`` and the latexmk hook give the same verdicts on the
+sample papers: they share one check (``pipeline.check_project``), one project loader
+and one exit policy. Also: watch keeps what the pipeline adds to a run (texkey hints)."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from citecheck_tex.commands import check, watch
-from citecheck_tex.config import Settings
+from citecheck_tex.commands import check, gate, latexmk, watch
+from citecheck_tex.config import Settings, load_settings
 from citecheck_tex.model import RunResult
 
 from .conftest import bib_entry, load_records, tex_source
@@ -38,6 +41,37 @@ def _verdicts(result: RunResult) -> dict[str, tuple[Any, ...]]:
 def _options(index: Path, out: Path) -> dict[str, Any]:
     return {"offline": True, "index_path": str(index), "cache_path": "none",
             "out_dir": str(out), "formats": "json"}
+
+
+@pytest.mark.parametrize("sample", PAPERS, ids=lambda p: p.name)
+def test_every_command_gives_the_same_verdicts(sample: Path, sample_index: Path,
+                                               tmp_path: Path) -> None:
+    folder = tmp_path / sample.name
+    shutil.copytree(sample, folder, ignore=shutil.ignore_patterns("citecheck-report"))
+    paper = folder / "paper.tex"
+
+    def settings(name: str) -> Settings:  # the paper's citecheck.toml applies to each
+        return load_settings(folder, _options(sample_index, tmp_path / name))
+
+    by_check = check.run(paper, settings("check"))
+    expected = json.loads((sample / "expected.json").read_text(encoding="utf-8"))
+    assert {k: v[0] for k, v in _verdicts(by_check.result).items()} == expected["labels"]
+
+    session = watch.run(paper, settings("watch"))
+    assert session.result is not None
+    gate_report = gate.run(folder, settings("gate"))
+    assert gate_report.result is not None
+    hook_out = tmp_path / "latexmk"
+    status = latexmk.run_hook([str(paper), "--offline", "--index", str(sample_index),
+                               "--cache", "none", "--out", str(hook_out), "--format", "json"])
+    hook = json.loads((hook_out / "report.json").read_text(encoding="utf-8"))
+
+    want = _verdicts(by_check.result)
+    assert _verdicts(session.result) == want
+    assert _verdicts(gate_report.result) == want
+    assert {e["key"]: e["label"] for e in hook["entries"]} == {k: v[0] for k, v in want.items()}
+    assert status == by_check.status
+    assert [p.code for p in session.result.problems] == [p.code for p in by_check.result.problems]
 
 
 def test_watch_keeps_the_texkey_hint_of_the_check(tmp_path: Path, index_path: Path) -> None:
