@@ -62,7 +62,7 @@ def test_version_2_index_is_upgraded_in_place(all_dumps: Path, readonly: bool) -
     conn.commit()
     conn.close()
     with LocalIndex.open(all_dumps, create=False, readonly=readonly) as index:
-        assert index.stats().schema_version == SCHEMA_VERSION == "3"
+        assert index.stats().schema_version == SCHEMA_VERSION == "4"
         assert [[(r.id, r.score) for r in index.search_title(q)] for q in QUERIES] == expected
     terms, vocab = _terms(all_dumps)
     assert terms == vocab and len(terms) > 100
