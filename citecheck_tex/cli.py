@@ -245,10 +245,13 @@ def run_index(argv: Sequence[str]) -> int:
     """``citecheck-tex index add FILE... | index stats``."""
     p = _Parser(prog="citecheck-tex index", description="Manage the local offline index.")
     sub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    add = sub.add_parser("add", help="import BibTeX, arXiv snapshot, INSPIRE, OpenAlex or "
-                         "Crossref JSON lines (gzip ok)")
+    add = sub.add_parser("add", help="import BibTeX, DBLP XML, arXiv snapshot, INSPIRE, "
+                         "OpenAlex or Crossref JSON lines (gzip ok)")
     add.add_argument("files", nargs="+", metavar="FILE")
     add.add_argument("--index", metavar="PATH")
+    add.add_argument("--jobs", type=int, default=0, metavar="N",
+                     help="processes parsing each file (default: every core for files of "
+                          "8 MiB or more)")
     stats = sub.add_parser("stats", help="counts per source and format")
     stats.add_argument("--index", metavar="PATH")
     ns = p.parse_args(argv)
@@ -269,7 +272,7 @@ def run_index(argv: Sequence[str]) -> int:
                 sys.stderr.write(f"\r  {n:,} records")
                 sys.stderr.flush()
 
-        all_stats = local_index.import_files(path, files, progress=show)
+        all_stats = local_index.import_files(path, files, progress=show, jobs=ns.jobs)
         if sys.stderr.isatty():
             sys.stderr.write("\r")
         print(local_index.format_stats(all_stats))  # lists each file's first problems
@@ -277,9 +280,9 @@ def run_index(argv: Sequence[str]) -> int:
         empty = [st for st in all_stats if not st.records and st.problems]
         if empty:
             names = ", ".join(st.path for st in empty)
-            print(f"citecheck-tex: error: nothing imported from {names}: not a BibTeX file or "
-                  "a dump of a known format (one JSON record per line; see "
-                  "docs/local-index.md)", file=sys.stderr)
+            print(f"citecheck-tex: error: nothing imported from {names}: not a BibTeX file, "
+                  "a DBLP XML dump or a dump of a known format (one JSON record per line; "
+                  "see docs/local-index.md)", file=sys.stderr)
             return EXIT_USAGE
         return EXIT_OK
     idx = local_index.LocalIndex.open(path, create=False)

@@ -108,10 +108,13 @@ ORIGIN_ORDER = {"inspire": 0, "crossref": 1, "dblp": 2, "openalex": 2, "arxiv": 
 #: SQLite page cache per connection (KiB) and memory-mapped size (bytes) of the index.
 CACHE_KIB = 32768
 MMAP_BYTES = 256 * 1024 * 1024
-#: Title search: OR the third and fourth rarest words separately only while their
-#: posting lists together hold at most this many titles; above it they must occur
-#: together (bm25 ranking costs per matching title, the tail of the latency).
+#: Title search: the rarest words are matched alone while their posting lists hold
+#: at most this many titles together; the other rare words must occur in pairs
+#: (bm25 ranking costs per matching title: this bounds the latency at any size).
 TITLE_POSTINGS_BUDGET = 300
+#: Title search: a misspelt word's four-letter prefix is searched only when at most
+#: this many titles have a word with that prefix.
+PREFIX_POSTINGS_BUDGET = 2000
 #: Title search: candidates ranked by bm25 in FTS5, then re-ranked by similarity.
 TITLE_CANDIDATES = 40
 #: Two formats of one dump family give the same Record.id; the richer one is kept.
@@ -395,7 +398,6 @@ class LocalIndex:
         self._conn = conn
         self.path = path
         self.readonly = readonly
-        self._count: int | None = None  # records, for word rarity (refreshed on write)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -645,7 +647,6 @@ class LocalIndex:
                              [(*k, rid) for rid, r in items for k in r[12]])
             conn.executemany("INSERT INTO title_fts(rowid, norm_title) VALUES(?,?)",
                              [(rid, r[4]) for rid, r in items if r[4]])
-        self._count = None
         return len(by_uid)
 
     def _old_rows(self, uids: Sequence[str]) -> dict[str, tuple[int, str, str]]:
@@ -742,13 +743,28 @@ class LocalIndex:
         if not names:
             return []
         marks = ",".join("?" * len(names))
-        rows = self._conn.execute(
-            "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year k"
-            f" JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year = ?"
-            f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, year)).fetchall()
-        if not rows:
+        rids = [r for (r,) in self._conn.execute(
+            f"SELECT DISTINCT rid FROM author_year WHERE name IN ({marks}) AND year = ?"
+            f" LIMIT {MAX_AUTHOR_YEAR_SCAN + 1}", (*names, year))]
+        if not rids:
             return []
         others = {_surname_key(a.split()[-1]) for a in authors[1:] if a.split()}
+        if len(rids) > MAX_AUTHOR_YEAR_SCAN and others:
+            # A common name in a big index: the records that also list one of the
+            # other cited authors among their first ones (bounded, as the lookups).
+            second = sorted({author_key(a.split()[-1]) for a in authors[1:] if a.split()}
+                            - {""})
+            narrowed = [r for (r,) in self._conn.execute(
+                "SELECT DISTINCT a.rid FROM author_year a JOIN author_year b"
+                " ON b.year = a.year AND b.rid = a.rid"
+                f" WHERE a.name IN ({marks}) AND a.year = ?"
+                f" AND b.name IN ({','.join('?' * len(second))})"
+                f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, year, *second))]
+            rids = narrowed or rids
+        rows = self._conn.execute(
+            "SELECT rid, origin, format, surnames, data FROM records"
+            f" WHERE rid IN ({','.join('?' * len(rids[:MAX_AUTHOR_YEAR_SCAN]))})",
+            rids[:MAX_AUTHOR_YEAR_SCAN]).fetchall()
         want = pub_key(journal, volume, page)
         scored = []
         for rid, origin, fmt, surnames, data in rows:
@@ -811,21 +827,21 @@ class LocalIndex:
                     break
         return found
 
-    def _record_count(self) -> int:
-        if self._count is None:
-            self._count = int(self._conn.execute("SELECT COUNT(*) FROM records").fetchone()[0])
-        return self._count
-
     def _match_expression(self, norm: str) -> str:
-        """An FTS5 OR-expression of the query's rarest known words (+ typo prefixes).
+        """An FTS5 expression over the query's rarest known words, of bounded cost.
 
-        Word rarity comes from ``title_terms``. When the third and fourth rarest
-        words are common (together in more than :data:`TITLE_POSTINGS_BUDGET`
-        titles) a title must hold both of them to match through them, so bm25 ranks
-        hundreds rather than thousands of titles: a candidate sharing only one common
-        word with the query (and none of the two rarest) is a poor match anyway. Two
-        typos still leave a matching word or pair (a misspelt word is unknown and
-        left out, unless it happens to be another real word).
+        Word rarity (document frequency) comes from ``title_terms``. The cost of a
+        match is the length of the posting lists it reads plus the bm25 ranking of
+        every title it matches, so the expression is built to stay within
+        :data:`TITLE_POSTINGS_BUDGET` whatever the size of the index (rarest token
+        first): the rarest words are matched alone while their frequencies add up
+        to at most the budget; the rest of the four rarest words must occur in
+        pairs (``"a" AND "b"``), whose intersections are small even when each word
+        is in a hundred thousand titles. Four words suffice: a typo drops one word
+        (a misspelt word is unknown and left out, unless it happens to be another
+        real word), not the title, and two typos still leave a matching word or
+        pair. A title of fewer than three known words also gets prefix terms
+        (``"supe"*``) for its misspelt words, when the prefix is itself rare.
         """
         words = [w for w in dict.fromkeys(norm.split())
                  if w not in _STOP_WORDS and (len(w) > 1 or w.isdigit())]
@@ -834,22 +850,29 @@ class LocalIndex:
         marks = ",".join("?" * len(words))
         freq = dict(self._conn.execute(
             f"SELECT term, doc FROM title_terms WHERE term IN ({marks})", words).fetchall())
-        known = sorted((w for w in words if w in freq), key=lambda w: (freq[w], -len(w)))
-        # The cost of the match is the length of the posting lists: the four rarest
-        # words suffice (a typo drops one word, not the title). Very common words and
-        # prefix terms for misspelt words are used only when rarer words are lacking.
-        common = max(50, self._record_count() // 20)
-        rare = [w for w in known if freq[w] <= common][:4]
-        terms = [f'"{w}"' for w in rare]
-        if len(terms) < 3:
-            terms += [f'"{w}"' for w in known if freq[w] > common][:4 - len(terms)]
-            # A misspelt word becomes a prefix term, unless its stem is a stop word:
-            # "withoit" would match every title with "with" (thousands, all ranked).
+        rare = sorted((w for w in words if w in freq), key=lambda w: (freq[w], -len(w)))[:4]
+        singles: list[str] = []
+        spent = 0
+        for w in rare:
+            if spent + freq[w] > TITLE_POSTINGS_BUDGET and (singles or len(rare) > 1):
+                break
+            singles.append(w)
+            spent += freq[w]
+        rest = rare[len(singles):]
+        terms = [f'"{w}"' for w in singles]
+        terms += [f'("{a}" AND "{b}")' for i, a in enumerate(rest) for b in rest[i + 1:]]
+        if len(rare) < 3:
+            # A misspelt word becomes a prefix term, unless its stem is a stop word
+            # ("withoit" would match every title with "with") or common.
             unknown = [w for w in words if w not in freq and len(w) >= 5 and w.isalpha()
                        and w[:4] not in _STOP_WORDS]
-            terms += [f'"{w[:4]}"*' for w in sorted(unknown, key=len, reverse=True)[:2]]
-        elif len(rare) == 4 and freq[rare[2]] + freq[rare[3]] > TITLE_POSTINGS_BUDGET:
-            return f"{terms[0]} OR {terms[1]} OR ({terms[2]} AND {terms[3]})"
+            for w in sorted(unknown, key=len, reverse=True)[:2]:
+                stem = w[:4]
+                count = self._conn.execute(
+                    "SELECT COALESCE(SUM(doc), 0) FROM title_terms WHERE term >= ? AND term < ?",
+                    (stem, stem[:-1] + chr(ord(stem[-1]) + 1))).fetchone()[0]
+                if count <= PREFIX_POSTINGS_BUDGET:
+                    terms.append(f'"{stem}"*')
         return " OR ".join(terms)
 
 
@@ -1070,11 +1093,13 @@ class _Accumulator:
 
 
 def import_files(index_path: Path, files: Sequence[Path], *,
-                 progress: Callable[[int], None] | None = None) -> list[ImportStats]:
-    """Import every file into the index at ``index_path`` (created when missing)."""
+                 progress: Callable[[int], None] | None = None,
+                 jobs: int = 0) -> list[ImportStats]:
+    """Import every file into the index at ``index_path`` (created when missing);
+    ``jobs`` as in :meth:`LocalIndex.add_file`."""
     index = LocalIndex.open(Path(index_path), create=True)
     try:
-        return [index.add_file(Path(f), progress=progress) for f in files]
+        return [index.add_file(Path(f), progress=progress, jobs=jobs) for f in files]
     finally:
         index.close()
 

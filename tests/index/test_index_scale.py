@@ -129,3 +129,19 @@ def test_schema_3_index_is_upgraded_in_place(tmp_path: Path) -> None:
     conn.close()
     assert not names & {"author_year_rid", "texkey_rid", "report_rid", "title_fts_content"}
     assert "content='records'" in sql
+
+
+def test_common_author_and_year_narrowed_by_the_second_author(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bib = tmp_path / "doe.bib"
+    bib.write_text("".join(
+        f"@article{{k{i},\n  title = {{Paper number {i}}},\n"
+        f"  author = {{Doe, J. and Other{i}, A.}},\n  year = {{2001}}\n}}\n" for i in range(12)),
+        encoding="utf-8")
+    with LocalIndex.open(tmp_path / "i.sqlite") as index:
+        assert index.add_file(bib).records == 12
+        monkeypatch.setattr(local_index, "MAX_AUTHOR_YEAR_SCAN", 3)
+        found = index.by_author_year(["J. Doe", "A. Other9"], "2001")
+        assert found[0].id == "bib:doe.bib:k9"
+        # Without a second author the scan stays bounded: some three of the twelve.
+        assert len(index.by_author_year(["Doe"], "2001", limit=10)) == 3
