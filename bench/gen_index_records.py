@@ -14,12 +14,13 @@ Everything is drawn from ``../shared/corpus`` (INSPIRE records, both dumps, the
 arXiv abstract records, refextract's journal and collaboration tables), weighted by
 how often it occurs there:
 
-* titles: a real title with one to three content words replaced by words of other
-  real titles (so distractors share words and phrases with the cited works); one
-  in twenty is a near copy of a world title (one word changed), the hardest case for
-  title ranking; one in four carries a coined word (a new particle, model or
-  acronym), because a real vocabulary keeps growing with the corpus (Heaps' law) and
-  rare words are what title search relies on;
+* titles: the start of one real title and the end of another, with up to two
+  content words replaced by words of other real titles (so distractors share words
+  and phrases with the cited works); the first :data:`NEAR_COPIES` are near copies
+  of world titles (one word changed), the hardest case for title ranking; one in
+  four carries a coined word (a new particle, model or acronym), because a real
+  vocabulary keeps growing with the corpus (Heaps' law) and rare words are what
+  title search relies on;
 * authors: real (family, given) pairs, one to eight per record; a third of the
   records lead with a surname of the world records (shared surnames); one in
   fifteen is a collaboration paper;
@@ -54,6 +55,11 @@ CORPUS = paths.CORPUS
 WORLD_FILES = (CORPUS / "dumps" / "inspire_literature.jsonl",
                CORPUS / "dumps" / "arxiv_metadata_snapshot.jsonl")
 SEED = 20261201
+#: Distractors that are a world title with one word changed (the hardest case for title
+#: ranking): the first ones generated, so every size from this one on holds the same
+#: set, about one per world record. A real index holds a few such look-alikes per work
+#: (errata, "Comment on", proceedings versions), not more as it grows.
+NEAR_COPIES = 15_000
 #: Records per shard (each shard has its own seed: output independent of --jobs).
 SHARD = 20_000
 #: First synthetic INSPIRE control number: above every real one in the corpus and
@@ -169,13 +175,19 @@ def _coined(rng: random.Random) -> str:
     return f"{stem}{rng.choice(('on', 'ino', 'ics', 'ity'))}"
 
 
-def make_title(pools: Pools, rng: random.Random) -> str:
+def make_title(pools: Pools, rng: random.Random, near_copy: bool = False) -> str:
     """A title recombined from real titles (see the module docstring)."""
-    if rng.random() < 0.05:
-        base, changes = rng.choice(pools.world_titles), 1
+    if near_copy:
+        words = rng.choice(pools.world_titles).split()
+        changes = 1
     else:
-        base, changes = rng.choice(pools.titles), rng.randint(1, 3)
-    words = base.split()
+        # The start of one real title and the end of another: phrases are real, the
+        # title is new (each of the ~27,000 corpus titles starts a new title every few
+        # thousand records, never with the same ending).
+        first, second = rng.choice(pools.titles).split(), rng.choice(pools.titles).split()
+        cut = rng.randint(1, max(1, (len(first) * 2) // 3))
+        words = first[:cut] + second[rng.randint(0, max(0, len(second) // 2)):]
+        changes = rng.randint(0, 2)
     content = [i for i, w in enumerate(words) if _WORD.fullmatch(w) and w.lower() not in _STOP]
     for i in rng.sample(content, min(changes, len(content))):
         new = rng.choice(pools.words)
@@ -231,7 +243,7 @@ def make_shard(pools: Pools, seed: int, shard: int, count: int) -> list[str]:
     for _ in range(count):
         serial = ids.next_serial()
         year = min(2025, max(1975, int(rng.triangular(1975, 2025, 2020))))
-        title = make_title(pools, rng)
+        title = make_title(pools, rng, near_copy=serial <= NEAR_COPIES)
         people = _people(pools, rng)
         collab = rng.choice(pools.collaborations) if rng.random() < 0.066 else ""
         journal = rng.choice(pools.journals) if rng.random() < 0.7 else ""

@@ -21,6 +21,7 @@ MODULES = (
     "bench.accuracy.real_judged",
     "bench.bench_frontend",
     "bench.bench_index",
+    "bench.bench_scale",  # the 15k point; the 1M and 10M points: --points 1m,10m
     "bench.bench_online",
     "bench.bench_watch",
 )
@@ -41,7 +42,8 @@ def main() -> int:
                 continue
             raise
         try:
-            rc = mod.main([]) if name.startswith("bench.accuracy") else mod.main()
+            takes_argv = name.startswith("bench.accuracy") or name == "bench.bench_scale"
+            rc = mod.main([]) if takes_argv else mod.main()
             status = "ok" if not rc else f"exit {rc}"
         except Exception:  # one broken benchmark must not hide the others
             traceback.print_exc()

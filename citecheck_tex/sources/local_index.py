@@ -107,7 +107,7 @@ MAX_REPORTED = 50
 ORIGIN_ORDER = {"inspire": 0, "crossref": 1, "dblp": 2, "openalex": 2, "arxiv": 3, "bib": 4}
 #: SQLite page cache per connection (KiB) and memory-mapped size (bytes) of the index.
 CACHE_KIB = 32768
-MMAP_BYTES = 256 * 1024 * 1024
+MMAP_BYTES = 64 * 1024 * 1024
 #: Title search: the rarest words are matched alone while their posting lists hold
 #: at most this many titles together; the other rare words must occur in pairs
 #: (bm25 ranking costs per matching title: this bounds the latency at any size).
@@ -115,6 +115,9 @@ TITLE_POSTINGS_BUDGET = 300
 #: Title search: a misspelt word's four-letter prefix is searched only when at most
 #: this many titles have a word with that prefix.
 PREFIX_POSTINGS_BUDGET = 2000
+#: Title search: the answer of the precise stage (all three rarest words) is taken
+#: when its best similarity reaches this; else the typo-tolerant expression runs.
+PRECISE_ACCEPT = 0.8
 #: Title search: candidates ranked by bm25 in FTS5, then re-ranked by similarity.
 TITLE_CANDIDATES = 40
 #: Two formats of one dump family give the same Record.id; the richer one is kept.
@@ -398,6 +401,7 @@ class LocalIndex:
         self._conn = conn
         self.path = path
         self.readonly = readonly
+        self._size_cache: int | None = None  # MAX(rid), the index size for word rarity
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -647,6 +651,7 @@ class LocalIndex:
                              [(*k, rid) for rid, r in items for k in r[12]])
             conn.executemany("INSERT INTO title_fts(rowid, norm_title) VALUES(?,?)",
                              [(rid, r[4]) for rid, r in items if r[4]])
+        self._size_cache = None
         return len(by_uid)
 
     def _old_rows(self, uids: Sequence[str]) -> dict[str, tuple[int, str, str]]:
@@ -787,25 +792,34 @@ class LocalIndex:
         title similarity (0..1); results below ``min_score`` are dropped.
         """
         norm = normalize_title(title)
-        match = self._match_expression(norm)
-        if not match:
-            return []
-        cand = self._conn.execute(
-            "SELECT r.rid, r.norm_title, r.surnames, r.year, r.origin, r.format"
-            " FROM records r WHERE r.rid IN"
-            " (SELECT rowid FROM title_fts WHERE title_fts MATCH ? ORDER BY rank LIMIT ?)",
-            (match, TITLE_CANDIDATES)).fetchall()
+        words, freq = self._title_words(norm)
         wanted = {_surname_key(a) for a in authors if a.strip()}
-        scored = []
-        for rid, cand_title, surnames, cand_year, origin, fmt in cand:
-            score = fuzz.ratio(norm, cand_title) / 100.0
-            if score < min_score:
+        scored: list[tuple[float, float, int, tuple[int, int], int]] = []
+        # Rarest token first: the titles holding all three rarest words (a handful,
+        # at any index size) usually contain the cited one; only when none of them
+        # is close enough does the typo-tolerant expression run.
+        stages = [(self._precise_expression(words, freq), PRECISE_ACCEPT),
+                  (self._match_expression(norm, (words, freq)), 0.0)]
+        for match, accept in stages:
+            if not match:
                 continue
-            overlap = len(wanted & set(surnames.split())) / len(wanted) if wanted else 0.0
-            gap = abs(int(cand_year) - int(year)) if cand_year.isdigit() and year.isdigit() \
-                else 99
-            scored.append((score, overlap, gap,
-                           (ORIGIN_ORDER.get(origin, 9), FORMAT_ORDER.get(fmt, 0)), rid))
+            cand = self._conn.execute(
+                "SELECT r.rid, r.norm_title, r.surnames, r.year, r.origin, r.format"
+                " FROM records r WHERE r.rid IN"
+                " (SELECT rowid FROM title_fts WHERE title_fts MATCH ? ORDER BY rank LIMIT ?)",
+                (match, TITLE_CANDIDATES)).fetchall()
+            scored = []
+            for rid, cand_title, surnames, cand_year, origin, fmt in cand:
+                score = fuzz.ratio(norm, cand_title) / 100.0
+                if score < min_score:
+                    continue
+                overlap = len(wanted & set(surnames.split())) / len(wanted) if wanted else 0.0
+                gap = abs(int(cand_year) - int(year)) \
+                    if cand_year.isdigit() and year.isdigit() else 99
+                scored.append((score, overlap, gap,
+                               (ORIGIN_ORDER.get(origin, 9), FORMAT_ORDER.get(fmt, 0)), rid))
+            if scored and max(s[0] for s in scored) >= accept:
+                break
         if not scored:
             return []
         best = max(s[0] for s in scored)
@@ -827,7 +841,30 @@ class LocalIndex:
                     break
         return found
 
-    def _match_expression(self, norm: str) -> str:
+    def _title_words(self, norm: str) -> tuple[list[str], dict[str, int]]:
+        """The query's content words, and the document frequency of the known ones."""
+        words = [w for w in dict.fromkeys(norm.split())
+                 if w not in _STOP_WORDS and (len(w) > 1 or w.isdigit())]
+        if not words:
+            return [], {}
+        marks = ",".join("?" * len(words))
+        return words, dict(self._conn.execute(
+            f"SELECT term, doc FROM title_terms WHERE term IN ({marks})", words).fetchall())
+
+    def _size(self) -> int:
+        if self._size_cache is None:
+            self._size_cache = int(self._conn.execute(
+                "SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0])
+        return max(1, self._size_cache)
+
+    @staticmethod
+    def _precise_expression(words: Sequence[str], freq: Mapping[str, int]) -> str:
+        """The three rarest known words together (two when only two are known)."""
+        rare = sorted((w for w in words if w in freq), key=lambda w: _rarity(w, freq))[:3]
+        return " AND ".join(f'"{w}"' for w in rare) if len(rare) >= 2 else ""
+
+    def _match_expression(self, norm: str,
+                          known: tuple[list[str], dict[str, int]] | None = None) -> str:
         """An FTS5 expression over the query's rarest known words, of bounded cost.
 
         Word rarity (document frequency) comes from ``title_terms``. The cost of a
@@ -843,14 +880,10 @@ class LocalIndex:
         pair. A title of fewer than three known words also gets prefix terms
         (``"supe"*``) for its misspelt words, when the prefix is itself rare.
         """
-        words = [w for w in dict.fromkeys(norm.split())
-                 if w not in _STOP_WORDS and (len(w) > 1 or w.isdigit())]
+        words, freq = known if known is not None else self._title_words(norm)
         if not words:
             return ""
-        marks = ",".join("?" * len(words))
-        freq = dict(self._conn.execute(
-            f"SELECT term, doc FROM title_terms WHERE term IN ({marks})", words).fetchall())
-        rare = sorted((w for w in words if w in freq), key=lambda w: (freq[w], -len(w)))[:4]
+        rare = sorted((w for w in words if w in freq), key=lambda w: _rarity(w, freq))[:4]
         singles: list[str] = []
         spent = 0
         for w in rare:
@@ -860,20 +893,37 @@ class LocalIndex:
             spent += freq[w]
         rest = rare[len(singles):]
         terms = [f'"{w}"' for w in singles]
-        terms += [f'("{a}" AND "{b}")' for i, a in enumerate(rest) for b in rest[i + 1:]]
+        size = self._size()
+        for i, a in enumerate(rest):
+            for j, b in enumerate(rest[i + 1:], i + 1):
+                if freq[a] * freq[b] / size <= TITLE_POSTINGS_BUDGET:
+                    terms.append(f'("{a}" AND "{b}")')
+                else:  # two common words ("gamma ray"): a third must be there too
+                    terms += [f'("{a}" AND "{b}" AND "{c}")' for c in rest[j + 1:]]
         if len(rare) < 3:
             # A misspelt word becomes a prefix term, unless its stem is a stop word
             # ("withoit" would match every title with "with") or common.
             unknown = [w for w in words if w not in freq and len(w) >= 5 and w.isalpha()
                        and w[:4] not in _STOP_WORDS]
+            prefixes = []
             for w in sorted(unknown, key=len, reverse=True)[:2]:
                 stem = w[:4]
                 count = self._conn.execute(
                     "SELECT COALESCE(SUM(doc), 0) FROM title_terms WHERE term >= ? AND term < ?",
                     (stem, stem[:-1] + chr(ord(stem[-1]) + 1))).fetchone()[0]
                 if count <= PREFIX_POSTINGS_BUDGET:
-                    terms.append(f'"{stem}"*')
+                    prefixes.append(f'"{stem}"*')
+            if len(rare) == 1 and freq[rare[0]] > TITLE_POSTINGS_BUDGET and prefixes:
+                # One common known word: only with one of the misspelt words' prefixes.
+                return f'"{rare[0]}" AND ({" OR ".join(prefixes)})'
+            terms += prefixes
         return " OR ".join(terms)
+
+
+def _rarity(word: str, freq: Mapping[str, int]) -> tuple[bool, int, int]:
+    """Sort key of title words, rarest first; two-letter words last: "ni", "na" are
+    more often typos of "in", "an" than the rare words they look like."""
+    return len(word) < 3 and word.isalpha(), freq[word], -len(word)
 
 
 def _add_author_year(conn: sqlite3.Connection) -> None:

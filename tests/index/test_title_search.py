@@ -94,6 +94,8 @@ def test_common_pair_must_occur_together_over_the_budget(
         synthetic: LocalIndex, monkeypatch: pytest.MonkeyPatch) -> None:
     query = "quasar blazar lensing survey"
     assert synthetic._match_expression(query) == '"quasar" OR "blazar" OR "lensing" OR "survey"'
+    # The precise stage (all three rarest words) would answer first: look past it.
+    monkeypatch.setattr(local_index, "PRECISE_ACCEPT", 2.0)
     loose = {r.title for r in synthetic.search_title(query, limit=50, min_score=0.0)}
     monkeypatch.setattr(local_index, "TITLE_POSTINGS_BUDGET", 32)  # quasar+blazar+lensing: 33
     assert synthetic._match_expression(query) == (
@@ -113,3 +115,15 @@ def test_limit_counts_distinct_works(synthetic: LocalIndex) -> None:
     assert all(0.5 <= r.score <= 1.0 for r in found)
     assert all(a.score >= b.score - 0.03 for a, b in zip(found, found[1:], strict=False))
     assert synthetic.search_title("weak lensing survey number", limit=1) == found[:1]
+
+
+def test_precise_stage_answers_first(synthetic: LocalIndex,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    words, freq = synthetic._title_words("quasar blazar lensing survey")
+    assert synthetic._precise_expression(words, freq) == '"quasar" AND "blazar" AND "lensing"'
+    assert [r.title for r in synthetic.search_title("Quasar blazar lensing survey",
+                                                   limit=50, min_score=0.0)] == [
+        "Quasar blazar lensing survey"]
+    # A title none of whose rarest-word matches is close enough: the tolerant stage runs.
+    found = synthetic.search_title("Blazar variability lensing", limit=50, min_score=0.0)
+    assert {"Blazar variability", "Lensing alone here"} <= {r.title for r in found}
