@@ -18,6 +18,7 @@ MODULES = (
     "bench.accuracy.citecheck_paper",
     "bench.accuracy.independent",
     "bench.accuracy.real_references",
+    "bench.accuracy.freetext_parse",
     "bench.accuracy.real_judged",
     "bench.bench_frontend",
     "bench.bench_index",

@@ -4,7 +4,7 @@
 
     citecheck-tex INPUT [--offline] [--index PATH] [--out DIR]
                         [--format terminal,json,html,bib,sarif,github]
-                        [--fail-on major|minor|unverified|never] ...
+                        [--fail-on never|error|major|minor|unverified|warning] ...
     citecheck-tex index add FILE... [--index PATH]
     citecheck-tex index stats [--index PATH]
     citecheck-tex watch INPUT [...]       re-check on save
@@ -28,20 +28,13 @@ from typing import Any
 from citecheck_tex import __version__
 from citecheck_tex.config import FAIL_ON_CHOICES, Settings, load_settings
 from citecheck_tex.errors import CitecheckError, UsageError
-from citecheck_tex.model import Label, RunResult
+from citecheck_tex.model import RunResult
 
 logger = logging.getLogger("citecheck_tex")
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
-_FAIL_LABELS = {
-    "major": {Label.MAJOR},
-    "minor": {Label.MAJOR, Label.MINOR},
-    "unverified": {Label.MAJOR, Label.MINOR, Label.UNVERIFIED},
-    "never": set(),
-}
-
-SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc", "ignore")
+SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc", "ignore", "completion", "man")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,8 +48,9 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--offline", action="store_true", default=None,
                    help="consult only the local index and the cache (no network)")
     p.add_argument("--index-complete", action="store_true", default=None,
-                   help="the local index holds every work cited: offline, a reference it "
-                        "lacks is MAJOR instead of UNVERIFIED")
+                   help="the local index was built for this paper and holds every work it "
+                        "cites: offline, a reference it lacks is MAJOR instead of UNVERIFIED "
+                        "(never for a general index such as an INSPIRE or arXiv dump)")
     p.add_argument("--index", metavar="PATH", help="local index (default: $CITECHECK_INDEX, "
                    "else the user data folder)")
     p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
@@ -64,8 +58,13 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", metavar="LIST",
                    help="comma-separated: terminal,json,html,bib,sarif,github "
                    "(default terminal,json,html,bib)")
-    p.add_argument("--fail-on", choices=FAIL_ON_CHOICES, help="exit 1 at or above this label "
-                   "(default major)")
+    p.add_argument("--fail-on", choices=FAIL_ON_CHOICES,
+                   help="exit 1 at or above this level: never, error (broken input: undefined "
+                   "keys, unreadable, empty or missing .bib), major (default: errors and "
+                   "MAJOR), minor, unverified, warning (also unused entries, missing fields)")
+    p.add_argument("--path-root", metavar="DIR",
+                   help="SARIF and --format github paths are relative to DIR (default: "
+                   "$GITHUB_WORKSPACE, else the git repository root, else the paper's folder)")
     p.add_argument("--mailto", help="contact e-mail sent to APIs (polite pools)")
     p.add_argument("--sources", metavar="LIST", help="comma-separated sources to use")
     p.add_argument("--refresh", action="store_true", default=None, help="bypass cached answers")
@@ -87,13 +86,18 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
                    help="every entry and source attempt")
 
 
-def _check_parser() -> argparse.ArgumentParser:
+def check_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex INPUT`` (also for completion and the man page)."""
     p = _Parser(
         prog="citecheck-tex",
         description="Check the references of a LaTeX paper against real scholarly sources. "
-        "Subcommands: index add|stats, watch, gate, latexmk-rc.",
+        "Subcommands: index add|stats (the offline index), watch (re-check on save), gate "
+        "(arXiv pre-submission gate), latexmk-rc (a latexmkrc hook), ignore (accept a "
+        "reference you checked by hand), completion bash|zsh (shell completion), man (the "
+        "manual page); `citecheck-tex SUBCOMMAND --help` for each.",
     )
-    p.add_argument("input", metavar="INPUT", help="a .tex file (or its folder), .bib, .bbl, .txt or .md")
+    p.add_argument("input", metavar="INPUT",
+                   help="a .tex file (or its folder), a project .zip, .bib, .bbl, .txt or .md")
     p.add_argument("--version", action="version", version=f"citecheck-tex {__version__}")
     _add_check_options(p)
     return p
@@ -109,6 +113,7 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
         "formats": ns.format,
         "fail_on": ns.fail_on,
         "mailto": ns.mailto,
+        "path_root": ns.path_root,
         "sources": ns.sources,
         "refresh": ns.refresh,
         "emit_fixed": ns.emit_fixed,
@@ -124,9 +129,13 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def exit_status(result: RunResult, fail_on: str) -> int:
-    """0 when nothing at or above ``fail_on`` was found, else 1."""
-    labels = _FAIL_LABELS[fail_on]
-    return EXIT_FOUND if any(v.label in labels for v in result.verdicts) else EXIT_OK
+    """0 when nothing at or above ``fail_on`` was found, else 1 (see
+    :func:`citecheck_tex.verify.policy.failures`: broken input fails every level but
+    ``never``)."""
+    from citecheck_tex.verify.policy import failures
+
+    bad, problems = failures(result, fail_on)
+    return EXIT_FOUND if bad or problems else EXIT_OK
 
 
 def default_out_dir(input_path: Path) -> Path:
@@ -153,7 +162,7 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
     if "html" in settings.formats:
         put("report.html", html.render_html(result))
     if "sarif" in settings.formats:
-        put("report.sarif", sarif.render_sarif(result))
+        put("report.sarif", sarif.render_sarif(result, prefix=ci_path_prefix(result, settings)))
     if "bib" in settings.formats or settings.emit_fixed:
         root = project_root(result)
         for bib in _bib_files(result):
@@ -168,6 +177,16 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
             if settings.emit_fixed:
                 put(f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine))
     return written
+
+
+def ci_path_prefix(result: RunResult, settings: Settings) -> str:
+    """The paper's folder relative to the repository root (``--path-root``,
+    ``$GITHUB_WORKSPACE`` or ``git rev-parse --show-toplevel``), for SARIF and GitHub
+    annotation paths; '' when the paper is at the root or no root is found."""
+    from citecheck_tex.repo import find_path_root, folder_prefix
+
+    folder = project_root(result)
+    return folder_prefix(folder, find_path_root(folder, settings.path_root))
 
 
 def project_root(result: RunResult) -> Path:
@@ -185,10 +204,13 @@ def _bib_files(result: RunResult) -> list[str]:
     return files
 
 
-def run_check(argv: Sequence[str]) -> int:
-    """``citecheck-tex INPUT ...``."""
-    ns = _check_parser().parse_args(argv)
+def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
+    """``citecheck-tex INPUT ...``; ``shown_as`` names the input in the reports when it is
+    not INPUT itself (the .zip a temporary folder was unpacked from)."""
+    ns = check_parser().parse_args(argv)
     input_path = Path(ns.input)
+    if input_path.suffix.lower() == ".zip" and input_path.is_file():
+        return _run_check_zip(input_path, list(argv), ns)
     settings = load_settings(input_path if input_path.exists() else Path.cwd(), _overrides(ns))
     _setup_logging(settings)
     from citecheck_tex import pipeline
@@ -202,13 +224,18 @@ def run_check(argv: Sequence[str]) -> int:
         codes = {p.code for p in project.problems}
         for p in project.problems:
             print(_problem_line(p), file=sys.stderr)
+        if "missing-file" in codes and "no-bibliography" not in codes:
+            raise UsageError(f"{input_path}: no bibliography could be read",
+                             hint="see the missing-file line above")
         if "no-bibliography" in codes or not project.resources:
             raise UsageError(
                 f"{input_path}: no bibliography found",
                 hint="add \\bibliography{...} or \\addbibresource{...}, or pass the .bib directly",
             )
     progress: pipeline.ProgressCallback | None = None
-    if "terminal" in settings.formats and not settings.quiet:
+    # no progress bar where tools read us (latexmk logs, CI): only on an interactive terminal
+    if ("terminal" in settings.formats and not settings.quiet
+            and sys.stdout.isatty() and sys.stderr.isatty()):
         from citecheck_tex.report.terminal import Progress
 
         progress_display = Progress(sys.stderr)
@@ -217,6 +244,10 @@ def run_check(argv: Sequence[str]) -> int:
             progress_display.update(st.done, st.total, st.counts, st.slowest)
 
     result = pipeline.check(project, settings, progress=progress)
+    if shown_as:
+        from dataclasses import replace
+
+        result = replace(result, input=shown_as)
     if progress is not None and hasattr(progress_display, "finish"):
         progress_display.finish()
     out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
@@ -232,8 +263,21 @@ def run_check(argv: Sequence[str]) -> int:
     if "github" in settings.formats:
         from citecheck_tex.report.github import render_github
 
-        sys.stdout.write(render_github(result))
+        sys.stdout.write(render_github(result, prefix=ci_path_prefix(result, settings)))
     return exit_status(result, settings.fail_on)
+
+
+def _run_check_zip(archive: Path, argv: list[str], ns: argparse.Namespace) -> int:
+    """A project ``.zip`` (e.g. Overleaf's download): checked unpacked in a temporary
+    folder; the reports go beside the archive unless ``--out`` says otherwise."""
+    from citecheck_tex.archive import unpacked
+
+    rest = list(argv)
+    rest.remove(ns.input)
+    if ns.out is None:
+        rest += ["--out", str(default_out_dir(archive))]
+    with unpacked(archive) as folder:
+        return run_check([str(folder), *rest], shown_as=str(archive))
 
 
 def _problem_line(p: Any) -> str:
@@ -241,8 +285,8 @@ def _problem_line(p: Any) -> str:
     return f"{where}{p.code}: {p.message}"
 
 
-def run_index(argv: Sequence[str]) -> int:
-    """``citecheck-tex index add FILE... | index stats``."""
+def index_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex index`` (also for completion and the man page)."""
     p = _Parser(prog="citecheck-tex index", description="Manage the local offline index.")
     sub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     add = sub.add_parser("add", help="import BibTeX, DBLP XML, arXiv snapshot, INSPIRE, "
@@ -254,7 +298,12 @@ def run_index(argv: Sequence[str]) -> int:
                           "8 MiB or more)")
     stats = sub.add_parser("stats", help="counts per source and format")
     stats.add_argument("--index", metavar="PATH")
-    ns = p.parse_args(argv)
+    return p
+
+
+def run_index(argv: Sequence[str]) -> int:
+    """``citecheck-tex index add FILE... | index stats``."""
+    ns = index_parser().parse_args(argv)
     settings = load_settings(Path.cwd(), {"index_path": ns.index})
     _setup_logging(settings)
     from citecheck_tex.sources import local_index
@@ -320,6 +369,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from citecheck_tex import latexmk
 
             return latexmk.main(args[1:])
+        if args and args[0] in ("completion", "man"):
+            from citecheck_tex import manual
+
+            return manual.main(args[1:], command=args[0])
         return run_check(args)
     except CitecheckError as exc:
         print(f"citecheck-tex: error: {exc}", file=sys.stderr)

@@ -40,7 +40,12 @@ DEFAULT_SOURCES: tuple[str, ...] = (
     "dblp",
 )
 
-FAIL_ON_CHOICES = ("major", "minor", "unverified", "never")
+#: ``--fail-on`` levels, from the most lenient to the strictest: ``never``; ``error``
+#: (broken input only: undefined keys, unreadable, empty or missing .bib); ``major``
+#: (the default: errors and MAJOR); ``minor``; ``unverified``; ``warning`` (also every
+#: warning-level problem: unused entries, missing fields, ...). Broken input fails at
+#: every level but ``never``: a ``?`` in the PDF is worse than any wrong reference.
+FAIL_ON_CHOICES = ("never", "error", "major", "minor", "unverified", "warning")
 FORMAT_CHOICES = ("terminal", "json", "html", "bib", "sarif", "github")
 
 
@@ -109,6 +114,9 @@ class Settings:
     quiet: bool = False
     verbose: bool = False
     emit_fixed: bool = False
+    # SARIF and GitHub annotation paths are relative to this folder; empty: found
+    # ($GITHUB_WORKSPACE, else the git repository root, else the paper's folder)
+    path_root: str = ""
     # optional LLM (openai SDK, any OpenAI-compatible server)
     llm_base_url: str = ""
     llm_model: str = ""

@@ -21,6 +21,7 @@ Every check is one PASS/WARN/FAIL/SKIP line, suitable for CI logs.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import re
@@ -30,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from citecheck_tex.config import Settings
-from citecheck_tex.model import Label, RunResult
+from citecheck_tex.model import RunResult
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.tex.ids import has_split_arxiv
@@ -413,13 +414,14 @@ def verify_references(main: Path, settings: Settings) -> tuple[RunResult, GateCh
     result = pipeline.check(project, settings)
     counts = result.summary()
     text = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no references"
-    fail_labels = {
-        "major": {Label.MAJOR},
-        "minor": {Label.MAJOR, Label.MINOR},
-        "unverified": {Label.MAJOR, Label.MINOR, Label.UNVERIFIED},
-        "never": set(),
-    }[settings.fail_on]
-    bad = [v for v in result.verdicts if v.label in fail_labels]
+    from citecheck_tex.verify.policy import failures
+
+    bad, broken = failures(result, settings.fail_on)
+    if broken and not bad:
+        p = broken[0]
+        return result, GateCheck("references", FAIL,
+                                 f"{len(broken)} input error(s): {p.code}: {p.message} "
+                                 f"({text})", p.file, p.line)
     if bad:
         first = bad[0]
         keys = ", ".join(v.entry.key for v in bad[:5]) + (" ..." if len(bad) > 5 else "")
@@ -457,11 +459,9 @@ def _relative(folder: Path, name: str) -> str:
         return name
 
 
-def main(argv: Sequence[str]) -> int:
-    """``citecheck-tex gate DIR [check options] [--no-verify] [--bbl-format V]``."""
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex gate`` (also for completion and the man page)."""
     from citecheck_tex import cli
-    from citecheck_tex.config import load_settings
-    from citecheck_tex.errors import UsageError
 
     p = cli._Parser(prog="citecheck-tex gate",
                     description="Check an arXiv submission folder before uploading it.")
@@ -471,7 +471,16 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--bbl-format", default=ARXIV_BBL_FORMAT, metavar="VERSION",
                    help=f"biblatex .bbl format arXiv expects (default {ARXIV_BBL_FORMAT})")
     cli._add_check_options(p)
-    ns = p.parse_args(list(argv))
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    """``citecheck-tex gate DIR [check options] [--no-verify] [--bbl-format V]``."""
+    from citecheck_tex import cli
+    from citecheck_tex.config import load_settings
+    from citecheck_tex.errors import UsageError
+
+    ns = parser().parse_args(list(argv))
     folder = Path(ns.folder)
     if not folder.is_dir():
         raise UsageError(f"{folder}: not a folder", hint="give the submission folder")
@@ -486,5 +495,6 @@ def main(argv: Sequence[str]) -> int:
         if "github" in settings.formats:
             from citecheck_tex.report.github import render_github
 
-            sys.stdout.write(render_github(report.result))
+            sys.stdout.write(render_github(report.result,
+                                           prefix=cli.ci_path_prefix(report.result, settings)))
     return 0 if report.passed else 1

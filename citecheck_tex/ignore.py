@@ -219,16 +219,22 @@ def explain_ignored(verdicts: Sequence[Verdict], ignores: IgnoreList) -> list[Ve
     return out
 
 
-def main(argv: Sequence[str]) -> int:
-    """``citecheck-tex ignore KEY [KEY...] --reason TEXT [--in INPUT]``: append ignore lines."""
-    from citecheck_tex.errors import UsageError
-
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex ignore`` (also for completion and the man page)."""
     p = argparse.ArgumentParser(prog="citecheck-tex ignore",
                                 description="Ignore references until they change.")
     p.add_argument("keys", nargs="+", metavar="KEY")
     p.add_argument("--reason", required=True, help="why the reference is not checked")
     p.add_argument("--in", dest="input", default=".", metavar="INPUT",
                    help="the paper (.tex, its folder, .bib or .bbl); default: this folder")
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    """``citecheck-tex ignore KEY [KEY...] --reason TEXT [--in INPUT]``: append ignore lines."""
+    from citecheck_tex.errors import UsageError
+
+    p = parser()
     try:
         ns = p.parse_args(list(argv))
     except SystemExit as exc:  # argparse exits on --help and on errors

@@ -20,6 +20,7 @@ served by the answer cache.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import logging
@@ -188,11 +189,41 @@ def run_hook(argv: Sequence[str]) -> int:
     return status
 
 
+def running_command() -> str:
+    """How latexmk should call the citecheck-tex that is running now, as a shell word.
+
+    The absolute path of the console script when we run as one (it is often only in a
+    virtual environment's ``bin/``, not on latexmk's ``PATH``, where a bare
+    ``citecheck-tex`` fails with ``not found`` and the build passes silently), else
+    ``<this python> -m citecheck_tex``.
+    """
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is not None and script.name.startswith("citecheck-tex"):
+        resolved = script if script.is_absolute() else Path.cwd() / script
+        if not resolved.is_file():
+            import shutil
+
+            found = shutil.which(str(script))
+            resolved = Path(found) if found else resolved
+        if resolved.is_file():
+            return shlex.quote(str(resolved.absolute()))
+    return f"{shlex.quote(sys.executable)} -m citecheck_tex"
+
+
 def main(argv: Sequence[str]) -> int:
     """``citecheck-tex latexmk-rc [--fail] [check options]`` or ``--run FILE [options]``."""
     args = list(argv)
     if args and args[0] == "--run":
         return run_hook(args[1:])
+    p = parser()
+    ns = p.parse_args(args)
+    passed = [a for a in args if a != "--fail"]
+    return _print_rc(ns, passed)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex latexmk-rc`` (also for completion and the man
+    page)."""
     from citecheck_tex import cli
 
     p = cli._Parser(
@@ -203,11 +234,14 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--fail", action="store_true",
                    help="make latexmk fail when a reference is at or above --fail-on "
                    "(after_main_pdf hook; $success_cmd fallback for latexmk < 4.84)")
-    p.add_argument("--command", default="citecheck-tex",
-                   help="how latexmk should call citecheck-tex (default: citecheck-tex)")
+    p.add_argument("--command", default=None,
+                   help="how latexmk should call citecheck-tex (default: the absolute path "
+                   "of this citecheck-tex, so that latexmk finds it without PATH)")
     cli._add_check_options(p)
-    ns = p.parse_args(args)
-    passed = [a for a in args if a != "--fail"]
+    return p
+
+
+def _print_rc(ns: argparse.Namespace, passed: list[str]) -> int:
     # drop --command VALUE from the options passed on
     options: list[str] = []
     skip = False
@@ -221,5 +255,6 @@ def main(argv: Sequence[str]) -> int:
         if a.startswith("--command="):
             continue
         options.append(a)
-    sys.stdout.write(render_rc(fail=ns.fail, options=options, command=ns.command))
+    sys.stdout.write(render_rc(fail=ns.fail, options=options,
+                               command=ns.command or running_command()))
     return 0

@@ -129,6 +129,9 @@ class Entry:
     texkey: str = ""  # an INSPIRE texkey when the key or a field looks like one
     raw_text: str = ""  # the free text of a bibitem / list line, when any
     end_line: int = 0  # last line of the entry in its file, when known
+    # why the free-text parse of this entry is unreliable ("" when fine, and always for
+    # BibTeX): the policy never calls such an entry MAJOR (see verify.policy.decide)
+    parse_issue: str = ""
 
     def get(self, name: str, default: str = "") -> str:
         """A decoded field by lowercase name."""
@@ -148,14 +151,26 @@ class Entry:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
+#: Problem codes that mean the input is broken (a ``?`` in the PDF, a bibliography
+#: BibTeX or biber cannot read, an index that refutes its own declaration): severity
+#: "error", they fail the run at every ``--fail-on`` level but ``never``. Every other
+#: code is a "warning" (style, hygiene, degraded sources), failing only ``--fail-on
+#: warning``.
+ERROR_CODES = frozenset({
+    "undefined-key", "parse-error", "missing-file", "no-bibliography", "empty-bib",
+    "include-cycle", "index-incomplete",
+})
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """A finding of the frontend or the pipeline that is not a verdict.
 
     Stable codes: undefined-key, unused-entry, duplicate-key, parse-error,
-    missing-file, bbl-mismatch, artefact-mismatch, no-bibliography,
-    missing-title-and-id, arxiv-id-form, doi-syntax, ambiguous-main,
-    network (a source could not be reached).
+    empty-bib, missing-file, missing-field, bbl-mismatch, artefact-mismatch,
+    no-bibliography, missing-title-and-id, arxiv-id-form, doi-syntax, ambiguous-main,
+    index-incomplete, network (a source could not be reached). Its
+    :attr:`severity` follows from the code (:data:`ERROR_CODES`).
     """
 
     code: str
@@ -163,6 +178,14 @@ class Problem:
     key: str = ""
     file: str = ""
     line: int = 0
+    level: str = ""  # "error" or "warning" when not the code's (e.g. a .bib replaced by the .bbl)
+
+    @property
+    def severity(self) -> str:
+        """``"error"`` (broken input, see :data:`ERROR_CODES`) or ``"warning"``."""
+        if self.level:
+            return self.level
+        return "error" if self.code in ERROR_CODES else "warning"
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +280,10 @@ class Record:
     proposed: bool = False
     # laboratory/collaboration report numbers, normalised ("CMS-PAS-HIG-11-024")
     report_numbers: tuple[str, ...] = ()
+    # True when the record's only dates are catalogue or feed dates (when a database
+    # created the record, not when the work appeared): its years contradict no cited
+    # year (see citecheck_tex.verify.compare)
+    catalogue_dates: bool = False
 
 
 class SourceStatus(enum.Enum):

@@ -163,10 +163,12 @@ async def run_cascade(
     settings: Settings,
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
+    problems: list[Problem] | None = None,
 ) -> list[Verdict]:
     """Retrieve candidates for every entry and decide each verdict.
 
-    ``usage``, when given, receives what the LLM judge cost (key "judge").
+    ``usage``, when given, receives what the LLM judge cost (key "judge"); ``problems``,
+    when given, receives run-level problems (``index-incomplete``).
     """
     from citecheck_tex.verify import policy
 
@@ -248,6 +250,10 @@ async def run_cascade(
         state.stage = "done"
         progress(state)
     result = [v for v in verdicts if v is not None]
+    # before any LLM judge: the guard is about the index's silence, not a judge's opinion
+    result, refused = policy.guard_index_complete(result, settings)
+    if refused is not None and problems is not None:
+        problems.append(refused)
     if settings.llm_mode != "off":
         from citecheck_tex.verify.llm import apply_llm
 
@@ -408,11 +414,12 @@ async def check_entries_async(
         if http is None:
             async with open_http(settings) as own_http:
                 sources, problems = await _build_sources(own_http, settings, cache)
-                verdicts = await run_cascade(entries, sources, settings, progress, usage)
+                verdicts = await run_cascade(entries, sources, settings, progress, usage,
+                                             problems)
                 requests = own_http.requests
         else:
             sources, problems = await _build_sources(http, settings, cache)
-            verdicts = await run_cascade(entries, sources, settings, progress, usage)
+            verdicts = await run_cascade(entries, sources, settings, progress, usage, problems)
             requests = http.requests
     finally:
         if cache is not None:

@@ -410,6 +410,11 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex watch`` (also for completion and the man page)."""
+    return _parser()
+
+
 def main(argv: Sequence[str]) -> int:
     """``citecheck-tex watch INPUT [check options] [--debounce S] [--once]``."""
     from citecheck_tex.cli import _overrides, default_out_dir, exit_status

@@ -53,7 +53,7 @@ def _serve_arxiv(server: ReplayServer) -> None:
 
 def _run(settings: Settings) -> tuple[list, list, int]:  # type: ignore[type-arg]
     entries, problems = parse_bib_text(BIB, "refs.bib")
-    assert not problems
+    assert not [p for p in problems if p.code != "missing-field"]
 
     async def go() -> tuple[list, list, int]:  # type: ignore[type-arg]
         async with open_http(settings, limits=FAST) as http:

@@ -227,7 +227,7 @@ def shorten(text: str, width: int) -> str:
 
 
 #: The once-per-run advice of the terminal report for index-only UNVERIFIED references.
-INDEX_ONLY_ADVICE = "re-run online or pass --index-complete"
+INDEX_ONLY_ADVICE = "re-run online (without --offline) to check them"
 
 #: Counts of :attr:`RunResult.llm_usage`, in display order.
 USAGE_COUNTS: tuple[str, ...] = ("requests", "calls", "cache_hits", "failures",
@@ -254,7 +254,7 @@ def is_index_only(verdict: Verdict) -> bool:
 
 
 def without_index_hint(reason: str) -> str:
-    """``reason`` without the policy's "re-run online, or pass --index-complete ..." advice
+    """``reason`` without the policy's "re-run online ..." advice
     (for reports that give that advice once per run)."""
     cut = reason.find(INDEX_HINT)
     if cut <= 0:

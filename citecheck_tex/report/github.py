@@ -11,7 +11,12 @@ import logging
 from typing import TYPE_CHECKING
 
 from citecheck_tex.model import Label
-from citecheck_tex.report.base import primary_link, register_reporter, sorted_verdicts
+from citecheck_tex.report.base import (
+    primary_link,
+    real_work_caption,
+    register_reporter,
+    sorted_verdicts,
+)
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -44,25 +49,37 @@ def _command(kind: str, message: str, *, file: str = "", line: int = 0, title: s
     return f"{head}::{escape_data(message)}"
 
 
-def render_github(result: RunResult) -> str:
-    """One workflow command per MAJOR/MINOR/UNVERIFIED reference and per problem."""
+def render_github(result: RunResult, *, prefix: str = "") -> str:
+    """One workflow command per MAJOR/MINOR/UNVERIFIED reference and per problem.
+
+    ``prefix`` (the paper's folder relative to the repository root, see
+    :func:`citecheck_tex.repo.folder_prefix`) goes before relative file names so that
+    annotations attach to the file in the repository.
+    """
+
+    def path(file: str) -> str:
+        return prefix + file.removeprefix("./") if file and not file.startswith("/") else file
+
     lines: list[str] = []
     for v in sorted_verdicts(result.verdicts):
         kind = _COMMAND.get(v.label)
         if kind is None:
             continue
         parts = [v.reason] if v.reason else []
-        for d in v.discrepancies:
+        # the closest record of a MAJOR is not a match: its values are no correction
+        closest = v.label is Label.MAJOR and not real_work_caption(v)
+        for d in () if closest else v.discrepancies:
             found = (v.suggested or {}).get(d.field, d.found)
             parts.append(f'{d.field}: cited "{d.cited}", found "{found}"')
         link = primary_link(v.match)
         if link:
             parts.append(link)
         message = f"{v.entry.key}: " + ("; ".join(parts) or v.label.value)
-        lines.append(_command(kind, message, file=v.entry.file, line=v.entry.line,
+        lines.append(_command(kind, message, file=path(v.entry.file), line=v.entry.line,
                               title=f"{v.label.value} reference {v.entry.key}"))
     for p in result.problems:
-        lines.append(_command("warning", p.message or p.code, file=p.file, line=p.line,
+        kind = "error" if p.severity == "error" else "warning"
+        lines.append(_command(kind, p.message or p.code, file=path(p.file), line=p.line,
                               title=f"{p.code}" + (f" {p.key}" if p.key else "")))
     return "".join(line + "\n" for line in lines)
 

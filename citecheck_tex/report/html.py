@@ -14,10 +14,11 @@ import logging
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import jinja2
 
-from citecheck_tex.model import Label, Verdict
+from citecheck_tex.model import Label, SourceStatus, Verdict
 from citecheck_tex.report.annotated_bib import suggested_bibtex
 from citecheck_tex.report.base import (
     DISPLAY_FIELDS,
@@ -125,6 +126,64 @@ def _field_rows(v: Verdict, fixes: bool = True) -> list[dict[str, Any]]:
     return rows
 
 
+#: Where a record link points, by host: the link says so instead of the source's
+#: internal name (a record of the local index is an INSPIRE, arXiv or Crossref record).
+_ORIGINS = (
+    ("inspirehep.net", "INSPIRE"), ("arxiv.org", "arXiv"), ("doi.org", "doi.org"),
+    ("crossref.org", "Crossref"), ("openalex.org", "OpenAlex"), ("datacite.org", "DataCite"),
+    ("semanticscholar.org", "Semantic Scholar"), ("dblp.org", "DBLP"),
+    ("adsabs.harvard.edu", "NASA ADS"),
+)
+
+
+def origin_of(url: str) -> str:
+    """The name of the site ``url`` points to (``INSPIRE``, ``arXiv``, ``doi.org`` ...),
+    else its host."""
+    host = (urlsplit(url).hostname or "").lower()
+    for suffix, name in _ORIGINS:
+        if host == suffix or host.endswith("." + suffix):
+            return name
+    return host
+
+
+def _links(v: Verdict) -> list[dict[str, str]]:
+    """Record links named by where they lead: ``INSPIRE record``, ``doi.org: 10.x/y``."""
+    if v.match is None:
+        return []
+    out = []
+    for text, url in record_links(v.match):
+        origin = origin_of(url)
+        if text.startswith("doi:"):
+            label = f"doi.org: {text[4:]}"
+        elif text.startswith("arXiv:"):
+            label = f"arXiv: {text[6:]}"
+        else:
+            label = f"{origin} record" if origin else text
+        out.append({"text": label, "url": url, "origin": origin})
+    return out
+
+
+def _fixes(v: Verdict) -> list[dict[str, str]]:
+    """A MINOR's corrections as ``field: cited -> value`` (the suggested value when any)."""
+    if v.label is not Label.MINOR:
+        return []
+    from citecheck_tex.report.terminal import focus_difference
+
+    suggested = dict(v.suggested or {})
+    out = []
+    for d in v.discrepancies:
+        value = suggested.get(d.field, d.found)
+        # long values (author lists) show the part that differs; Copy takes the whole value
+        short_cited, short_found = focus_difference(d.cited, value, 32)
+        out.append({"field": d.field, "cited": d.cited, "found": value,
+                    "short_cited": short_cited if d.cited else "", "short_found": short_found})
+    return out
+
+
+def _problem_order(code: str, severity: str) -> tuple[int, int]:
+    return (0 if severity == "error" else 1, 0 if code == "undefined-key" else 1)
+
+
 def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
     entry = v.entry
     authors = [p.display() for p in entry.authors]
@@ -137,20 +196,30 @@ def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
     suggested_bib = ""
     if v.label is Label.MINOR and v.suggested:
         suggested_bib = suggested_bibtex(entry, v.suggested)
-    links = [{"text": t, "url": u} for t, u in record_links(v.match)] if v.match else []
+    links = _links(v)
     model = proposed_by(v.match)
     real_work = real_work_caption(v)
+    # a MAJOR without a real work behind it: its closest record is not a match, never a fix
+    closest = v.label is Label.MAJOR and not real_work
+    origin = links[0]["origin"] if links else ""
+    # a record of the local index is named by where it came from (INSPIRE, arXiv, ...)
+    named = (origin or "local index") if v.match is not None and v.match.source == "local" \
+        else (v.match.source if v.match is not None else "")
     if model:
         heading = "Proposed record (unconfirmed)"
     elif real_work:
         heading = real_work
+    elif closest:
+        heading = "No record matches"
     else:
         heading = "Record found"
     found_head = ""
     if v.match is not None:
         found_head = (f"Proposed by {model}" if model
-                      else f"Real work ({v.match.source})" if real_work
-                      else f"Found ({v.match.source})")
+                      else f"Real work ({named})" if real_work
+                      else f"Found ({named})")
+    if closest:
+        found_head = "Closest record, not a match"
     search = " ".join([entry.key, title, author_text, entry.year, entry.venue, v.reason,
                        v.label.value, entry.file, *(d.field for d in v.discrepancies),
                        "proposed unconfirmed " + model if model else "",
@@ -179,7 +248,10 @@ def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
         "wrong": [d.field for d in v.discrepancies],
         "discrepancies": [{"field": d.field, "cited": d.cited, "found": d.found, "note": d.note}
                           for d in v.discrepancies],
-        "rows": _field_rows(v, fixes=not (model or real_work)),
+        "rows": _field_rows(v, fixes=not (model or real_work or closest)),
+        "fixes": _fixes(v),
+        "closest": closest,
+        "origin": named,
         "match": v.match,
         "links": links,
         "proposed_by": model,
@@ -188,11 +260,12 @@ def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
         "record_heading": heading,
         "found_head": found_head or "Found",
         "index_only": is_index_only(v),
+        # sources that were skipped (offline, not configured) take no space
         "attempts": [{"source": a.source, "kind": a.kind, "status": a.status.value,
                       "latency": f"{a.latency_ms:.0f} ms", "cached": a.cached,
                       "message": a.message,
                       "model": _attempt_model(a.source, v, result)}
-                     for a in v.attempts],
+                     for a in v.attempts if a.status is not SourceStatus.SKIPPED],
         "suggested": dict(v.suggested or {}),
         "suggested_bib": suggested_bib,
         "sites": sites,
@@ -227,8 +300,12 @@ def build_context(result: RunResult) -> dict[str, Any]:
                     "help": _LABEL_HELP[lab.value]} for lab in LABEL_ORDER],
         "total": len(refs),
         "refs": refs,
+        # broken input first, undefined keys first of all: they are the "?" in the PDF
         "problems": [{"code": p.code, "message": p.message, "key": p.key,
-                      "loc": location(p.file, p.line)} for p in result.problems],
+                      "severity": p.severity, "loc": location(p.file, p.line)}
+                     for p in sorted(result.problems,
+                                     key=lambda p: _problem_order(p.code, p.severity))],
+        "errors": sum(1 for p in result.problems if p.severity == "error"),
     }
 
 

@@ -113,8 +113,8 @@ def build_report(result: RunResult) -> dict[str, Any]:
                                                    "SKIPPED")},
         "entries": [_entry(v, result) for v in result.verdicts],
         "problems": [
-            {"code": p.code, "message": p.message, "key": p.key, "file": p.file,
-             "line": p.line}
+            {"code": p.code, "severity": p.severity, "message": p.message, "key": p.key,
+             "file": p.file, "line": p.line}
             for p in result.problems
         ],
         "elapsed_s": round(float(result.elapsed_s), 3),

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from citecheck_tex.model import Label, Verdict
+from citecheck_tex.model import ERROR_CODES, Label, Verdict
 from citecheck_tex.report.base import (
     is_index_only,
     primary_link,
@@ -73,11 +73,15 @@ PROBLEM_CODES: dict[str, str] = {
     "doi-syntax": "A DOI is malformed",
     "ambiguous-main": "The main .tex file is ambiguous",
     "network": "A source could not be reached",
+    "empty-bib": "A bibliography file defines no entries",
+    "missing-field": "An entry lacks a field its type requires",
+    "index-incomplete": "The local index declared complete lacks most cited works",
 }
 
 
-def _uri(file: str, root: str | None) -> str:
-    """A relative URI for ``file`` (relative to ``root`` when absolute and below it)."""
+def _uri(file: str, root: str | None, prefix: str = "") -> str:
+    """A relative URI for ``file`` (relative to ``root`` when absolute and below it;
+    ``prefix`` before a relative one)."""
     path = Path(file)
     if path.is_absolute():
         if root is not None:
@@ -88,11 +92,11 @@ def _uri(file: str, root: str | None) -> str:
             if rel and not rel.startswith(".."):
                 return quote(PurePosixPath(Path(rel).as_posix()).as_posix())
         return path.as_uri()
-    return quote(path.as_posix().removeprefix("./"))
+    return quote(prefix + path.as_posix().removeprefix("./"))
 
 
-def _location(file: str, line: int, root: str | None) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(file, root)}}
+def _location(file: str, line: int, root: str | None, prefix: str = "") -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(file, root, prefix)}}
     if not Path(file).is_absolute() or root is not None:
         physical["artifactLocation"]["uriBaseId"] = "%SRCROOT%"
     if line > 0:
@@ -117,7 +121,8 @@ def _verdict_message(v: Verdict) -> str:
     parts = [f"{v.entry.key}: {v.label.value} (score {v.score:.1f}/10)."]
     if v.reason:
         parts.append(v.reason.rstrip(".") + ".")
-    for d in v.discrepancies:
+    closest = v.label is Label.MAJOR and not real_work_caption(v)
+    for d in () if closest else v.discrepancies:  # a MAJOR's closest record is no correction
         parts.append(f'{d.field}: cited "{d.cited}", found "{d.found}".')
     if v.suggested:
         parts.append("Suggested: " + "; ".join(f"{k} = {val}" for k, val in v.suggested.items())
@@ -134,11 +139,12 @@ def _verdict_message(v: Verdict) -> str:
     return " ".join(parts)
 
 
-def render_sarif(result: RunResult, *, root: str | None = None) -> str:
+def render_sarif(result: RunResult, *, root: str | None = None, prefix: str = "") -> str:
     """SARIF 2.1.0 log of the run as JSON text.
 
-    ``root`` is the folder URIs are made relative to (the repository root in
-    CI); relative entry paths are kept as they are.
+    ``root`` is the folder absolute paths are made relative to (the repository root in
+    CI); relative entry paths (relative to the paper's folder) get ``prefix``, the
+    paper's folder relative to the repository root (:func:`citecheck_tex.repo.folder_prefix`).
     """
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
@@ -150,9 +156,12 @@ def render_sarif(result: RunResult, *, root: str | None = None) -> str:
     for code in codes:
         index[code] = len(rules)
         desc = PROBLEM_CODES.get(code, code.replace("-", " ").capitalize())
-        rules.append(_rule(code, "warning", desc, desc))
+        level = "error" if code in ERROR_CODES else "warning"
+        rules.append(_rule(code, level, desc, desc))
 
     fallback = result.project.main_file or result.input
+    if prefix and not Path(fallback).is_absolute():
+        fallback = Path(fallback).name
     results: list[dict[str, Any]] = []
     for v in result.verdicts:
         if v.label not in _LABEL_RULES:
@@ -163,12 +172,12 @@ def render_sarif(result: RunResult, *, root: str | None = None) -> str:
             "ruleIndex": index[v.label.value],
             "level": level,
             "message": {"text": _verdict_message(v)},
-            "locations": [_location(v.entry.file or fallback, v.entry.line, root)],
+            "locations": [_location(v.entry.file or fallback, v.entry.line, root, prefix)],
             "partialFingerprints": {"citecheckEntry/v1": f"{v.entry.key}:{v.entry.content_hash}"},
             "properties": _properties(v),
         })
     for p in result.problems:
-        results.append(_problem_result(p, index[p.code], fallback, root))
+        results.append(_problem_result(p, index[p.code], fallback, root, prefix))
 
     log = {
         "$schema": SARIF_SCHEMA,
@@ -200,14 +209,15 @@ def _properties(v: Verdict) -> dict[str, Any]:
     return props
 
 
-def _problem_result(p: Problem, rule_index: int, fallback: str, root: str | None) -> dict[str, Any]:
+def _problem_result(p: Problem, rule_index: int, fallback: str, root: str | None,
+                    prefix: str = "") -> dict[str, Any]:
     text = p.message if not p.key or p.key in p.message else f"{p.key}: {p.message}"
     return {
         "ruleId": p.code,
         "ruleIndex": rule_index,
-        "level": "warning",
+        "level": "error" if p.severity == "error" else "warning",
         "message": {"text": text or p.code},
-        "locations": [_location(p.file or fallback, p.line, root)],
+        "locations": [_location(p.file or fallback, p.line, root, prefix)],
         "partialFingerprints": {"citecheckProblem/v1": f"{p.code}:{p.key}:{p.file}"},
     }
 

@@ -111,8 +111,9 @@ def _detail(verdict: Verdict, width: int) -> str:
     if is_index_only(verdict):
         # the advice is printed once under the summary, not on every row
         return shorten(without_index_hint(verdict.reason), width)
-    if real_work_caption(verdict):
-        # a chimera or hijacked identifier: the record is evidence, not a correction
+    if real_work_caption(verdict) or verdict.label is Label.MAJOR:
+        # a chimera or hijacked identifier: the record is evidence, not a correction; a
+        # MAJOR's closest record is not a match: never drawn as "cited -> found"
         return shorten(verdict.reason, width)
     return _fix_text(verdict, width) or shorten(verdict.reason, width)
 
@@ -161,6 +162,10 @@ def render_terminal(
     summary = result.summary()
     listed_labels = tuple(LABEL_ORDER) if verbose else _LISTED
     verdicts = [v for v in sorted_verdicts(result.verdicts) if v.label in listed_labels]
+    # a failing source: one line per source (in Problems), not one per reference
+    failed_only = [] if verbose else [v for v in verdicts if _source_failed(v)]
+    failed_only = failed_only if len(failed_only) > 1 else []
+    verdicts = [v for v in verdicts if v not in failed_only]
     lines: list[str] = []
     if not quiet:
         mode = "offline" if result.offline else "online"
@@ -172,15 +177,15 @@ def render_terminal(
         lines.extend(_row(v, paint, key_w, loc_w, verbose))
     collapsed = [(lab, summary[lab.value]) for lab in LABEL_ORDER
                  if lab not in listed_labels and summary[lab.value]]
+    if failed_only:
+        collapsed.insert(0, (Label.UNVERIFIED, len(failed_only)))
     if collapsed and not quiet:
-        lines.append(paint("dim", "+ " + ", ".join(f"{n} {lab.value}" for lab, n in collapsed)))
+        lines.append(paint("dim", "+ " + ", ".join(
+            f"{n} {lab.value}" + (" because a source failed (see Problems; --verbose lists "
+                                  "them)" if i == 0 and failed_only else "")
+            for i, (lab, n) in enumerate(collapsed))))
     if result.problems and not quiet:
-        lines.append("")
-        lines.append(paint("bold", f"Problems ({len(result.problems)})"))
-        for p in result.problems:
-            where = location(p.file, p.line)
-            where = f"{where}: " if where else ""
-            lines.append(f"  {paint('problem', p.code)} {where}{p.message}")
+        lines.extend(_problem_lines(result, paint, verbose))
     counts = " · ".join(paint(lab.value, f"{summary[lab.value]} {lab.value}")
                         for lab in LABEL_ORDER)
     tail = ""
@@ -199,6 +204,30 @@ def render_terminal(
         lines.append(paint("UNVERIFIED", f"{missing} {noun} not in your local index: "
                                          f"{INDEX_ONLY_ADVICE}"))
     return "\n".join(lines) + "\n"
+
+
+def _source_failed(verdict: Verdict) -> bool:
+    return verdict.label is Label.UNVERIFIED and any(a.status.failed for a in verdict.attempts)
+
+
+def _problem_lines(result: RunResult, paint: _Painter, verbose: bool) -> list[str]:
+    """Errors (broken input) first; unused entries counted unless ``verbose``."""
+    problems = sorted(result.problems, key=lambda p: p.severity != "error")
+    unused = [p for p in problems if p.code == "unused-entry"]
+    if not verbose and len(unused) > 1:
+        problems = [p for p in problems if p.code != "unused-entry"]
+    lines = ["", paint("bold", f"Problems ({len(result.problems)})")]
+    for p in problems:
+        where = location(p.file, p.line)
+        where = f"{where}: " if where else ""
+        style = "MAJOR" if p.severity == "error" else "problem"
+        lines.append(f"  {paint(style, p.severity)} {paint(style, p.code)} {where}{p.message}")
+    if len(problems) < len(result.problems):
+        files = sorted({p.file for p in unused if p.file})
+        where = f" in {', '.join(files)}" if files else ""
+        lines.append(f"  {paint('problem', 'warning')} {paint('problem', 'unused-entry')} "
+                     f"{len(unused)} unused entries{where}; --verbose lists them")
+    return lines
 
 
 class Progress:

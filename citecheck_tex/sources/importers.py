@@ -131,6 +131,18 @@ def journal_ref_key(journal: str, volume: str, page: str) -> tuple[str, str, str
     return key if all(key) else None
 
 
+#: INSPIRE ``publication_info.journal_title`` values that name no journal: "BOOK" marks a
+#: contribution to a book or proceedings (73 of the 11,251 records of the shared INSPIRE
+#: dump). Such a title is no venue: never compared, never shown as a found value.
+INSPIRE_PLACEHOLDER_TITLES = frozenset({"BOOK"})
+
+
+def inspire_venue(title: Any) -> str:
+    """An INSPIRE journal title, '' for a placeholder (:data:`INSPIRE_PLACEHOLDER_TITLES`)."""
+    text = _str(title)
+    return "" if text.strip().upper() in INSPIRE_PLACEHOLDER_TITLES else text
+
+
 def _year_of(value: Any) -> str:
     m = _YEAR.search(str(value or ""))
     return m.group(1) if m else ""
@@ -281,15 +293,26 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
             and (p.get("journal_title") or p.get("journal_volume"))]
     main = next((p for p in pubs if not p.get("material") or p.get("material") == "publication"),
                 pubs[0] if pubs else {})
-    venue = _str(main.get("journal_title"))
+    venue = inspire_venue(main.get("journal_title"))
     pages = _pages(_str(main.get("page_start")), _str(main.get("page_end"))) or _str(
         main.get("artid"))
     preprint_year = _year_of(md.get("preprint_date"))
-    year = _year_of(main.get("year")) or _year_of(md.get("publication_date")) or preprint_year \
+    # publication dates: every publication's year, the publication date, the imprints
+    # (editions) and the thesis date; without an arXiv e-print, INSPIRE's
+    # preprint_date and earliest_date are catalogue dates (when a feed or a cataloguer
+    # created the record), which say nothing about when the work appeared
+    published = _uniq([_year_of(main.get("year")), _year_of(md.get("publication_date")),
+                       *(_year_of(p.get("year")) for p in pubs),
+                       *(_year_of(i.get("date")) for i in md.get("imprints") or []
+                         if isinstance(i, dict)),
+                       _year_of(_dict(md.get("thesis_info")).get("date"))])
+    catalogue = not published and not md.get("arxiv_eprints")
+    year = (published[0] if published else "") or preprint_year \
         or _year_of(md.get("earliest_date"))
-    other = _uniq(y for y in (preprint_year, _year_of(md.get("earliest_date"))) if y != year)
+    other = _uniq(y for y in (*published[1:], preprint_year, _year_of(md.get("earliest_date")))
+                  if y != year)
     extra = tuple(
-        (_str(p.get("journal_title")), _str(p.get("journal_volume")),
+        (inspire_venue(p.get("journal_title")), _str(p.get("journal_volume")),
          _pages(_str(p.get("page_start")), _str(p.get("page_end"))) or _str(p.get("artid")),
          _year_of(p.get("year")))
         for p in pubs if p is not main
@@ -312,6 +335,7 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
         texkeys=texkeys, entry_type=_entry_type(_str(doc_types[0]) if doc_types else "",
                                                 bool(venue), bool(arxiv)),
         extra_pubs=extra, report_numbers=report_numbers_of(md.get("report_numbers")),
+        catalogue_dates=catalogue,
     )
     jrefs = [journal_ref_key(_str(p.get("journal_title")), _str(p.get("journal_volume")),
                              _str(p.get("page_start")) or _str(p.get("artid"))) for p in pubs]
@@ -533,8 +557,13 @@ def openalex_row(obj: _JSON) -> IndexRow | None:
                      [journal_ref_key(venue, volume, pages)])
 
 
-def _crossref_year(msg: _JSON) -> str:
-    for key in ("published-print", "issued", "published-online", "published", "created"):
+#: Crossref dates of the work's appearance, best first; ``created`` (when the DOI was
+#: registered) is a catalogue date, used only when there is nothing else.
+_CROSSREF_PUBLISHED = ("published-print", "issued", "published-online", "published")
+
+
+def _crossref_year(msg: _JSON, keys: tuple[str, ...] = (*_CROSSREF_PUBLISHED, "created")) -> str:
+    for key in keys:
         part = msg.get(key)
         if isinstance(part, dict):
             dp = part.get("date-parts") or [[]]
@@ -572,6 +601,7 @@ def crossref_row(msg: _JSON) -> IndexRow | None:
         venue_aliases=_uniq([*containers[1:], *shorts, journal_display(venue)]) if venue else (),
         volume=volume, pages=pages, doi=doi,
         entry_type=_entry_type(_str(msg.get("type")), False, False),
+        catalogue_dates=bool(year) and not _crossref_year(msg, _CROSSREF_PUBLISHED),
     )
     return _make_row(f"crossref:{doi}", "crossref", "crossref", rec,
                      [journal_ref_key(v, volume, pages) for v in (venue, *shorts)])

@@ -63,7 +63,12 @@ from citecheck_tex.sources.base import (
     year_of,
 )
 from citecheck_tex.sources.http import Http
-from citecheck_tex.sources.importers import first_page, pub_key, report_numbers_of
+from citecheck_tex.sources.importers import (
+    first_page,
+    inspire_venue,
+    pub_key,
+    report_numbers_of,
+)
 from citecheck_tex.tex.ids import normalize_report_number
 
 logger = logging.getLogger(__name__)
@@ -409,7 +414,7 @@ def parse_hit(hit: dict[str, Any]) -> Record:
     others = tuple(dict.fromkeys(y for y in [earliest, *(year_of(p.get("year")) for p in pubs)]
                                  if y and y != year))
     extra = tuple(
-        (clean_text(p.get("journal_title")), str(p.get("journal_volume") or ""),
+        (clean_text(inspire_venue(p.get("journal_title"))), str(p.get("journal_volume") or ""),
          str(p.get("page_start") or p.get("artid") or ""), year_of(p.get("year")))
         for p in pubs[1:]
     )
@@ -426,7 +431,8 @@ def parse_hit(hit: dict[str, Any]) -> Record:
                              if isinstance(c, dict)),
         year=year,
         other_years=others,
-        venue=clean_text(main.get("journal_title")) if main else ("arXiv" if eprints else ""),
+        venue=(clean_text(inspire_venue(main.get("journal_title"))) if main
+               else ("arXiv" if eprints else "")),
         volume=str(main.get("journal_volume") or ""),
         pages=pages,
         doi=dois[0] if dois else "",

@@ -86,6 +86,8 @@ UPGRADABLE_VERSIONS = frozenset({"1", "2", "3"})
 #: Authors of a record indexed under (family name, year): the first few, because a
 #: citation names the first author (and a swapped order rarely goes further).
 AUTHOR_YEAR_AUTHORS = 3
+#: Years a preprint-only record may precede the journal version a reference cites.
+PREPRINT_LEAD_YEARS = 2
 #: Candidates an author+year lookup returns at most.
 MAX_AUTHOR_YEAR_RECORDS = 5
 #: Candidates of one (author, year) decoded for ranking at most (a prolific author).
@@ -251,6 +253,7 @@ def _record_to_json(rec: Record) -> str:
         "volume": rec.volume, "pages": rec.pages, "doi": rec.doi, "arxiv": rec.arxiv,
         "texkeys": list(rec.texkeys), "type": rec.entry_type,
         "xp": [list(x) for x in rec.extra_pubs], "rn": list(rec.report_numbers),
+        "cd": rec.catalogue_dates,
     }
     data.update((k, v) for k, v in optional.items() if v)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -273,7 +276,7 @@ def _record_from_json(text: str, score: float = 0.0) -> Record:
         doi=g("doi", ""), arxiv=g("arxiv", ""), texkeys=tuple(g("texkeys", ())),
         entry_type=g("type", ""),
         extra_pubs=tuple((x[0], x[1], x[2], x[3]) for x in g("xp", ())), score=score,
-        report_numbers=tuple(g("rn", ())),
+        report_numbers=tuple(g("rn", ())), catalogue_dates=bool(g("cd", False)),
     )
 
 
@@ -751,8 +754,6 @@ class LocalIndex:
         rids = [r for (r,) in self._conn.execute(
             f"SELECT DISTINCT rid FROM author_year WHERE name IN ({marks}) AND year = ?"
             f" LIMIT {MAX_AUTHOR_YEAR_SCAN + 1}", (*names, year))]
-        if not rids:
-            return []
         others = {_surname_key(a.split()[-1]) for a in authors[1:] if a.split()}
         if len(rids) > MAX_AUTHOR_YEAR_SCAN and others:
             # A common name in a big index: the records that also list one of the
@@ -769,7 +770,21 @@ class LocalIndex:
         rows = self._conn.execute(
             "SELECT rid, origin, format, surnames, data FROM records"
             f" WHERE rid IN ({','.join('?' * len(rids[:MAX_AUTHOR_YEAR_SCAN]))})",
-            rids[:MAX_AUTHOR_YEAR_SCAN]).fetchall()
+            rids[:MAX_AUTHOR_YEAR_SCAN]).fetchall() if rids else []
+        if journal or volume or page:
+            # a record that knows only the preprint is dated a year or two before the
+            # journal version the reference cites (PREPRINT_LEAD_YEARS)
+            earlier = [str(int(year) - k) for k in range(1, PREPRINT_LEAD_YEARS + 1)]
+            seen = {row[0] for row in rows}
+            more = self._conn.execute(
+                "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year"
+                f" k JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year IN"
+                f" ({','.join('?' * len(earlier))}) LIMIT {MAX_AUTHOR_YEAR_SCAN}",
+                (*names, *earlier)).fetchall()
+            rows.extend(row for row in more if row[0] not in seen
+                        and _preprint_only(_record_from_json(row[4])))
+        if not rows:
+            return []
         want = pub_key(journal, volume, page)
         scored = []
         for rid, origin, fmt, surnames, data in rows:
@@ -964,6 +979,12 @@ def _pub_fit(rec: Record, want: tuple[str, str, str]) -> int:
         got = pub_key(venue, vol, pages)
         best = max(best, sum(1 for a, b in zip(want, got, strict=True) if a and a == b))
     return best
+
+
+def _preprint_only(rec: Record) -> bool:
+    """True when the record states no publication (journal, volume or pages)."""
+    return not ((rec.venue and rec.venue.lower() != "arxiv") or rec.volume or rec.pages
+                or rec.extra_pubs)
 
 
 def _unique_ids(records: Iterable[Record]) -> list[Record]:

@@ -299,10 +299,12 @@ def build_entry(
     end_line: int = 0,
     raw_text: str = "",
     decoded: Mapping[str, str] | None = None,
+    parse_issue: str = "",
 ) -> Entry:
     """Build an Entry from raw (LaTeX) field values, filling the convenience attributes.
 
-    ``decoded`` may give already-decoded values (from a free-text parser).
+    ``decoded`` may give already-decoded values (from a free-text parser);
+    ``parse_issue`` says why that parse is unreliable (see ``refstring.parse_issue``).
     """
     fields: dict[str, str] = {}
     for name, value in raw_fields.items():
@@ -374,6 +376,7 @@ def build_entry(
         texkey=texkey,
         raw_text=raw_text,
         end_line=end_line,
+        parse_issue=parse_issue,
     )
 
 
@@ -772,6 +775,9 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
         start = block.line + 1
         end = start + block.raw.rstrip().count("\n")
         entries.append(build_entry(block.key, etype, filename, start, merged, end_line=end))
+    from citecheck_tex.tex.fields import missing_fields
+
     for e in entries:
         problems.extend(entry_hygiene(e))
+        problems.extend(missing_fields(e))
     return entries, problems

@@ -75,6 +75,7 @@ _EXTRA_TEXT_MACROS = [
     MacroTextSpec("bibrangedash", simplify_repl="–"),
     MacroTextSpec("textendash", simplify_repl="–"),
     MacroTextSpec("ensuremath", simplify_repl="%(1)s"),
+    MacroTextSpec("mbox", simplify_repl="%(1)s"),  # mnras.bst: (\mbox{arXiv:...})
     MacroTextSpec("protect", simplify_repl=""),
     MacroTextSpec("relax", simplify_repl=""),
     MacroTextSpec("noopsort", simplify_repl=""),
@@ -86,7 +87,7 @@ _EXTRA_ARG_SPECS = {
     "bibfield": "{{", "bibnamefont": "{", "bibfnamefont": "{", "citenamefont": "{",
     "eprint": "{{", "doibase": "", "BibitemShut": "{", "bibAnnote": "{{", "bibAnnoteFile": "{",
     "noopsort": "{", "ensuremath": "{", "mathcal": "{", "mathrm": "{", "mathbf": "{",
-    "mathit": "{",
+    "mathit": "{", "mbox": "{",
 }
 
 

@@ -8,6 +8,7 @@ Only a missing, unreadable or unsupported *input* raises
 
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from citecheck_tex.tex.textlist import parse_text_list
 logger = logging.getLogger(__name__)
 
 SUPPORTED = (".tex", ".bib", ".bbl", ".txt", ".md")
-_HYGIENE = frozenset({"missing-title-and-id", "arxiv-id-form", "doi-syntax"})
+_HYGIENE = frozenset({"missing-title-and-id", "arxiv-id-form", "doi-syntax", "missing-field"})
 _MAX_DEPTH = 50
 _DOCCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
 
@@ -69,6 +70,7 @@ def load_project(path: Path) -> Project:
     name = path.name
     if suffix == ".bib":
         entries, problems = parse_bib_text(text, name)
+        problems.extend(_empty_bib(name, entries, problems))
     elif suffix == ".bbl":
         entries, problems = parse_bbl_text(text, name)
     else:
@@ -266,11 +268,17 @@ def _load_tex(main: Path, *, input_: Path) -> Project:
     bbl_path = main.with_suffix(".bbl")
     has_bbl = bbl_path.is_file()
     seen_res: set[Path] = set()
+    missing_bibs: list[str] = []
     for found, name, file, line in st.resources:
         if found is None:
-            extra = f"; using {bbl_path.name}" if has_bbl else ""
-            problems.append(Problem("missing-file", f"bibliography {name!r} not found{extra}",
-                                    file=file, line=line))
+            if has_bbl:
+                problems.append(Problem("missing-file", f"bibliography {name!r} not found; "
+                                        f"using {bbl_path.name}", file=file, line=line,
+                                        level="warning"))
+            else:
+                problems.append(Problem("missing-file", _missing_bib_message(st, name),
+                                        file=file, line=line))
+                missing_bibs.append(name)
             continue
         if found.resolve() in seen_res:
             continue
@@ -284,6 +292,7 @@ def _load_tex(main: Path, *, input_: Path) -> Project:
             continue
         entries, probs = parse_bib_text(text, st.rel(found))
         bib_problems.extend(probs)
+        problems.extend(_empty_bib(st.rel(found), entries, probs))
         for e in entries:
             prev = first_def.get(e.key)
             if prev is not None:
@@ -344,6 +353,8 @@ def _load_tex(main: Path, *, input_: Path) -> Project:
             parent = entry.fields.get("crossref", "")
             if parent:
                 used.add(parent)
+    if missing_bibs:
+        problems = _collapse_undefined(problems, missing_bibs)
     reported_undefined = {p.key for p in problems if p.code == "undefined-key"}
     bib_problems = [p for p in bib_problems
                     if not (p.code == "undefined-key" and p.key in reported_undefined)]
@@ -374,3 +385,45 @@ def _load_tex(main: Path, *, input_: Path) -> Project:
         resources=tuple(resource_names), entries=tuple(checked),
         all_entries=tuple(pool), sites=tuple(st.sites), problems=tuple(problems),
     )
+
+
+def _empty_bib(name: str, entries: list[Entry], problems: list[Problem]) -> list[Problem]:
+    """An ``empty-bib`` error for a .bib that yields no entry and no other error."""
+    if entries or any(p.code == "parse-error" for p in problems):
+        return []
+    return [Problem("empty-bib", f"{name} defines no entries (an empty or truncated file?)",
+                    file=name, line=1)]
+
+
+def _missing_bib_message(st: _State, name: str) -> str:
+    """What was looked for and, when one is near, the .bib the author probably meant."""
+    looked = st.rel(st.root / name)
+    found = sorted({p for p in st.root.rglob("*.bib")
+                    if "citecheck-report" not in p.parts and p.is_file()})[:200]
+    rels = [st.rel(p) for p in found]
+    msg = f"bibliography {name!r} not found (looked for {looked} in {st.root.resolve()})"
+    if not rels:
+        return msg + "; no .bib file is in the project folder"
+    stem = Path(name).stem.lower()
+    close = difflib.get_close_matches(stem, [Path(r).stem.lower() for r in rels], n=1, cutoff=0.5)
+    guess = next((r for r in rels if close and Path(r).stem.lower() == close[0]),
+                 rels[0] if len(rels) == 1 else "")
+    if guess:
+        return msg + f"; did you mean {guess!r}? (write \\bibliography{{{guess[:-4]}}})"
+    return msg + "; .bib files in the project folder: " + ", ".join(rels[:5])
+
+
+def _collapse_undefined(problems: list[Problem], missing: list[str]) -> list[Problem]:
+    """The undefined keys a missing bibliography causes, as one line instead of a flood."""
+    undefined = [p for p in problems if p.code == "undefined-key"]
+    if len(undefined) < 2:
+        return problems
+    keys = ", ".join(p.key for p in undefined[:3]) + (", ..." if len(undefined) > 3 else "")
+    first = undefined[0]
+    names = ", ".join(repr(n) for n in missing)
+    one = Problem("undefined-key", f"{len(undefined)} cited keys are undefined ({keys}), "
+                  f"probably because bibliography {names} was not found", file=first.file,
+                  line=first.line)
+    out = [p for p in problems if p.code != "undefined-key"]
+    out.insert(next((i for i, p in enumerate(out) if p.code == "missing-file"), len(out)) + 1, one)
+    return out

@@ -22,7 +22,15 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from citecheck_tex.model import Comparison, Discrepancy, Entry, FieldCheck, Person, Record
+from citecheck_tex.model import (
+    Comparison,
+    Discrepancy,
+    Entry,
+    EntryOrigin,
+    FieldCheck,
+    Person,
+    Record,
+)
 from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 
@@ -31,6 +39,9 @@ logger = logging.getLogger(__name__)
 #: Score lost per contradicted field (keeps severity monotone: more wrong
 #: fields never raise the score).
 PENALTY_PER_DISCREPANCY = 0.35
+#: Below this title similarity, a free-text "title" of a work pinned by its identifier
+#: or journal reference is taken as misread text, not as a wrong title.
+MISREAD_TITLE = 0.5
 #: Highest identity of a record for a title-less citation whose journal reference the
 #: record cannot confirm (it states no publication): below the calibrated tau_minor.
 UNCONFIRMED_PUBNOTE_IDENTITY = 0.5
@@ -71,6 +82,29 @@ def same_venue(a: str, b: str) -> bool:
     if ka == kb:
         return True
     return _abbrev_match(a, b)
+
+
+def arxiv_year(arxiv_id: str) -> str:
+    """The year an arXiv id was issued: ``2212.01234`` -> 2022, ``hep-th/9901001`` -> 1999."""
+    m = re.match(r"^(?:arxiv:)?(\d{2})(\d{2})\.\d{4,5}", arxiv_id.strip(), re.IGNORECASE) \
+        or re.match(r"^[a-z\-]+(?:\.[a-z]{2})?/(\d{2})(\d{2})\d{3}", arxiv_id.strip(),
+                    re.IGNORECASE)
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        return ""
+    yy = int(m.group(1))
+    return str(1900 + yy if yy >= 91 else 2000 + yy)
+
+
+def record_years(record: Record) -> list[str]:
+    """Every year the work appeared in: the record's year, its other years (preprint,
+    print, online), every publication's (journal, erratum, proceedings) and the year
+    its arXiv id encodes; the record's own year first."""
+    years = [y for y in (_year_of(record.year), *(_year_of(y) for y in record.other_years))
+             if y]
+    years.extend(_year_of(p[3]) for p in record.extra_pubs if _year_of(p[3]))
+    if record.arxiv:
+        years.append(arxiv_year(record.arxiv))
+    return [y for y in dict.fromkeys(years) if y]
 
 
 def _year_of(text: str) -> str:
@@ -198,6 +232,37 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
             notes.append(f"initials of {p.display()!r} differ from {rec[hit].display()!r}")
         pairs.append((i, hit, weight))
 
+    # a family name cited as the given name ("Sun Wang" for "Sun", "Wei Zhang" for
+    # "Zhang Wei"), or the parts of a compound family name in another order
+    # ("Cano-Jiménez" for "Jiménez-Cano"): the same person, named wrongly
+    rest: list[int] = []
+    for i in unmatched:
+        p = people[i]
+        parts = sorted(nz.name_key(w) for w in re.split(r"[\s\-]+", p.full_family) if w)
+        hit = next((j for j, r in enumerate(rec) if j not in used and len(parts) > 1
+                    and sorted(nz.name_key(w) for w in re.split(r"[\s\-]+", r.full_family)
+                               if w) == parts), -1)
+        if hit >= 0:
+            used.add(hit)
+            pairs.append((i, hit, 0.85))
+            notes.append(f"author {p.display()!r} differs from {rec[hit].display()!r} "
+                         "(the parts of the family name in another order)")
+            continue
+        for word in re.split(r"[\s\-]+", p.given):
+            if len(word.rstrip(".")) < 2:
+                continue
+            hit = next((j for j in index.get(nz.name_key(word), ()) if j not in used), -1)
+            if hit >= 0:
+                break
+        if hit < 0:
+            rest.append(i)
+            continue
+        used.add(hit)
+        pairs.append((i, hit, 0.85))
+        notes.append(f"author {p.display()!r} differs from {rec[hit].display()!r} "
+                     "(a given name where the family name belongs)")
+    unmatched = rest
+
     still: list[int] = []
     window = len(rec) if len(rec) <= 60 else 60
     for i in unmatched:
@@ -212,7 +277,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
             if s > best:
                 best_j, best = j, s
         prefix = best_j >= 0 and len(key) >= 5 and key[:4] == rec_keys[best_j][:4]
-        if best_j >= 0 and (best >= 0.7 or (prefix and best >= 0.55)) and len(key) >= 3:
+        if best_j >= 0 and (best >= 0.7 or (prefix and best >= 0.4)) and len(key) >= 3:
             used.add(best_j)
             pairs.append((i, best_j, 0.5 + 0.4 * best))
             notes.append(f"author {p.display()!r} misspelt (record: {rec[best_j].display()!r})")
@@ -303,6 +368,114 @@ def _pubs(record: Record) -> list[tuple[str, str, str, str]]:
 # ---------------------------------------------------------------- compare
 
 
+#: Reference text left in front of a title by a parse: "Ribeiro, M. 2020, ", "Pontzen et
+#: al., 2017, " (an author-year prefix ends with the year or "et al.").
+_LEFTOVER_PREFIX = re.compile(r"(?:\b(?:1[5-9]|20)\d\d[a-z]?|\bet al)\.?\)?[,.:;]?\s+(?=\S)")
+#: ... and behind it: " - Nature", " | Springer Link", " (https://...".
+_LEFTOVER_SUFFIX = re.compile(r"\s+(?:[-\u2013\u2014|]|\()\s*[^-\u2013\u2014|(]{0,60}$")
+
+
+def _title_part(cited: str, found: str) -> tuple[str, float, str, str]:
+    """The part of the cited title that is the title, its similarity to ``found``, the
+    reference text cut from in front of it ("" when none), and the part of ``found``
+    compared (without a site name when both name one).
+
+    Free-text references leave authors and year in front of the title ("Kayser, 2009,
+    Neutrino Oscillation Phenomenology") or a site name behind it ("... - Nature"):
+    that text is neither title nor a wrong title word. A shorter candidate is taken
+    only when it fits the record clearly better (the record decides; nothing is cut
+    from a title that fits as it stands), and a site name only when the record's
+    title has none (else the names are compared as part of the title).
+    """
+    best, best_sim, best_pre = cited, nz.title_similarity(cited, found), ""
+    whole = found
+    if best_sim >= 0.99:
+        return best, best_sim, "", found
+    starts = [0] + [m.end() for m in _LEFTOVER_PREFIX.finditer(cited[:120])]
+    cut_suffix = not _LEFTOVER_SUFFIX.search(found)
+    if not cut_suffix:
+        # both name a site after the title ("... - Nature", "... - Science"): the
+        # titles are compared without it (the names are compared as the venue)
+        found = _LEFTOVER_SUFFIX.sub("", found)
+        cut_suffix = True
+    for start in starts:
+        head = cited[start:]
+        for text in (head, _LEFTOVER_SUFFIX.sub("", head) if cut_suffix else head):
+            if text == cited or len(nz.title_key(text)) < 12:
+                continue
+            sim = nz.title_similarity(text, found)
+            if sim > best_sim + 0.05:
+                best, best_sim, best_pre = text, sim, cited[:start]
+    kf = nz.title_key(found)
+    if best_sim < 0.99 and len(kf) >= 20:
+        # the whole title at the start or after a comma, followed by nothing or by
+        # codes and links ("G Bélanger F Boudjema, MicrOMEGAs4.1: two dark matter
+        # candidates oPhC.192..322B [INSPIRE] ..."): the rest is no title words (words
+        # added to a title are a real difference and stay one)
+        for start in [0, *(m.end() for m in re.finditer(r"[,;]\s+", cited))]:
+            rest = cited[start:]
+            if not nz.title_key(rest).startswith(kf):
+                continue
+            tail = rest[_key_end(rest, len(kf)):].strip().lstrip(",;. ")
+            if (start and not tail) or _LEFTOVER_CODE.match(tail):
+                # (names in front are in no known form: not read as authors)
+                return found, 1.0, "", found
+    return best, best_sim, best_pre, found if best != cited else whole
+
+
+def _site_names(cited: str, found: str, cited_title: str) -> tuple[str, str] | None:
+    """(cited, recorded) site names after two titles ("... - Science" vs "... - Nature")
+    when the titles without them were compared and the names differ, else None."""
+    cm, fm = _LEFTOVER_SUFFIX.search(cited), _LEFTOVER_SUFFIX.search(found)
+    if not cm or not fm or cited_title == cited:
+        return None
+    a, b = cm.group(0).strip(" -\u2013\u2014|("), fm.group(0).strip(" -\u2013\u2014|(")
+    if not a or not b or nz.title_key(a) == nz.title_key(b) or same_venue(a, b):
+        return None
+    return a, b
+
+
+#: What follows a title in a pasted reference: a bibcode ("hLB..759..131G"), a
+#: bracketed tag ("[INSPIRE]"), a link, a number.
+_LEFTOVER_CODE = re.compile(r"(?:\S*\d|\S*\.\.|[\[(<]|https?:|doi\b|arxiv\b)", re.IGNORECASE)
+
+
+def _key_end(text: str, n: int) -> int:
+    """The shortest prefix of ``text`` whose title key has ``n`` characters."""
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if len(nz.title_key(text[:mid])) >= n:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+_PREFIX_NAME_SPLIT = re.compile(r"\s*(?:,|&|\band\b|;)\s*")
+
+
+def _prefix_people(prefix: str) -> tuple[tuple[Person, ...], bool, str]:
+    """Authors, "et al." and year in reference text cut from in front of a title
+    ("Pontzen et al., 2017, ", "Ribeiro, M. 2020, ", "Mastrogiovanni & Pierra, 2025, ")."""
+    year = _year_of(prefix)
+    truncated = bool(re.search(r"\bet al", prefix))
+    text = re.sub(r"\bet al\.?|\(?\b(?:1[5-9]|20)\d\d[a-z]?\b\)?", " ", prefix)
+    people: list[Person] = []
+    for chunk in _PREFIX_NAME_SPLIT.split(text):
+        words = [w for w in chunk.split() if any(c.isalpha() for c in w)]
+        if not words:
+            continue
+        family = [w for w in words if not re.fullmatch(r"(?:[A-Z]\.)+-?(?:[A-Z]\.)*", w)]
+        initials = " ".join(w for w in words if w not in family)
+        if family:
+            people.append(Person(family=family[-1], given=" ".join(family[:-1] + [initials]
+                                                                  if initials else family[:-1])))
+        elif people and not people[-1].given:
+            people[-1] = Person(family=people[-1].family, given=initials)
+    return tuple(people), truncated, year
+
+
 def _title_factor(t: float) -> float:
     """Map title similarity to evidence of identity: steep between 0.45 and 0.95."""
     return max(0.0, min(1.0, (t - 0.45) / 0.5))
@@ -324,41 +497,62 @@ def compare(entry: Entry, record: Record) -> Comparison:
 
     # title
     t: float | None = None
+    leftover = ""
     if entry.title and record.title:
-        t = nz.title_similarity(entry.title, record.title)
-        exact = nz.title_key(entry.title) == nz.title_key(record.title)
-        sub = not exact and nz.is_subtitle_variant(entry.title, record.title)
+        cited_title, t, leftover, found_title = _title_part(entry.title, record.title)
+        exact = nz.title_key(cited_title) == nz.title_key(found_title)
+        sub = not exact and nz.is_subtitle_variant(cited_title, found_title)
         note = "subtitle omitted" if sub else ("" if exact else f"similarity {t:.2f}")
+        if cited_title != entry.title:
+            note = ("leftover reference text around the title ignored"
+                    + (f"; {note}" if note else ""))
         add(FieldCheck("title", exact or sub, t, entry.title, record.title, note))
+        site = _site_names(entry.title, record.title, cited_title)
+        if site is not None:
+            add(FieldCheck("journal", False, 0.0, site[0], site[1],
+                           "the site or journal named after the title differs"))
     else:
         add(FieldCheck("title", None, 0.0, entry.title, record.title))
 
-    # authors
-    am = match_authors(entry.authors, entry.authors_truncated, record.authors,
+    # authors (and year) left in front of the title by the parse count as stated
+    cited_people, cited_truncated, cited_year = entry.authors, entry.authors_truncated, \
+        entry.year
+    if leftover and not cited_people:
+        cited_people, cited_truncated, prefix_year = _prefix_people(leftover)
+        cited_year = cited_year or prefix_year
+    am = match_authors(cited_people, cited_truncated, record.authors,
                        record.authors_truncated, record.collaborations)
     a = am.similarity
     if a is None:
-        add(FieldCheck("author", None, 0.0, bibtex_authors(entry.authors),
+        add(FieldCheck("author", None, 0.0, bibtex_authors(cited_people),
                        bibtex_authors(record.authors[:10])))
     else:
-        add(FieldCheck("author", not am.notes, a, bibtex_authors(entry.authors),
+        add(FieldCheck("author", not am.notes, a, bibtex_authors(cited_people),
                        bibtex_authors(record.authors) if len(record.authors) <= 50
                        else bibtex_authors(record.authors[:50]) + " and others",
                        "; ".join(am.notes)))
 
-    # year
-    ey = _year_of(entry.year)
-    years = [y for y in (_year_of(record.year), *(_year_of(y) for y in record.other_years)) if y]
-    years.extend(_year_of(p[3]) for p in record.extra_pubs if _year_of(p[3]))
+    # year: a contradiction only when it matches none of the work's years (preprint,
+    # every publication, erratum, edition) and the record knows real ones
+    ey = _year_of(cited_year)
+    years = record_years(record)
     year_diff = 0
     preprint_only = not (record.venue and record.venue.lower() != "arxiv") \
         and not record.volume and not record.extra_pubs
-    if ey and years and preprint_only and entry.venue and ey not in years \
+    if ey and years and record.catalogue_dates and ey not in years:
+        add(FieldCheck("year", None, 0.0, ey, years[0],
+                       "the record's only date is a catalogue date"))
+    elif ey and years and preprint_only and entry.venue and ey not in years \
             and 0 < int(ey) - max(int(y) for y in years) <= 2:
         # the record knows only the preprint; the cited journal version may well have
         # appeared a year or two later: nothing to contradict
         add(FieldCheck("year", None, 0.0, ey, years[0],
                        "the record knows only the preprint year"))
+    elif ey and years and record.entry_type == "book" and ey not in years \
+            and int(ey) < min(int(y) for y in years):
+        # a book's record often holds a later imprint or edition
+        add(FieldCheck("year", None, 0.0, ey, years[0],
+                       "the record's year may be a later imprint or edition"))
     elif ey and years:
         ok = ey in years
         year_diff = min(abs(int(ey) - int(y)) for y in years)
@@ -416,6 +610,17 @@ def compare(entry: Entry, record: Record) -> Comparison:
             add(FieldCheck("url", False, _fuzzy(ep, rp), entry.url, record.url,
                            "the link differs from the record's"))
 
+    if t is not None and t < MISREAD_TITLE and entry.origin is not EntryOrigin.BIB and (
+            id_agree or (pub_score == 1.0 and len(pub_stated) >= 3)):
+        # free text whose identifier or journal reference pins the work but whose
+        # "title" shares next to nothing with the work's: a note, authors or a journal
+        # read as the title (a misread), not a wrong title; it is not compared
+        t = None
+        checks = [FieldCheck("title", None, 0.0, c.cited, c.found,
+                             "the text read as the title is not this work's title (a "
+                             "misread reference); not compared") if c.field == "title" else c
+                  for c in checks]
+        disc = [d for d in disc if d.field != "title"]
     identity = _identity(t, a, am.first_author, id_agree, id_disagree, pub_score,
                          len(pub_stated))
     if t is None and not id_agree and not pub_stated and (entry.venue or entry.volume

@@ -46,16 +46,19 @@ from citecheck_tex.model import (
     Attempt,
     Comparison,
     Entry,
+    EntryOrigin,
     Label,
+    Problem,
     QueryKind,
     Record,
+    RunResult,
     SourceStatus,
     Verdict,
 )
 from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import compare, match_authors
-from citecheck_tex.verify.review import review
+from citecheck_tex.verify.review import DESCRIBES_AUTHORS, GOOD_FIT, review
 from citecheck_tex.verify.suggest import suggest
 
 logger = logging.getLogger(__name__)
@@ -63,10 +66,15 @@ logger = logging.getLogger(__name__)
 #: Candidates whose title similarity is within this window of the best one are
 #: ranked by authors, year and source confidence instead.
 TITLE_WINDOW = 0.05
-#: What to do about a reference a partial local index cannot match (offline); the
-#: reports recognise index-only verdicts by this text in their reason.
-INDEX_HINT = ("re-run online, or pass --index-complete (index_complete = true) if the "
-              "index holds every work you cite")
+#: What to do about a reference a partial local index cannot match (offline). It never
+#: suggests ``--index-complete``: declaring a general-purpose index complete turns every
+#: work it lacks into a false MAJOR (issue 14).
+INDEX_HINT = "re-run online (without --offline) to check it"
+#: ``index_complete`` is not believed when more than this share of the checked
+#: references (and at least :data:`INCOMPLETE_MIN` of them) would be MAJOR only because
+#: the local index, the one source asked, lacks them.
+INCOMPLETE_SHARE = 0.5
+INCOMPLETE_MIN = 3
 #: Highest confidence of a verdict that rests on an unconfirmed proposal.
 PROPOSAL_CONFIDENCE = 0.3
 
@@ -99,6 +107,23 @@ _SCHOLARLY_HOSTS = re.compile(
     re.IGNORECASE)
 
 
+#: Paths of article pages on any host: ``/articles/s41586-...``, ``/pdf/2204.09521.pdf``,
+#: ``/abs/...``, ``/doi/10...``, ``/chapters/62111``, ``/book/10.1007/...``, PMC ids.
+_ARTICLE_PATH = re.compile(
+    r"^https?://[^/\s]+/(?:[^\s]*/)?(?:articles?|pdf|abs|doi|full|fulltext|chapters?|book|"
+    r"paper|papers|publication)/[^\s/]|/PMC\d+|pubmed\.ncbi", re.IGNORECASE)
+
+
+def is_article_url(url: str) -> bool:
+    """True when ``url`` points to an article page: a scholarly host or an article path.
+
+    A fabricated citation usually comes with a fabricated link of this shape (a PMC
+    id, an ``/articles/`` path on an invented journal's host): such a reference
+    claims to be a scholarly work and is checked as one, never skipped as a web page.
+    """
+    return bool(_SCHOLARLY_HOSTS.search(url) or _ARTICLE_PATH.search(url.strip()))
+
+
 def is_web_like(entry: Entry) -> bool:
     """A reference to a web page rather than a scholarly work.
 
@@ -113,7 +138,9 @@ def is_web_like(entry: Entry) -> bool:
     if not entry.title or entry.doi or entry.arxiv or entry.venue:
         return False
     if entry.url and not entry.authors and not entry.year:
-        return True
+        # a link to an article page ("/articles/", "/pdf/", PubMed, a journal's host)
+        # cites a scholarly work, whatever the host: not finding it is evidence
+        return not is_article_url(entry.url)
     url = entry.url or entry.get("howpublished")
     return bool(entry.entry_type.lower() == "misc" and entry.origin.value in ("bib", "bbl")
                 and url and re.search(r"https?://|www\.", url)
@@ -172,9 +199,15 @@ def _same_work(a: Record, b: Record) -> bool:
         return True
     if a.arxiv and b.arxiv and nz.norm_arxiv(a.arxiv) == nz.norm_arxiv(b.arxiv):
         return True
+    if a.report_numbers and b.report_numbers \
+            and not set(a.report_numbers) & set(b.report_numbers):
+        return False  # two reports of a series that share a title (CMS-PAS-TOP-11-005, -12-007)
     if a.title and b.title and nz.title_key(a.title) == nz.title_key(b.title):
         fa = nz.name_key(a.authors[0].full_family) if a.authors else ""
         fb = nz.name_key(b.authors[0].full_family) if b.authors else ""
+        if not fa and not fb:
+            # no authors to tell editions of a recurring title apart: the year must agree
+            return a.year == b.year
         return fa == fb
     return False
 
@@ -251,15 +284,40 @@ def _check(c: Comparison, name: str) -> float:
     return -1.0
 
 
+#: Titles of corrections: an erratum repeats the title of the paper it corrects.
+_ERRATUM_TITLE = re.compile(r"^\W*(erratum|errata|corrigendum|addendum|publisher'?s note|"
+                            r"correction|retraction)\b", re.IGNORECASE)
+
+
+def is_erratum(record: Record) -> bool:
+    """True when the record is a correction notice (erratum, corrigendum, addendum)."""
+    return bool(_ERRATUM_TITLE.match(record.title)) or record.entry_type == "erratum"
+
+
 def select_candidate(entry: Entry, comparisons: Sequence[Comparison]) -> Comparison:
     """The comparison with the record most likely meant.
 
-    With a title: highest title similarity; within ``TITLE_WINDOW`` of it,
-    author overlap, then year proximity, then identity and the source's own
-    confidence. Without a title: highest identity.
+    An exact identifier beats a title match: when the cited DOI, arXiv id, report
+    number or journal+volume+page agree with some records, the choice is among
+    those (periodic reports and conference series share titles across years; the
+    reviewer still sets aside an identifier that resolves to a work the title and
+    authors do not describe). An erratum never beats the paper it corrects (unless
+    the citation names an erratum). Then, with a title: highest title similarity;
+    within ``TITLE_WINDOW`` of it, author overlap, then year proximity, then
+    identity and the source's own confidence. Without a title: highest identity.
     """
     def tail(c: Comparison) -> tuple[float, float, float, float]:
         return (_check(c, "author"), _check(c, "year"), c.identity, c.record.score)
+
+    if not _ERRATUM_TITLE.match(entry.title):
+        papers = [c for c in comparisons if not is_erratum(c.record)]
+        comparisons = papers or list(comparisons)
+    pinned = [c for c in comparisons if pinned_by_identifier(c)]
+    if pinned and len(pinned) < len(comparisons):
+        from citecheck_tex.verify.review import describes
+
+        fitting = [c for c in pinned if describes(c)]
+        comparisons = fitting or comparisons
 
     if entry.title:
         best_t = max(_check(c, "title") for c in comparisons)
@@ -305,9 +363,76 @@ def _label_for(c: Comparison, tau_minor: float) -> Label:
     # MINOR means a stated field contradicts the record: a work identified well enough
     # (score >= tau_minor) with nothing contradicted is EXACT, however little the
     # citation states (a title and a report number; real references do that).
-    if c.score < tau_minor:
+    # An exact identifier (DOI, arXiv id, journal+volume+page) that agrees makes the
+    # record the cited work whatever the score (the reviewer has already set aside
+    # identifiers that resolve to a work the title and authors do not describe), and
+    # so does an identity at which the reviewer calls a record "clearly the work
+    # meant" (GOOD_FIT): several small errors lower the score, not the identity.
+    if c.score < tau_minor and not pinned_by_identifier(c) and c.identity < GOOD_FIT:
         return Label.MAJOR
     return Label.MINOR if c.discrepancies else Label.EXACT
+
+
+def _agrees(c: Comparison, name: str) -> bool:
+    return any(fc.field == name and fc.agree is True for fc in c.checks)
+
+
+def pinned_by_identifier(c: Comparison) -> bool:
+    """True when the DOI, the arXiv id, the report number, or journal, volume and page
+    together agree."""
+    # JHEP-like volumes are issues ("JHEP 10, 174" exists every year): the journal
+    # reference pins the work only when the year does not contradict it, and not when
+    # none of the cited authors wrote it (a real journal reference under someone
+    # else's names is a chimera, decided by the score)
+    year_ok = not any(fc.field == "year" and fc.agree is False for fc in c.checks)
+    authors_ok = not any(fc.field == "author" and fc.agree is False and fc.similarity <= 0
+                         for fc in c.checks)
+    return _agrees(c, "doi") or _agrees(c, "eprint") or _agrees(c, "report") or (
+        year_ok and authors_ok and all(_agrees(c, f) for f in ("journal", "volume", "pages")))
+
+
+def contradicted(c: Comparison) -> bool:
+    """True when the closest record is positive evidence against the citation.
+
+    That is a stated title that disagrees, authors most of whom are not the
+    record's, or a stated year, journal, volume, page or identifier that disagrees.
+    Omissions are no evidence, and neither are a few authors missing from a record
+    whose title, journal reference and year all fit or cannot be compared (a
+    preprint record that lacks the journal version's added author).
+    """
+    for fc in c.checks:
+        if fc.agree is not False or not fc.cited:
+            continue
+        if fc.field != "author" or fc.similarity < DESCRIBES_AUTHORS:
+            return True
+    return False
+
+
+#: Leftovers of a publisher's reference page pasted into a reference: link labels
+#: ("Crossref:", "[ADS]", "URL"), ADS bibcodes ("hLB..759..131G"), MR numbers.
+_PAGE_LEFTOVERS = re.compile(
+    r"\b(?:crossref|ads|inspire|google scholar|pubmed|mathscinet|zbmath|web of science)"
+    r"\s*[:\]]|\[(?:inspire|ads|crossref)\]|[A-Za-z&]\.{2,}\d|\bURL\b|\bMR\s?\d{5,}",
+    re.IGNORECASE)
+
+
+def poor_parse(entry: Entry) -> str:
+    """Why the reference was read too poorly to call it fabricated, or "".
+
+    A reference with neither a title nor authors gives nothing to tell a fabricated
+    work from a real one missing from the sources (its identifiers or journal
+    reference may be misread or incomplete): not finding it is no evidence. Nor is
+    it for a free-text reference holding leftovers of a publisher's page (link
+    labels, bibcodes): its fields were read from text that is partly not reference.
+    """
+    if not entry.title.strip() and not entry.authors:
+        return "the reference states neither a title nor authors (or they could not be read)"
+    if entry.parse_issue:  # what the free-text parser itself found wrong with its reading
+        return f"the reference could not be read reliably ({entry.parse_issue})"
+    if entry.origin is not EntryOrigin.BIB and _PAGE_LEFTOVERS.search(entry.raw_text):
+        return ("the reference text holds leftovers of a publisher's page (link labels, "
+                "bibcodes), so its fields may be misread")
+    return ""
 
 
 #: A chimera is a real work cited with someone else's authors: with at least
@@ -333,6 +458,39 @@ def grafted_authors(entry: Entry, c: Comparison) -> bool:
                        c.record.authors_truncated, c.record.collaborations)
     return (am.similarity is not None and am.cited >= GRAFT_MIN_AUTHORS
             and am.matched / am.cited < GRAFT_MAX_SIMILARITY)
+
+
+#: Titles that recur by design, one edition a year or a meeting: reviews, averages,
+#: working-group reports, proceedings.
+_PERIODIC_TITLE = re.compile(
+    r"review of particle physics|\bflag review\b|\baverag(e|es|ing)\b|working group|"
+    r"\bproceedings\b|\bworkshop\b|\bsymposium\b|\bconference\b|\bsummer school\b|"
+    r"\bannual report\b|status report|\bedition\b", re.IGNORECASE)
+
+
+def other_editions(entry: Entry, chosen: Comparison,
+                   comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """Records of the chosen one's other editions when the cited edition is not found.
+
+    A title that recurs across years (siblings with the same title among the
+    records found, or a periodic review, report or proceedings) cited with a year
+    that matches none of them is an edition the sources did not return, not the
+    found edition with a wrong year: offering that edition's year, volume and page
+    as a "fix" would be wrong. Empty when an identifier pins the chosen record or
+    the title or year do not make it an edition question.
+    """
+    if pinned_by_identifier(chosen) or not entry.title or not entry.year:
+        return []
+    fields = {d.field for d in chosen.discrepancies}
+    title_ok = any(fc.field == "title" and fc.agree is True for fc in chosen.checks)
+    if "year" not in fields or not title_ok:
+        return []
+    key = nz.title_key(chosen.record.title)
+    siblings = [x for x in comparisons if x.record is not chosen.record
+                and nz.title_key(x.record.title) == key and x.record.year != entry.year]
+    if siblings or _PERIODIC_TITLE.search(chosen.record.title):
+        return [chosen, *siblings]
+    return []
 
 
 def _describe(c: Comparison) -> str:
@@ -400,7 +558,21 @@ def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
 
 
 def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
-    """Label one entry from the answers of the sources consulted for it."""
+    """Label one entry from the answers of the sources consulted for it.
+
+    A free-text reference the parser could not read well (``Entry.parse_issue``) is
+    never MAJOR, also with ``index_complete``: what looks fabricated or hijacked may
+    be a misread; it is UNVERIFIED with the reason.
+    """
+    verdict = _decide(entry, answers, settings)
+    if verdict.label is Label.MAJOR and entry.parse_issue:
+        return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, suggested=None,
+                       reason=f"Could not read the reference reliably ({entry.parse_issue}); "
+                              f"not called an error. {verdict.reason}")
+    return verdict
+
+
+def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
     attempts = attempts_of(answers)
     reason = skip_reason(entry)
     if reason is not None:
@@ -433,6 +605,9 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
             return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0,
                            f"Not in the local index, and no online source was consulted; "
                            f"{INDEX_HINT}.", attempts=attempts, index_only=True)
+        if poor_parse(entry):
+            return unverified(f"No record found, but {poor_parse(entry)}: not enough to "
+                              "call it fabricated.")
         return Verdict(entry, Label.MAJOR, 0.0, 0.6 if len(asked) < 2 else 0.8,
                        "No record matches this citation in any source consulted.",
                        attempts=attempts)
@@ -491,6 +666,14 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        + ("" if sure else " The citation states little to compare "
                           f"(score {c.score:.1f} below {tau_exact:g})."),
                        match=c.record, attempts=attempts, checks=c.checks)
+    editions = other_editions(entry, c, comps) if label is Label.MINOR else []
+    if editions:
+        listed = ", ".join(f"{x.record.source} {x.record.id} ({x.record.year or '?'})"
+                           for x in editions[:4])
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.3,
+                       f"The cited edition ({entry.year}) of this recurring title is not among "
+                       f"the records found; another edition exists: {listed}.",
+                       attempts=attempts, checks=c.checks)
     if label is Label.MINOR:
         note = f" ({rev.note})" if rev.note else ""
         return Verdict(entry, label, c.score, c.confidence,
@@ -507,8 +690,86 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
                        "No record in the local index fits this citation (the closest differs "
                        f"in {_describe(c)}), and no online source was consulted; {INDEX_HINT}.",
                        attempts=attempts, checks=c.checks, index_only=True)
+    if poor_parse(entry):
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.0,
+                       f"No record fits this citation well (the closest differs in "
+                       f"{_describe(c)}), but {poor_parse(entry)}: not enough to call it "
+                       "fabricated.", attempts=attempts, checks=c.checks)
+    located = any(_agrees(x, "doi") or _agrees(x, "eprint")
+                  or all(_agrees(x, f) for f in ("journal", "volume", "pages")) for x in comps)
+    if not contradicted(c) and not located:
+        # MAJOR needs positive evidence: the closest record contradicts nothing stated,
+        # it only cannot confirm the work (a preprint record for a cited journal
+        # version); when the cited identifier or journal reference locates another
+        # work (a chimera), that work is the evidence
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.2,
+                       f"The closest record ({src} {c.record.id}) contradicts nothing the "
+                       "citation states but cannot confirm it (it lacks the fields the "
+                       "citation is identified by).", attempts=attempts, checks=c.checks)
     # MAJOR: never offer the closest record as a "correction" of a fabricated work
     return Verdict(entry, Label.MAJOR, c.score, max(0.5, 1 - c.identity),
                    "No record matches: the closest one found differs in "
                    f"{_describe(c)} (identity {c.identity:.2f}).",
                    discrepancies=c.discrepancies, attempts=attempts, checks=c.checks)
+
+
+def _index_silence(verdict: Verdict) -> bool:
+    """MAJOR only because the local index, the one source asked, has no fitting record."""
+    asked = [a for a in verdict.attempts if a.status is not SourceStatus.SKIPPED]
+    return (verdict.label is Label.MAJOR and verdict.match is None and bool(asked)
+            and all(a.source == "local" for a in asked))
+
+
+def guard_index_complete(verdicts: Sequence[Verdict], settings: Settings,
+                         ) -> tuple[list[Verdict], Problem | None]:
+    """Refuse an ``index_complete`` declaration that the run itself refutes.
+
+    When most checked references (more than :data:`INCOMPLETE_SHARE`, at least
+    :data:`INCOMPLETE_MIN`) would be MAJOR only because the local index lacks them,
+    the index was not built for this paper: those verdicts become UNVERIFIED
+    (index-only) and an ``index-incomplete`` problem says so. A paper whose
+    references are mostly fabricated is still caught online.
+    """
+    if not settings.index_complete:
+        return list(verdicts), None
+    checked = [v for v in verdicts if v.label is not Label.SKIPPED]
+    silent = [v for v in checked if _index_silence(v)]
+    if len(silent) < INCOMPLETE_MIN or len(silent) <= INCOMPLETE_SHARE * len(checked):
+        return list(verdicts), None
+    out = [replace(v, label=Label.UNVERIFIED, score=v.score, confidence=0.0, match=None,
+                   discrepancies=(), suggested=None, index_only=True,
+                   reason="Not in the local index, which is not complete for this paper; "
+                   f"no online source was consulted; {INDEX_HINT}.")
+           if _index_silence(v) else v for v in verdicts]
+    problem = Problem(
+        "index-incomplete",
+        f"--index-complete was given, but the local index lacks {len(silent)} of the "
+        f"{len(checked)} checked references: it was not built for this paper, so its "
+        "silence is no evidence and they are UNVERIFIED, not MAJOR. Re-run online, or "
+        "drop --index-complete (index_complete = true).")
+    return out, problem
+
+
+#: Labels that fail each ``--fail-on`` level (see :data:`citecheck_tex.config.FAIL_ON_CHOICES`).
+FAIL_LABELS: dict[str, frozenset[Label]] = {
+    "never": frozenset(),
+    "error": frozenset(),
+    "major": frozenset({Label.MAJOR}),
+    "minor": frozenset({Label.MAJOR, Label.MINOR}),
+    "unverified": frozenset({Label.MAJOR, Label.MINOR, Label.UNVERIFIED}),
+    "warning": frozenset({Label.MAJOR, Label.MINOR, Label.UNVERIFIED}),
+}
+
+
+def failures(result: RunResult, fail_on: str) -> tuple[list[Verdict], list[Problem]]:
+    """The verdicts and problems that make a run fail at level ``fail_on``.
+
+    Error-level problems (broken input) fail every level but ``never``; warning-level
+    problems only ``warning``.
+    """
+    if fail_on == "never":
+        return [], []
+    labels = FAIL_LABELS[fail_on]
+    bad = [v for v in result.verdicts if v.label in labels]
+    severities = {"error", "warning"} if fail_on == "warning" else {"error"}
+    return bad, [p for p in result.problems if p.severity in severities]

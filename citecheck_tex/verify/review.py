@@ -56,13 +56,47 @@ def poor_fit(c: Comparison) -> bool:
     return c.identity < GOOD_FIT
 
 
+#: Title similarity and author agreement from which a record resolved by the cited
+#: identifier is the cited work, however poorly the rest fits.
+DESCRIBES_TITLE = 0.8
+DESCRIBES_AUTHORS = 0.5
+
+
+def describes(c: Comparison) -> bool:
+    """True when something besides the identifier says the record is the cited work.
+
+    An identifier "resolves to another paper" only when the title and the authors
+    both disagree (or are not stated) and no part of the journal reference (journal
+    with volume, or page) agrees: a garbled title with the right authors, or the
+    right journal, volume and page, is the cited work with errors, never a hijacked
+    identifier. The year alone is no evidence (one year holds thousands of papers).
+    """
+    title, author = _check(c, "title"), _check(c, "author")
+    if (title is None or title.agree is None) and c.record.authors_truncated:
+        # no title to disagree, and a record that lists only some of its authors
+        # cannot say the cited ones did not write it
+        return True
+    if author is None or author.agree is None:
+        # no authors to disagree (a report cited by number and title): the title
+        # alone does not make the identified work another one
+        return True
+    if title is not None and title.agree is not None and (
+            title.agree or title.similarity >= DESCRIBES_TITLE):
+        return True
+    if author is not None and author.agree is not None and author.similarity >= DESCRIBES_AUTHORS:
+        return True
+    agree = {f: (fc := _check(c, f)) is not None and fc.agree is True
+             for f in ("journal", "volume", "pages")}
+    return (agree["journal"] and agree["volume"]) or agree["pages"]
+
+
 def review(entry: Entry, chosen: Comparison, others: Sequence[Comparison]) -> Review:
     """Re-examine ``chosen`` against identifier-resolved and title-search candidates.
 
     ``others`` holds the comparisons with every other candidate record.
     """
     by_id = [c for c in (chosen, *others) if resolved_by_identifier(c)]
-    bad_id = [c for c in by_id if poor_fit(c)]
+    bad_id = [c for c in by_id if poor_fit(c) and not describes(c)]
     if not bad_id:
         return Review(chosen, False, "")
     wrong = bad_id[0]

@@ -90,7 +90,7 @@ def test_compact_record_json_round_trips() -> None:
                   pages="1-2", doi="10.1/x", arxiv="hep-ph/0101001", texkeys=("A:2001b",),
                   entry_type="article", extra_pubs=(("J", "1", "2", "2002"),),
                   report_numbers=("CERN-TH-1",), collaborations=("ATLAS",),
-                  authors_truncated=True, venue_aliases=("Phys. Rev. D",))
+                  authors_truncated=True, venue_aliases=("Phys. Rev. D",), catalogue_dates=True)
     bare = Record(source="local", id="bib:x.bib:key", url="")
     other_url = Record(source="local", id="arxiv:1234.5678", url="https://example.org/p")
     for rec in (full, bare, other_url):

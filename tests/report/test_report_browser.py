@@ -127,3 +127,141 @@ def test_sort_by_score(page: Any) -> None:
     for i, rid in enumerate(ids[:-1]):
         if rid and not rid.endswith("-detail") and rid != "no-match":
             assert ids[i + 1] == f"{rid}-detail"
+
+
+# ------------------------------------------------------------------ issue 14: show the fix
+# A real run: the demo paper (sample_papers/dark_matter_axions, planted errors documented
+# in its PLANTED.md) checked offline against the real records shipped beside it.
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "sample_papers" / "dark_matter_axions"
+DESKTOP, PHONE = (1360, 1000), (390, 844)
+
+
+@pytest.fixture(scope="module")
+def demo_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from citecheck_tex.cli import main
+
+    tmp = tmp_path_factory.mktemp("demo")
+    index = tmp / "index.sqlite"
+    assert main(["index", "add", *map(str, sorted(ROOT.glob("sample_papers/*/index_records*"))),
+                 "--index", str(index)]) == 0
+    main([str(DEMO / "paper.tex"), "--offline", "--index", str(index), "--cache", "none",
+          "--out", str(tmp / "out"), "--format", "html", "--fail-on", "never"])
+    return tmp / "out" / "report.html"
+
+
+def _open(drv: Any, path: Path, size: tuple[int, int]) -> Any:
+    drv.set_window_size(*size)
+    drv.get(path.as_uri())
+    return drv
+
+
+def _shot(drv: Any, tmp_path: Path, name: str) -> None:
+    """A PNG of the page; also kept in $REPORT_SCREENSHOTS (docs/ for the README)."""
+    shot = tmp_path / name
+    assert drv.save_screenshot(str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    keep = os.environ.get("REPORT_SCREENSHOTS")
+    if keep:
+        shutil.copy(shot, Path(keep) / name)
+
+
+def _row(drv: Any, key: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return next(r for r in drv.find_elements(By.CSS_SELECTOR, "tr.ref")
+                if r.find_element(By.CSS_SELECTOR, "td.key").text == key)
+
+
+def test_minor_row_shows_the_fix_with_a_copy_button(driver: Any, demo_report: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = _open(driver, demo_report, DESKTOP)
+    row = _row(page, "Day2016")  # planted: year 2017, the record says 2016
+    fix = row.find_element(By.CSS_SELECTOR, '.fixline[data-fix="year"]')
+    assert fix.is_displayed() and fix.text.startswith("year 2017 → 2016")
+    page.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": "file://", "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    button = fix.find_element(By.CSS_SELECTOR, "button.copy-val")
+    assert button.get_attribute("data-value") == "2016"
+    button.click()
+    assert button.text in ("Copied", "Select and copy")
+    copied = page.execute_async_script(
+        "var done = arguments[0];"
+        "navigator.clipboard.readText().then(done, function (e) { done('ERR ' + e); });")
+    if not str(copied).startswith("ERR"):
+        assert copied == "2016"
+
+
+def test_problems_come_first_undefined_keys_first(driver: Any, demo_report: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = _open(driver, demo_report, DESKTOP)
+    problems = page.find_element(By.ID, "problems")
+    table = page.find_element(By.ID, "refs")
+    assert problems.location["y"] < table.location["y"]
+    codes = [r.get_attribute("data-code")
+             for r in problems.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert codes[0] == "undefined-key" and "unused-entry" in codes
+    assert "1 error" in problems.find_element(By.ID, "h-problems").text.lower()
+
+
+def test_a_major_is_never_drawn_like_a_correction(driver: Any, demo_report: Path,
+                                                  tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = _open(driver, demo_report, DESKTOP)
+    row = _row(page, "Marsh2011relic")  # planted MAJOR: the closest record is another paper
+    assert "closest record, not a match" in row.text
+    assert not row.find_elements(By.CSS_SELECTOR, "ins, del, .arrow, .copy-val")
+    row.find_element(By.CSS_SELECTOR, ".toggle").click()
+    card = page.find_element(By.ID, row.get_attribute("id") + "-detail")
+    assert "Closest record, not a match" in card.text
+    assert "BOOK" not in card.text  # INSPIRE's placeholder for a book is no venue
+    assert "Suggested BibTeX" not in card.text and "add" not in [
+        c.text for c in card.find_elements(By.CSS_SELECTOR, "td.st")]
+    green = "rgba(5, 96, 58, 1)"
+    for cell in card.find_elements(By.CSS_SELECTOR, "table.cmp td.found"):
+        assert cell.value_of_css_property("color") != green
+    page.execute_script("arguments[0].scrollIntoView()", row)
+    _shot(page, tmp_path, "report-major.png")
+
+
+def test_record_links_name_their_origin_and_skipped_sources_take_no_space(
+        driver: Any, demo_report: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = _open(driver, demo_report, DESKTOP)
+    row = _row(page, "Semertzidis:2014pha")
+    row.find_element(By.CSS_SELECTOR, ".toggle").click()
+    card = page.find_element(By.ID, row.get_attribute("id") + "-detail")
+    links = [a.text for a in card.find_elements(By.CSS_SELECTOR, ".links a")]
+    assert "INSPIRE record" in links and not any(t == "local" for t in links)
+    assert "Found (INSPIRE)" in card.text
+    sources = [r.text for r in card.find_elements(By.CSS_SELECTOR, "table.src tr")]
+    assert sources and all(s.startswith("local") for s in sources)  # offline: the rest skipped
+
+
+def test_desktop_and_phone_layouts(driver: Any, demo_report: Path, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = _open(driver, demo_report, DESKTOP)
+    first = page.find_element(By.CSS_SELECTOR, "tr.ref")
+    assert first.value_of_css_property("display") == "table-row"
+    _shot(page, tmp_path, "report-desktop.png")
+
+    page = _open(driver, demo_report, PHONE)
+    assert page.execute_script("return document.documentElement.scrollWidth") <= \
+        page.execute_script("return window.innerWidth")
+    row = _row(page, "Day2016")
+    assert row.value_of_css_property("display") == "grid"
+    assert not page.find_element(By.CSS_SELECTOR, "#refs thead").is_displayed()
+    fix = row.find_element(By.CSS_SELECTOR, '.fixline[data-fix="year"]')
+    assert fix.is_displayed()
+    assert row.size["width"] <= PHONE[0]
+    # the cards stack: each reference below the previous one
+    ys = [r.location["y"] for r in page.find_elements(By.CSS_SELECTOR, "tr.ref")[:4]]
+    assert ys == sorted(ys) and len(set(ys)) == 4
+    page.execute_script("arguments[0].scrollIntoView()", _row(page, "Tanaka2016"))
+    _shot(page, tmp_path, "report-phone.png")

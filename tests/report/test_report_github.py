@@ -13,8 +13,9 @@ def test_commands_per_label_and_problem() -> None:
     lines = render_github(run_result()).splitlines()
     assert lines[0].startswith("::error file=paper/refs.bib,line=43,title=MAJOR reference Smith")
     kinds = [line.split(" ", 1)[0] for line in lines]
+    # problems: the undefined key is broken input (an error), the others warnings
     assert kinds == ["::error", "::warning", "::warning", "::notice",
-                     "::warning", "::warning", "::warning"]
+                     "::error", "::warning", "::warning"]
     assert not any("Larkoski" in line or "numpy" in line for line in lines)  # EXACT, SKIPPED
     assert lines[-1] == "::warning title=network::semanticscholar: HTTP 429, retried 3 times"
 
@@ -25,7 +26,7 @@ def test_escaping() -> None:
     result = replace(run_result(), verdicts=(), problems=(
         Problem("parse-error", "line one\nline two 100%", file="dir,1/x:y.bib", line=3),))
     (line,) = render_github(result).splitlines()
-    assert line == ("::warning file=dir%2C1/x%3Ay.bib,line=3,title=parse-error"
+    assert line == ("::error file=dir%2C1/x%3Ay.bib,line=3,title=parse-error"
                     "::line one%0Aline two 100%25")
 
 

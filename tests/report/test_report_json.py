@@ -53,7 +53,8 @@ def test_contract_keys_are_all_present() -> None:
         if entry["match"] is not None:
             assert CONTRACT_MATCH_KEYS <= set(entry["match"])
     assert {tuple(sorted(p)) for p in data["problems"]} == {
-        ("code", "file", "key", "line", "message")}
+        ("code", "file", "key", "line", "message", "severity")}
+    assert {p["code"]: p["severity"] for p in data["problems"]}["undefined-key"] == "error"
 
 
 def test_entry_content() -> None:

@@ -201,9 +201,11 @@ def test_terminal_gives_the_index_advice_once_after_the_summary() -> None:
     out = render_terminal(result(), color=False)
     lines = out.rstrip("\n").split("\n")
     summary = next(i for i, ln in enumerate(lines) if ln.startswith("Summary:"))
-    assert lines[summary + 1] == ("2 references are not in your local index: re-run online or "
-                                  "pass --index-complete")
-    assert out.count("--index-complete") == 1
+    assert lines[summary + 1] == ("2 references are not in your local index: re-run online "
+                                  "(without --offline) to check them")
+    # issue 14: declaring a general index complete turns what it lacks into false MAJORs
+    assert "--index-complete" not in out
+    assert out.count("re-run online") == 1
     rows = [ln for ln in lines if ln.startswith("UNVERIFIED") and "missing20" in ln]
     assert len(rows) == 2 and all("Not in the local index" in r for r in rows)
 
@@ -371,7 +373,8 @@ def _sarif_results(run: RunResult) -> dict[str, dict[str, object]]:
 def test_sarif_messages_say_what_each_kind_is() -> None:
     res = _sarif_results(result())
     for key in ("missing2020", "missing2021"):
-        assert "--index-complete" in res[key]["message"]["text"]  # type: ignore[index]
+        assert "re-run online" in res[key]["message"]["text"]  # type: ignore[index]
+        assert "--index-complete" not in res[key]["message"]["text"]  # type: ignore[index]
         assert res[key]["properties"]["notInLocalIndex"] is True  # type: ignore[index]
     proposal = res["sadasivan2012"]
     assert f"Proposed by {MODEL}, unconfirmed: {URL}" in proposal["message"]["text"]  # type: ignore[index]

@@ -104,12 +104,25 @@ def test_reviewer_wrong_identifier_on_real_paper_is_minor() -> None:
 
 
 def test_reviewer_hijacked_identifier_is_major() -> None:
+    # title and authors disagree and no part of the journal reference agrees
     e = entry(title="Temporal dynamics of quantum gravitational waves with HelioTrace",
-              authors=(Person("Farnsworth", "T."),), doi=MONOPOLES.doi)
+              authors=(Person("Farnsworth", "T."),), doi=MONOPOLES.doi, venue="", volume="",
+              pages="")
     v = decide(e, [found(MONOPOLES, kind=QueryKind.DOI), status(SourceStatus.NOT_FOUND)], S)
     assert v.label is Label.MAJOR
     assert "hijacked" in v.reason
     assert v.suggested is None
+
+
+def test_identifier_and_journal_reference_agreeing_is_that_work() -> None:
+    # issue 10: the DOI and journal+volume+page agree, so the reference is that work
+    # with a garbled title and author: never MAJOR, never "another paper"
+    e = entry(title="Temporal dynamics of quantum gravitational waves with HelioTrace",
+              authors=(Person("Farnsworth", "T."),), doi=MONOPOLES.doi)
+    v = decide(e, [found(MONOPOLES, kind=QueryKind.DOI), status(SourceStatus.NOT_FOUND)], S)
+    assert v.label is Label.MINOR
+    assert {d.field for d in v.discrepancies} >= {"title", "author"}
+    assert "another paper" not in v.reason
 
 
 def test_more_wrong_fields_never_milder() -> None:
@@ -172,7 +185,7 @@ def test_local_index_alone_not_finding_is_unverified_unless_complete() -> None:
     answers = [status(SourceStatus.NOT_FOUND, "local")]
     v = decide(entry(), answers, PARTIAL)
     assert v.label is Label.UNVERIFIED
-    assert "--index-complete" in v.reason and "online" in v.reason
+    assert "re-run online" in v.reason and "--index-complete" not in v.reason
     assert decide(entry(), answers, S).label is Label.MAJOR
 
 

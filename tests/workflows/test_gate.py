@@ -10,7 +10,7 @@ from citecheck_tex import gate
 from citecheck_tex.config import Settings
 from citecheck_tex.gate import FAIL, PASS, WARN, parse_readme_toplevel, run_gate
 
-from .conftest import bib_entry, load_records, tex_source
+from .conftest import FAKE_AUTHORS, bib_entry, load_records, tex_source
 
 WRONG_TITLE = "Quantum error correction with topological codes in six dimensions"
 
@@ -43,7 +43,8 @@ def _submission(folder: Path, *, main: str = "main", bbl_name: str | None = "mai
     folder.mkdir(parents=True, exist_ok=True)
     keys = [r["texkeys"][0] for r in recs]  # type: ignore[index]
     (folder / f"{main}.tex").write_text(tex_source(keys), encoding="utf-8")
-    bib = [bib_entry(r, title=WRONG_TITLE) if corrupt and i == 0 else bib_entry(r)
+    bib = [bib_entry(r, title=WRONG_TITLE, authors=FAKE_AUTHORS) if corrupt and i == 0
+           else bib_entry(r)
            for i, r in enumerate(recs)]
     (folder / "refs.bib").write_text("\n".join(bib), encoding="utf-8")
     if bbl_name:

@@ -12,7 +12,7 @@ from citecheck_tex.ignore import IGNORE_FILE, apply_ignores, load_ignores, parse
 from citecheck_tex.model import Entry, Label
 from citecheck_tex.tex.project import load_project
 
-from .conftest import bib_entry, load_records
+from .conftest import FAKE_AUTHORS, bib_entry, load_records
 
 WRONG_TITLE = "Quantum error correction with topological codes in six dimensions"
 
@@ -63,7 +63,8 @@ def test_add_ignore_round_trip(tmp_path: Path) -> None:
 def test_apply_ignores_skips_then_expires(paper: Path, settings: Settings) -> None:
     recs = load_records()
     bib = paper.parent / "refs.bib"
-    bib.write_text("\n".join(bib_entry(r, title=WRONG_TITLE) if i == 0 else bib_entry(r)
+    bib.write_text("\n".join(bib_entry(r, title=WRONG_TITLE, authors=FAKE_AUTHORS) if i == 0
+                             else bib_entry(r)
                              for i, r in enumerate(recs)), encoding="utf-8")
     project = load_project(paper)
     bad = project.entries[0]

@@ -13,7 +13,7 @@ import pytest
 from citecheck_tex import latexmk
 from citecheck_tex.latexmk import STAMP_NAME, render_rc
 
-from .conftest import bib_entry, load_records
+from .conftest import FAKE_AUTHORS, bib_entry, load_records
 
 WRONG_TITLE = "Quantum error correction with topological codes in six dimensions"
 HAVE_TEX = all(shutil.which(t) for t in ("latexmk", "pdflatex", "bibtex", "perl"))
@@ -22,8 +22,8 @@ HAVE_TEX = all(shutil.which(t) for t in ("latexmk", "pdflatex", "bibtex", "perl"
 def _corrupt_bib(paper: Path) -> None:
     recs = load_records()
     (paper.parent / "refs.bib").write_text(
-        "\n".join(bib_entry(r, title=WRONG_TITLE) if i == 0 else bib_entry(r)
-                  for i, r in enumerate(recs)), encoding="utf-8")
+        "\n".join(bib_entry(r, title=WRONG_TITLE, authors=FAKE_AUTHORS) if i == 0
+                  else bib_entry(r) for i, r in enumerate(recs)), encoding="utf-8")
 
 
 def test_report_only_snippet_uses_success_cmd() -> None:
@@ -79,7 +79,7 @@ def test_hook_command_skips_unchanged_inputs(paper: Path, index_path: Path, tmp_
     monkeypatch.undo()
 
     bib = paper.parent / "refs.bib"
-    bib.write_text(bib.read_text().replace(WRONG_TITLE, load_records()[0]["titles"][0]["title"]),  # type: ignore[index]
+    bib.write_text("\n".join(bib_entry(r) for r in load_records()),  # the entry corrected
                    encoding="utf-8")
     assert latexmk.main(argv) == 0  # the edit is seen: checked again, now clean
 
@@ -120,3 +120,42 @@ def test_real_latexmk_report_only_and_failing(paper: Path, index_path: Path,
     proc = _latexmk(folder, render_rc(fail=True, options=opts, command=command))
     assert proc.returncode != 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "references need attention" in proc.stderr
+
+
+def _console_script() -> Path:
+    script = Path(sys.executable).parent / "citecheck-tex"
+    if not script.is_file():
+        pytest.skip("the citecheck-tex console script is not installed beside this python")
+    return script
+
+
+def test_snippet_names_the_running_executable_not_a_bare_command(tmp_path: Path) -> None:
+    """Issue 14: after the README install citecheck-tex is only in .venv/bin; a snippet
+    calling bare `citecheck-tex` made latexmk print `not found` and pass silently."""
+    script = _console_script()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    proc = subprocess.run([str(script), "latexmk-rc", "--offline"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, check=True)
+    assert f"'{script} latexmk-rc --run %T --offline'" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "citecheck_tex", "latexmk-rc"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
+    assert f"'{sys.executable} -m citecheck_tex latexmk-rc --run %T'" in proc.stdout
+
+
+@pytest.mark.skipif(not HAVE_TEX, reason="needs latexmk, pdflatex, bibtex and perl")
+def test_real_latexmk_runs_the_snippet_without_citecheck_on_path(
+        paper: Path, index_path: Path, tmp_path: Path) -> None:
+    script = _console_script()
+    out = tmp_path / "rep"
+    opts = ["--offline", "--index", str(index_path), "--cache", "none", "--format", "json",
+            "--out", str(out)]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    rc_text = subprocess.run([str(script), "latexmk-rc", *opts], capture_output=True, text=True,
+                             env=env, check=True).stdout
+    (paper.parent / "latexmkrc").write_text(rc_text, encoding="utf-8")
+    proc = subprocess.run(
+        ["latexmk", "-pdf", "-interaction=nonstopmode", "-r", "latexmkrc", "paper.tex"],
+        cwd=paper.parent, capture_output=True, text=True, env=env, timeout=240, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "not found" not in proc.stdout + proc.stderr
+    assert (out / "report.json").is_file()  # the hook really ran the check

@@ -14,7 +14,7 @@ from citecheck_tex.config import Settings
 from citecheck_tex.model import Entry, Label, Problem, Verdict
 from citecheck_tex.watch import Diff, WatchSession, watch_loop
 
-from .conftest import bib_entry, load_records
+from .conftest import FAKE_AUTHORS, bib_entry, load_records
 
 WRONG_TITLE = "Quantum error correction with topological codes in six dimensions"
 
@@ -39,7 +39,7 @@ def _rewrite_bib(paper: Path, *, corrupt: int | None = None, drop: int | None = 
     for i, r in enumerate(recs):
         if i == drop:
             continue
-        parts.append(bib_entry(r, title=WRONG_TITLE) if i == corrupt else bib_entry(r))
+        parts.append(bib_entry(r, title=WRONG_TITLE, authors=FAKE_AUTHORS) if i == corrupt else bib_entry(r))
     (paper.parent / "refs.bib").write_text("\n".join(parts) + extra, encoding="utf-8")
 
 
@@ -124,7 +124,7 @@ def test_watch_loop_sees_editor_rename_save(paper: Path, settings: Settings) -> 
         keys = [r["texkeys"][0] for r in load_records()]  # type: ignore[index]
         bib = paper.parent / "refs.bib"
         recs = load_records()
-        text = "\n".join(bib_entry(r, title=WRONG_TITLE) if i == 0 else bib_entry(r)
+        text = "\n".join(bib_entry(r, title=WRONG_TITLE, authors=FAKE_AUTHORS) if i == 0 else bib_entry(r)
                          for i, r in enumerate(recs))
         got: Diff | None = None
         for _ in range(50):
