@@ -14,9 +14,9 @@ Everything is drawn from ``../shared/corpus`` (INSPIRE records, both dumps, the
 arXiv abstract records, refextract's journal and collaboration tables), weighted by
 how often it occurs there:
 
-* titles: the start of one real title and the end of another, with up to two
-  content words replaced by words of other real titles (so distractors share words
-  and phrases with the cited works); the first :data:`NEAR_COPIES` are near copies
+* titles: phrases of two to four words from two or three real titles, sometimes
+  one content word replaced by a word of another real title (so distractors share
+  words and phrases with the cited works, never most of one); the first :data:`NEAR_COPIES` are near copies
   of world titles (one word changed), the hardest case for title ranking; one in
   four carries a coined word (a new particle, model or acronym), because a real
   vocabulary keeps growing with the corpus (Heaps' law) and rare words are what
@@ -181,13 +181,17 @@ def make_title(pools: Pools, rng: random.Random, near_copy: bool = False) -> str
         words = rng.choice(pools.world_titles).split()
         changes = 1
     else:
-        # The start of one real title and the end of another: phrases are real, the
-        # title is new (each of the ~27,000 corpus titles starts a new title every few
-        # thousand records, never with the same ending).
-        first, second = rng.choice(pools.titles).split(), rng.choice(pools.titles).split()
-        cut = rng.randint(1, max(1, (len(first) * 2) // 3))
-        words = first[:cut] + second[rng.randint(0, max(0, len(second) // 2)):]
-        changes = rng.randint(0, 2)
+        # Phrases of two to four words from two or three real titles: the phrases
+        # are real, the title is new. Longer pieces would copy most of some real
+        # title into hundreds of distractors at 10 million records (the corpus has
+        # only ~27,000 titles), which no real index does.
+        words = []
+        for _ in range(rng.randint(2, 3)):
+            source = rng.choice(pools.titles).split()
+            size = rng.randint(2, 4)
+            start = rng.randint(0, max(0, len(source) - size))
+            words += source[start:start + size]
+        changes = rng.randint(0, 1)
     content = [i for i, w in enumerate(words) if _WORD.fullmatch(w) and w.lower() not in _STOP]
     for i in rng.sample(content, min(changes, len(content))):
         new = rng.choice(pools.words)

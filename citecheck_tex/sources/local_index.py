@@ -920,16 +920,19 @@ class LocalIndex:
             # ("withoit" would match every title with "with") or common.
             unknown = [w for w in words if w not in freq and len(w) >= 5 and w.isalpha()
                        and w[:4] not in _STOP_WORDS]
+            # One common known word: it must come with one of the prefixes, which may
+            # then be ten times as common (the intersection is what gets ranked).
+            anded = len(rare) == 1 and freq[rare[0]] > TITLE_POSTINGS_BUDGET
+            budget = PREFIX_POSTINGS_BUDGET * (10 if anded else 1)
             prefixes = []
             for w in sorted(unknown, key=len, reverse=True)[:2]:
                 stem = w[:4]
                 count = self._conn.execute(
                     "SELECT COALESCE(SUM(doc), 0) FROM title_terms WHERE term >= ? AND term < ?",
                     (stem, stem[:-1] + chr(ord(stem[-1]) + 1))).fetchone()[0]
-                if count <= PREFIX_POSTINGS_BUDGET:
+                if count <= budget:
                     prefixes.append(f'"{stem}"*')
-            if len(rare) == 1 and freq[rare[0]] > TITLE_POSTINGS_BUDGET and prefixes:
-                # One common known word: only with one of the misspelt words' prefixes.
+            if anded and prefixes:
                 return f'"{rare[0]}" AND ({" OR ".join(prefixes)})'
             terms += prefixes
         return " OR ".join(terms)
