@@ -771,6 +771,7 @@ class LocalIndex:
             "SELECT rid, origin, format, surnames, data FROM records"
             f" WHERE rid IN ({','.join('?' * len(rids[:MAX_AUTHOR_YEAR_SCAN]))})",
             rids[:MAX_AUTHOR_YEAR_SCAN]).fetchall() if rids else []
+        decoded: dict[int, Record] = {}
         if journal or volume or page:
             # a record that knows only the preprint is dated a year or two before the
             # journal version the reference cites (PREPRINT_LEAD_YEARS)
@@ -779,16 +780,18 @@ class LocalIndex:
             more = self._conn.execute(
                 "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year"
                 f" k JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year IN"
-                f" ({','.join('?' * len(earlier))}) LIMIT {MAX_AUTHOR_YEAR_SCAN}",
-                (*names, *earlier)).fetchall()
-            rows.extend(row for row in more if row[0] not in seen
-                        and _preprint_only(_record_from_json(row[4])))
+                f" ({','.join('?' * len(earlier))}) AND {_PREPRINT_ONLY_SQL}"
+                f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, *earlier)).fetchall()
+            for row in more:
+                if row[0] not in seen and _preprint_only(rec := _record_from_json(row[4])):
+                    decoded[row[0]] = rec
+                    rows.append(row)
         if not rows:
             return []
         want = pub_key(journal, volume, page)
         scored = []
         for rid, origin, fmt, surnames, data in rows:
-            rec = _record_from_json(data)
+            rec = decoded.get(rid) or _record_from_json(data)
             fit = _pub_fit(rec, want)
             overlap = len(others & set(surnames.split()))
             scored.append(((-fit, -overlap, ORIGIN_ORDER.get(origin, 9),
@@ -982,6 +985,17 @@ def _pub_fit(rec: Record, want: tuple[str, str, str]) -> int:
         got = pub_key(venue, vol, pages)
         best = max(best, sum(1 for a, b in zip(want, got, strict=True) if a and a == b))
     return best
+
+
+#: :func:`_preprint_only` in SQL, on the stored JSON (compact or full form), so that
+#: SQLite drops the published records before Python decodes any: a common name has
+#: hundreds of records a year in a big index.
+_PREPRINT_ONLY_SQL = (
+    "COALESCE(json_extract(r.data, '$.volume'), '') = ''"
+    " AND COALESCE(json_extract(r.data, '$.pages'), '') = ''"
+    " AND json_array_length(COALESCE(json_extract(r.data, '$.xp'), '[]')) = 0"
+    " AND lower(COALESCE(json_extract(r.data, '$.venue'), '')) IN ('', 'arxiv')"
+)
 
 
 def _preprint_only(rec: Record) -> bool:
