@@ -53,7 +53,7 @@ from citecheck_tex.sources.local_index import LocalIndex
 
 SEED = 20261201
 PER_KIND = 200
-POINTS = {"15k": 0, "100k": 100_000, "1m": 1_000_000, "10m": 10_000_000}
+POINTS = {"15k": 0, "100k": 100_000, "1m": 1_000_000, "3m": 3_000_000, "10m": 10_000_000}
 HEPML = paths.CORPUS / "bib" / "HEPML.bib"
 
 
