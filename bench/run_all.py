@@ -20,10 +20,13 @@ MODULES = (
     "bench.accuracy.real_references",
     "bench.accuracy.freetext_parse",
     "bench.accuracy.real_judged",
+    "bench.accuracy.self_check",
+    "bench.accuracy.online_vs_offline",
     "bench.bench_frontend",
     "bench.bench_index",
     "bench.bench_scale",  # the 15k point; the 1M and 10M points: --points 1m,10m
     "bench.bench_online",
+    "bench.bench_faults",
     "bench.bench_watch",
 )
 

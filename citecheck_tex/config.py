@@ -102,6 +102,10 @@ class Settings:
     mailto: str = ""
     sources: tuple[str, ...] = DEFAULT_SOURCES
     base_urls: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_BASE_URLS))
+    # requests per second per source, overriding the published defaults
+    # (citecheck_tex.sources.http.DEFAULT_LIMITS; docs/sources.md): an API key or a
+    # private mirror may allow more. Empty: the published limits.
+    rate_limits: Mapping[str, float] = field(default_factory=dict)
     semanticscholar_api_key_env: str = "S2_API_KEY"
     openalex_api_key_env: str = "OPENALEX_API_KEY"
     ads_token_env: str = "ADS_API_TOKEN"
@@ -109,8 +113,23 @@ class Settings:
     tau_exact: float = TAU_EXACT  # score >= tau_exact: EXACT
     ignore: tuple[str, ...] = ()
     refresh: bool = False
+    # Network limits (docs/sources.md "Faults and time limits"). timeout_s bounds one
+    # HTTP attempt in total (connect + headers + body), so a server that drips its
+    # answer cannot hold a request.
     timeout_s: float = 20.0
     max_retries: int = 3
+    # The whole run's retrieval must end within deadline_s + deadline_per_reference_s
+    # per reference checked (120 + 3 x 40 = 240 s for 40 references); what is unsettled
+    # then is UNVERIFIED and a partial report is written. 0 disables the deadline.
+    deadline_s: float = 120.0
+    deadline_per_reference_s: float = 3.0
+    # A Retry-After up to this is waited for; a longer one gives the source up for the run.
+    max_retry_after_s: float = 60.0
+    # A source whose last N attempts all failed or were throttled is not asked again
+    # in this run (0: never give up).
+    give_up_after: int = 6
+    # Answers larger than this are refused without being held in memory.
+    max_response_bytes: int = 20_000_000
     quiet: bool = False
     verbose: bool = False
     emit_fixed: bool = False
@@ -139,6 +158,12 @@ class Settings:
         if self.cache_path:
             return Path(self.cache_path).expanduser()
         return _default_cache_dir() / "cache.sqlite"
+
+    def run_deadline(self, references: int) -> float | None:
+        """Seconds the retrieval of ``references`` references may take; None: no deadline."""
+        if self.deadline_s <= 0:
+            return None
+        return self.deadline_s + max(0.0, self.deadline_per_reference_s) * max(0, references)
 
     def base_url(self, source: str) -> str:
         """The base URL of ``source`` without a trailing slash."""
@@ -181,6 +206,8 @@ def _coerce(name: str, value: Any) -> Any:
             if isinstance(value, str):
                 return tuple(v.strip() for v in value.split(",") if v.strip())
             return tuple(str(v) for v in value)
+        if name == "rate_limits":
+            return _rate_limits(value)
         if name == "base_urls":
             if not isinstance(value, Mapping):
                 raise ValueError(value)
@@ -196,6 +223,28 @@ def _coerce(name: str, value: Any) -> Any:
         return str(value)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"setting {name!r} has an invalid value {value!r}") from exc
+
+
+def _rate_limits(value: Any) -> dict[str, float]:
+    """``{source: requests per second}`` from a TOML table or ``"s2=10,dblp=2"``."""
+    if isinstance(value, str):
+        pairs = [p.partition("=") for p in value.split(",") if p.strip()]
+        if any(not sep for _, sep, _ in pairs):
+            raise ValueError(value)
+        value = {k.strip(): v.strip() for k, _, v in pairs}
+    if not isinstance(value, Mapping):
+        raise ValueError(value)
+    out: dict[str, float] = {}
+    for k, v in value.items():
+        if k not in DEFAULT_BASE_URLS:
+            raise UsageError(f"unknown source {k!r} in rate_limits",
+                             hint="valid sources: " + ", ".join(DEFAULT_BASE_URLS))
+        rate = float(v)
+        if not rate > 0:
+            raise UsageError(f"rate_limits.{k} must be a positive number of requests per "
+                             f"second, not {v!r}")
+        out[str(k)] = rate
+    return out
 
 
 #: Short names accepted in the environment and config files.
@@ -234,6 +283,11 @@ def _validate(s: Settings) -> Settings:
         check_web_search(s)
     if not 0 <= s.tau_minor <= s.tau_exact <= 10:
         raise UsageError("thresholds must satisfy 0 <= tau_minor <= tau_exact <= 10")
+    if s.timeout_s <= 0 or s.max_retries < 0 or s.max_retry_after_s < 0 \
+            or s.max_response_bytes <= 0 or s.give_up_after < 0 or s.deadline_per_reference_s < 0:
+        raise UsageError("network limits must be positive: timeout_s > 0, max_retries >= 0, "
+                         "max_retry_after_s >= 0, max_response_bytes > 0, give_up_after >= 0, "
+                         "deadline_per_reference_s >= 0")
     if s.llm_mode not in ("off", "judge", "fallback", "review"):
         raise UsageError("llm_mode must be one of off, judge, fallback, review")
     return s

@@ -169,7 +169,9 @@ class Problem:
     Stable codes: undefined-key, unused-entry, duplicate-key, parse-error,
     empty-bib, missing-file, missing-field, bbl-mismatch, artefact-mismatch,
     no-bibliography, missing-title-and-id, arxiv-id-form, doi-syntax, ambiguous-main,
-    index-incomplete, network (a source could not be reached). Its
+    index-incomplete, network (a source could not be reached, throttled us or did not
+    answer like the API), deadline and interrupted (retrieval stopped early: the
+    report is partial). Its
     :attr:`severity` follows from the code (:data:`ERROR_CODES`).
     """
 
@@ -379,6 +381,9 @@ class Verdict:
     # UNVERIFIED only because a local index not declared complete was all that was
     # consulted (offline): the reports give the advice once instead of per entry
     index_only: bool = False
+    # UNVERIFIED because retrieval stopped (deadline, Ctrl-C) before every source
+    # that could settle it was asked: the report is partial
+    unsettled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,6 +403,9 @@ class RunResult:
     # None when no LLM part was configured for the run.
     llm_usage: Mapping[str, Mapping[str, int]] | None = None
     llm_model: str = ""  # the model those parts asked, when any
+    # "" for a complete run; "deadline" or "interrupted" when retrieval stopped early:
+    # the report is partial (references not yet settled are UNVERIFIED)
+    partial: str = ""
 
     def summary(self) -> dict[str, int]:
         """Counts per label, every label present."""

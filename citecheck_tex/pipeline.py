@@ -13,7 +13,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,7 @@ from citecheck_tex.model import (
     SourceStatus,
     Verdict,
 )
+from citecheck_tex.sources import plan
 from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
 from citecheck_tex.tex.ids import find_report_number
 
@@ -58,10 +59,54 @@ class ProgressState:
 
 ProgressCallback = Callable[[ProgressState], None]
 
+
+@dataclass(slots=True)
+class Stop:
+    """Why retrieval ended early, filled in by :func:`run_cascade`.
+
+    ``reason`` is "" (it ran to the end), "deadline" (the run's deadline,
+    :meth:`Settings.run_deadline`, passed) or "interrupted" (the task was
+    cancelled: Ctrl-C). ``unsettled`` counts the references still open then;
+    they are UNVERIFIED. With ``absorb_cancel`` a cancellation is turned into a
+    partial result instead of propagating (the CLI's Ctrl-C: the report is
+    still written).
+    """
+
+    absorb_cancel: bool = False
+    reason: str = ""
+    deadline_s: float = 0.0
+    unsettled: int = 0
+
+    def problem(self) -> Problem | None:
+        """The run-level problem that says the report is partial, or None."""
+        if not self.reason:
+            return None
+        if self.reason == "deadline":
+            return Problem("deadline", (
+                f"the run's deadline ({self.deadline_s:.0f} s) passed with {self.unsettled} "
+                "reference(s) not yet settled: they are UNVERIFIED and this report is partial. "
+                "Re-run to finish (answers received are cached), or raise deadline_s / "
+                "deadline_per_reference_s (docs/sources.md)."))
+        return Problem("interrupted", (
+            f"interrupted with {self.unsettled} reference(s) not yet settled: they are "
+            "UNVERIFIED and this report is partial. Re-run to finish (answers received "
+            "are cached)."))
+
 #: Kinds whose later sources are asked even when an earlier one found something: a
 #: title or author+year search returns look-alikes, not proof (a local index holding
 #: only the author's other papers must not keep INSPIRE from being asked).
 _ASK_ALL = frozenset({QueryKind.TITLE, QueryKind.AUTHOR_YEAR})
+#: Lowest identity of a record that settles a reference it contradicts in some field
+#: (MINOR): reached through a stated identifier or the journal reference, it must still
+#: fit title and authors this well (see :func:`_settled`).
+_IDENTITY_FOR_MINOR_STOP = 0.6
+_TEX_MARKUP = re.compile(r"[$\\]")
+#: Fields a source's record cannot contradict for good: arXiv's journal reference is
+#: free text its authors typed ("Int. J. Mod. Phys. A, Vol. 27 (2012) 1250098"), so the
+#: journal version is left to the sources that register it (Crossref, INSPIRE).
+_NOT_AUTHORITATIVE_FOR: Mapping[str, frozenset[str]] = {
+    "arxiv": frozenset({"journal", "volume", "pages"}),
+}
 
 _PAGE_RE = re.compile(r"[A-Za-z]?\d+[A-Za-z]?")
 
@@ -133,7 +178,9 @@ def author_year_query(entry: Entry) -> Query | None:
 async def _ask(source: Source, kind: QueryKind, queries: list[Query]) -> list[Answer]:
     """Ask one source many queries of one kind; never raises."""
     try:
-        if kind in BATCHED_KINDS:
+        # one call for the kinds the source batches (INSPIRE's OR-ed searches), so that
+        # the cache in front of it passes all its misses on together
+        if kind in BATCHED_KINDS or kind in getattr(source, "batch_kinds", frozenset()):
             return list(await source.fetch_batch(queries))
         return list(await asyncio.gather(*(source.fetch(q) for q in queries)))
     except Exception as exc:  # a buggy adapter must not stop the run
@@ -164,11 +211,15 @@ async def run_cascade(
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
     problems: list[Problem] | None = None,
+    stop: Stop | None = None,
 ) -> list[Verdict]:
     """Retrieve candidates for every entry and decide each verdict.
 
     ``usage``, when given, receives what the LLM judge cost (key "judge"); ``problems``,
-    when given, receives run-level problems (``index-incomplete``).
+    when given, receives run-level problems (``index-incomplete``). Retrieval ends at
+    the run's deadline (:meth:`Settings.run_deadline`); the references not settled by
+    then are UNVERIFIED, and ``stop`` (when given) records why. A verdict is returned
+    for every entry, always.
     """
     from citecheck_tex.verify import policy
 
@@ -188,18 +239,109 @@ async def run_cascade(
             continue
         active.add(i)
     state.done = n - len(active)
+    stop = stop if stop is not None else Stop()
+
+    async def retrieve() -> None:
+        await _retrieve(entries, sources, settings, queries, answers, verdicts, active, state,
+                        progress)
+
+    deadline = settings.run_deadline(len(active))
+    try:
+        async with asyncio.timeout(deadline):
+            await retrieve()
+    except TimeoutError:
+        stop.reason, stop.deadline_s = "deadline", deadline or 0.0
+    except asyncio.CancelledError:
+        if not stop.absorb_cancel:
+            raise
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        stop.reason = "interrupted"
+    stop.unsettled = len(active) if stop.reason else 0
+    if stop.reason:
+        logger.warning("retrieval stopped (%s) with %d reference(s) unsettled", stop.reason,
+                       len(active))
+
+    for i in sorted(active):
+        verdict = _decide(entries[i], queries[i], answers[i], settings, sources)
+        if stop.reason:
+            verdict = _unsettled(verdict, stop)
+        verdicts[i] = verdict
+        state.done += 1
+        state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
+    if progress:
+        state.stage = "done" if not stop.reason else f"stopped ({stop.reason})"
+        progress(state)
+    result = [v for v in verdicts if v is not None]
+    # before any LLM judge: the guard is about the index's silence, not a judge's opinion
+    result, refused = policy.guard_index_complete(result, settings)
+    if refused is not None and problems is not None:
+        problems.append(refused)
+    if settings.llm_mode != "off" and not stop.reason:
+        from citecheck_tex.verify.llm import apply_llm
+
+        pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
+        result, judged = await apply_llm(pairs, settings)
+        logger.warning("LLM: %s", judged.describe())
+        if usage is not None:
+            usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
+    return result
+
+
+def _unsettled(verdict: Verdict, stop: Stop) -> Verdict:
+    """The verdict of a reference still open when retrieval stopped: UNVERIFIED (the
+    sources not yet asked might have settled it), with what was known so far."""
+    if verdict.label is Label.SKIPPED:
+        return verdict
+    why = (f"the run's deadline ({stop.deadline_s:.0f} s) passed" if stop.reason == "deadline"
+           else "the run was interrupted")
+    answered = any(not a.status.failed and a.status is not SourceStatus.SKIPPED
+                   for a in verdict.attempts)
+    reason = (f"Not settled: {why} before every source was asked. So far: {verdict.reason}"
+              if answered else f"Not settled: {why} before any source answered.")
+    return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, discrepancies=(),
+                   suggested=None, index_only=False, unsettled=True, reason=reason)
+
+
+async def _retrieve(
+    entries: Sequence[Entry],
+    sources: dict[str, Source],
+    settings: Settings,
+    queries: list[dict[QueryKind, Query]],
+    answers: list[list[Answer]],
+    verdicts: list[Verdict | None],
+    active: set[int],
+    state: ProgressState,
+    progress: ProgressCallback | None,
+) -> None:
+    """The cascade's stages over every active entry; settles entries in place."""
+    from citecheck_tex.verify import policy
+
+    enabled = tuple(sources)
+    cross_checked: set[int] = set()
+
+    def settle(touched: set[int], kind: QueryKind) -> None:
+        """An entry leaves the cascade as soon as a record identifies it."""
+        for i in sorted(touched):
+            if i in active and _settled(entries[i], queries[i], answers[i], kind, settings,
+                                        i in cross_checked):
+                active.discard(i)
+                verdict = _decide(entries[i], queries[i], answers[i], settings, sources)
+                verdicts[i] = verdict
+                state.done += 1
+                state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
 
     for kind in STAGES:
         found_for_kind: set[int] = set()
-        for group in groups_for(kind, tuple(sources)):
+        for group in groups_for(kind, enabled):
             jobs: list[tuple[str, list[int]]] = []
             for name in group:
                 if kind not in sources[name].kinds:
                     continue
-                todo = [
-                    i for i in sorted(active)
-                    if kind in queries[i] and (kind in _ASK_ALL or i not in found_for_kind)
-                ]
+                todo = [i for i in sorted(active) if kind in queries[i]
+                        and _should_ask(name, kind, entries[i], answers[i], found_for_kind, i,
+                                        enabled, sources)]
                 if getattr(sources[name], "last_resort", False):
                     # a last resort (the LLM web search) is asked only about works no
                     # authoritative record identifies yet
@@ -226,43 +368,171 @@ async def run_cascade(
                     touched.add(i)
                     if ans.status is SourceStatus.FOUND:
                         found_for_kind.add(i)
-            # An entry leaves the cascade as soon as a record confirms it.
-            for i in sorted(touched):
-                if policy.is_settled(entries[i], answers[i]):
-                    active.discard(i)
-                    verdict = policy.decide(entries[i], answers[i], settings)
-                    verdicts[i] = verdict
-                    state.done += 1
-                    state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
+            settle(touched, kind)
             if progress:
                 progress(state)
+        if kind is QueryKind.DOI:
+            checked = await _cross_check_arxiv(sorted(active), entries, queries, answers,
+                                               sources)
+            cross_checked.update(checked)
+            settle(checked, kind)
 
     if active:
         state.stage = "confirming proposed identifiers"
         await _confirm_proposals(sorted(active), answers, sources)
 
-    for i in sorted(active):
-        verdict = policy.decide(entries[i], answers[i], settings)
-        verdicts[i] = verdict
-        state.done += 1
-        state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
-    if progress:
-        state.stage = "done"
-        progress(state)
-    result = [v for v in verdicts if v is not None]
-    # before any LLM judge: the guard is about the index's silence, not a judge's opinion
-    result, refused = policy.guard_index_complete(result, settings)
-    if refused is not None and problems is not None:
-        problems.append(refused)
-    if settings.llm_mode != "off":
-        from citecheck_tex.verify.llm import apply_llm
 
-        pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
-        result, judged = await apply_llm(pairs, settings)
-        logger.warning("LLM: %s", judged.describe())
-        if usage is not None:
-            usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
-    return result
+def _should_ask(name: str, kind: QueryKind, entry: Entry, answers: Sequence[Answer],
+                found_for_kind: set[int], i: int, enabled: tuple[str, ...],
+                sources: dict[str, Source]) -> bool:
+    """Is ``name`` to be asked the ``kind`` question of entry ``i`` (see sources.plan)?"""
+    if not plan.routed(name, entry, kind):
+        return False
+    if kind not in _ASK_ALL and i in found_for_kind:
+        return False
+    if name != "local" and plan.authority_answered(kind, answers):
+        return False  # an authority answered for the identifier: nobody else is asked
+    if name in plan.FALLBACK:
+        general = [s for s in plan.GENERAL if s in enabled and s != name
+                   and kind in sources[s].kinds]
+        return len(plan.general_answers(answers)) < min(plan.MIN_GENERAL, len(general) + 1)
+    return True
+
+
+def _identifier_confirmed(entry: Entry, answers: Sequence[Answer]) -> bool:
+    """Did a look-up of the cited arXiv id find a record with that id?"""
+    from citecheck_tex.verify.normalize import norm_arxiv
+
+    want = norm_arxiv(entry.arxiv)
+    return any(a.query.kind is QueryKind.ARXIV and a.status is SourceStatus.FOUND
+               and any(r.arxiv and norm_arxiv(r.arxiv) == want for r in a.records)
+               for a in answers)
+
+
+def _settled(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Answer],
+             kind: QueryKind, settings: Settings, cross_checked: bool) -> bool:
+    """True when a record identifies the entry and no question left can change its label.
+
+    Every identifier the citation states must have been looked up first (its stage has
+    run). EXACT: some record confirms every stated field. MINOR: the chosen record fits
+    well enough (score at least tau_minor, identity at least
+    :data:`_IDENTITY_FOR_MINOR_STOP`, not a chimera, no rival) and was reached through
+    a stated identifier or the journal reference, so a title search elsewhere would find
+    the same work; a contradicted year on a record that knows a single year, or a cited
+    arXiv id no record confirms (before the cross-check), keeps the entry in.
+    """
+    from citecheck_tex.verify import policy
+    from citecheck_tex.verify.review import resolved_by_identifier, review
+
+    now = STAGES.index(kind)
+    if any(k in queries and STAGES.index(k) > now for k in (QueryKind.ARXIV, QueryKind.DOI)):
+        return False
+    comps = [c for c in policy.compare_all(entry, answers) if not c.record.proposed]
+    if not comps:
+        return False
+    if entry.arxiv and not cross_checked and not _identifier_confirmed(entry, answers) \
+            and QueryKind.DOI in queries and not any(c.record.arxiv for c in comps):
+        return False
+    if any(not c.discrepancies and c.identity >= 0.9 for c in comps):
+        return True
+    chosen = policy.select_candidate(entry, comps)
+    rev = review(entry, chosen, [c for c in comps if c is not chosen])
+    c = rev.comparison
+    if c is None or c.score < settings.tau_minor or c.identity < _IDENTITY_FOR_MINOR_STOP:
+        return False
+    if policy.grafted_authors(entry, c) or policy.tied_candidates(entry, c, comps):
+        return False
+    fields = {d.field for d in c.discrepancies}
+    if "year" in fields and not (c.record.other_years or c.record.extra_pubs):
+        return False
+    if "title" in fields and _TEX_MARKUP.search(c.record.title):
+        return False  # a title with TeX math ($\beta$) is no final proof of a wrong title
+    if fields & _NOT_AUTHORITATIVE_FOR.get(c.record.source, frozenset()):
+        return False
+    checks = {fc.field: fc.agree for fc in c.checks}
+    pubnote = bool(entry.venue) and all(checks.get(f) is not False
+                                        for f in ("journal", "volume", "pages")) \
+        and checks.get("volume") is True
+    return resolved_by_identifier(c) or bool(rev.note) or pubnote
+
+
+def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Answer],
+            settings: Settings, sources: dict[str, Source]) -> Verdict:
+    """:func:`policy.decide`, with MAJOR kept only on the minimum evidence of
+    :func:`sources.plan.missing_for_major`."""
+    from citecheck_tex.verify import policy
+
+    verdict = policy.decide(entry, answers, settings)
+    if verdict.label in (Label.EXACT, Label.MINOR):
+        return _unknown_arxiv_id(entry, answers, verdict)
+    if verdict.label is not Label.MAJOR or settings.offline:
+        return verdict  # offline, the local index (declared complete or not) decides
+    missing = plan.missing_for_major(entry, queries, answers, tuple(sources),
+                                     {n: s.kinds for n, s in sources.items()})
+    if not missing:
+        return verdict
+    return replace(verdict, label=Label.UNVERIFIED, confidence=min(verdict.confidence, 0.3),
+                   match=None, suggested=None,
+                   reason=f"{verdict.reason} Not enough sources answered to call it "
+                          f"fabricated ({', '.join(missing)} did not); not MAJOR.")
+
+
+def _unknown_arxiv_id(entry: Entry, answers: Sequence[Answer], verdict: Verdict) -> Verdict:
+    """A cited arXiv id that arXiv itself answered "no such paper" for, on a work found
+    otherwise whose records know no arXiv id (so the comparison saw nothing to
+    contradict): a MINOR naming the id, with nothing to suggest in its place."""
+    from citecheck_tex.model import Discrepancy
+
+    if not entry.arxiv or verdict.match is None or verdict.match.arxiv \
+            or any(d.field == "eprint" for d in verdict.discrepancies):
+        return verdict
+    authority = plan.AUTHORITY[QueryKind.ARXIV][0]
+    asked = [a for a in answers if a.query.kind is QueryKind.ARXIV]
+    if not any(a.source == authority and a.status is SourceStatus.NOT_FOUND for a in asked) \
+            or any(a.status is SourceStatus.FOUND for a in asked):
+        return verdict
+    d = Discrepancy("eprint", entry.arxiv, "", "arXiv has no paper with this id")
+    fields = ", ".join(dict.fromkeys((*(x.field for x in verdict.discrepancies), "eprint")))
+    src = verdict.match.source
+    return replace(verdict, label=Label.MINOR, discrepancies=(*verdict.discrepancies, d),
+                   reason=f"Real work found in {src} ({verdict.match.id}), but {fields} "
+                          f"contradict{'s' if fields == 'eprint' else ''} it (arXiv has no "
+                          f"paper {entry.arxiv}).")
+
+
+async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],
+                             queries: list[dict[QueryKind, Query]], answers: list[list[Answer]],
+                             sources: dict[str, Source]) -> set[int]:
+    """Find the arXiv id of works identified by their DOI whose cited arXiv id no record
+    confirms (Crossref works carry no arXiv id): the DOI is asked of
+    :data:`sources.plan.ARXIV_XREF` in order, batched, until a record of the work with an
+    arXiv id is found; the comparison then reports the wrong id with the right value.
+    Returns the entries asked about."""
+    from citecheck_tex.tex.ids import normalize_doi
+
+    def needs(i: int) -> bool:
+        e = entries[i]
+        if not (e.arxiv and QueryKind.DOI in queries[i]) or _identifier_confirmed(e, answers[i]):
+            return False
+        doi = normalize_doi(e.doi)
+        by_doi = [r for a in answers[i] if a.query.kind is QueryKind.DOI
+                  and a.status is SourceStatus.FOUND for r in a.records]
+        return bool(by_doi) and not any(r.arxiv for r in by_doi if normalize_doi(r.doi) == doi)
+
+    pending = [i for i in todo if needs(i)]
+    asked: set[int] = set()
+    for name in plan.ARXIV_XREF:
+        src = sources.get(name)
+        if src is None or QueryKind.DOI not in src.kinds:
+            continue
+        batch = [i for i in pending if needs(i) and plan.routed(name, entries[i])]
+        if not batch:
+            continue
+        got = await _ask(src, QueryKind.DOI, [queries[i][QueryKind.DOI] for i in batch])
+        for i, ans in zip(batch, got, strict=True):
+            answers[i].append(ans)
+            asked.add(i)
+    return asked
 
 
 def _proposed_queries(answers: Sequence[Answer], kind: QueryKind) -> list[Query]:
@@ -362,8 +632,14 @@ async def _build_sources(
     return sources, problems
 
 
-def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
-    """One clear message per failing source instead of one per reference."""
+def _network_problems(verdicts: Sequence[Verdict],
+                      given_up: Mapping[str, str] | None = None) -> list[Problem]:
+    """One clear message per failing source instead of one per reference.
+
+    ``given_up`` maps a source the HTTP layer stopped asking to the reason (which
+    says when to retry); it is the message of that source's problem.
+    """
+    given_up = given_up or {}
     failures: dict[str, tuple[int, str]] = {}
     for v in verdicts:
         seen: set[str] = set()
@@ -374,6 +650,7 @@ def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
                 failures[a.source] = (count + 1, msg or a.message)
     out = []
     for src, (count, msg) in sorted(failures.items()):
+        msg = given_up.get(src, msg).rstrip(".")
         out.append(Problem(
             "network",
             f"source {src} failed for {count} reference(s): {msg}. Affected references are "
@@ -401,32 +678,40 @@ async def check_entries_async(
     http: Http | None = None,
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
+    stop: Stop | None = None,
 ) -> tuple[list[Verdict], list[Problem], int]:
     """Verify entries; returns verdicts, run-level problems and the HTTP request count.
 
     ``usage``, when given, receives what the LLM parts cost, by part ("judge", and
-    "websearch" when that source ran).
+    "websearch" when that source ran). ``stop`` receives why retrieval ended early
+    (deadline, interruption); a ``deadline`` or ``interrupted`` problem says so.
     """
     from citecheck_tex.sources.http import open_http
 
+    stop = stop if stop is not None else Stop()
     cache = _open_cache(settings)
     try:
         if http is None:
             async with open_http(settings) as own_http:
                 sources, problems = await _build_sources(own_http, settings, cache)
                 verdicts = await run_cascade(entries, sources, settings, progress, usage,
-                                             problems)
+                                             problems, stop)
                 requests = own_http.requests
+                given_up = {k: msg for k, (msg, _) in own_http.given_up.items()}
         else:
             sources, problems = await _build_sources(http, settings, cache)
-            verdicts = await run_cascade(entries, sources, settings, progress, usage, problems)
+            verdicts = await run_cascade(entries, sources, settings, progress, usage, problems,
+                                         stop)
             requests = http.requests
+            given_up = {k: msg for k, (msg, _) in http.given_up.items()}
     finally:
         if cache is not None:
             cache.close()
     if usage is not None:
         _add_source_usage(sources, usage)
-    return verdicts, problems + _network_problems(verdicts), requests
+    stopped = stop.problem()
+    return (verdicts, problems + _network_problems(verdicts, given_up)
+            + ([stopped] if stopped else []), requests)
 
 
 async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict[str, Record]:
@@ -474,7 +759,9 @@ def _explain_undefined(problems: Sequence[Problem], settings: Settings) -> list[
     if not keys:
         return list(problems)
     try:
-        records = asyncio.run(resolve_texkeys_async(keys, settings))
+        # an optional hint: bounded like one request with its retries, never the run
+        records = asyncio.run(asyncio.wait_for(resolve_texkeys_async(keys, settings),
+                                               timeout=2 * settings.timeout_s))
     except Exception:  # an optional hint must never stop the run
         logger.debug("texkey lookup for undefined keys failed", exc_info=True)
         return list(problems)
@@ -533,8 +820,11 @@ def check(
 
         if any(needs_parse(e) for e in entries):
             entries, usage["parse"] = asyncio.run(llm_parse_entries(entries, settings))
+    # Ctrl-C cancels the run's task: the references not yet settled become UNVERIFIED
+    # and the result is returned (partial) so that the reports are still written
+    stop = Stop(absorb_cancel=True)
     verdicts, problems, requests = asyncio.run(
-        check_entries_async(entries, settings, progress=progress, usage=usage)
+        check_entries_async(entries, settings, progress=progress, usage=usage, stop=stop)
     )
     verdicts = list(explain_ignored(verdicts, load_ignores(project_folder(project))))
     problems = list(ignore_problems) + problems
@@ -546,8 +836,10 @@ def check(
         verdicts=tuple(with_sites),
         # after a network failure, name undefined texkeys from the index and cache only
         problems=tuple(_explain_undefined(project.problems, settings if not any(
-            p.code == "network" for p in problems) else replace(settings, offline=True)))
+            p.code == "network" for p in problems) and not stop.reason
+            else replace(settings, offline=True)))
         + tuple(problems),
+        partial=stop.reason,
         tool_version=__version__,
         elapsed_s=time.perf_counter() - t0,
         http_requests=requests,

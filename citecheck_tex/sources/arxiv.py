@@ -20,21 +20,23 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from citecheck_tex.config import Settings
-from citecheck_tex.errors import RateLimited, SourceError
+from citecheck_tex.errors import SourceError
 from citecheck_tex.model import Answer, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import authors_from_names
 from citecheck_tex.sources.base import (
     chunked,
     clean_arxiv,
     clean_doi,
     clean_text,
     elapsed_ms,
+    expect_atom,
     failed_answer,
-    person_from_name,
     register,
     year_of,
 )
 from citecheck_tex.sources.http import Http
 from citecheck_tex.sources.importers import parse_journal_ref
+from citecheck_tex.tex.latex_text import decode_value
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +49,8 @@ _ERROR_ID = re.compile(r"errors#incorrect_id_format_for_(.+)$")
 _ABS_ID = re.compile(r"arxiv\.org/abs/(.+)$")
 BATCH = 100
 TITLE_ROWS = 5
+#: An answer is an Atom feed; "Rate exceeded." with HTTP 200 is throttling.
+EXPECT = expect_atom(throttle_text=b"Rate exceeded")
 
 
 class ArxivSource:
@@ -54,12 +58,13 @@ class ArxivSource:
 
     name = "arxiv"
     kinds = frozenset({QueryKind.ARXIV, QueryKind.TITLE})
-    version = "2"  # 2: journal_ref parsed by importers.parse_journal_ref (with pages)
+    # 2: journal_ref parsed by importers.parse_journal_ref (with pages)
+    # 3: title LaTeX decoded, collaborations apart from the authors (citecheck_tex.names)
+    version = "3"
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
         self._url = settings.base_url("arxiv") + "/query"
-        self._retries = max(0, settings.max_retries)
 
     async def fetch(self, query: Query) -> Answer:
         """Answer one query."""
@@ -82,22 +87,17 @@ class ArxivSource:
         return [a for a in out if a is not None]
 
     async def _get(self, params: dict[str, str]) -> tuple[int, str]:
-        """GET the query endpoint; handle "Rate exceeded." (HTTP 200) as a rate limit."""
-        attempt = 0
-        while True:
-            resp = await self._http.request(self.name, "GET", self._url, params=params)
-            text = resp.text
-            if text.strip().lower().startswith("rate exceeded"):
-                self._http.penalise(self.name)
-                if attempt >= self._retries:
-                    raise RateLimited("arxiv: Rate exceeded.", source=self.name,
-                                      url=str(resp.url))
-                attempt += 1
-                continue
-            if resp.status_code not in (200, 400):
-                raise SourceError(f"arxiv: HTTP {resp.status_code}", source=self.name,
-                                  url=str(resp.url), status=resp.status_code)
-            return resp.status_code, text
+        """GET the query endpoint: an Atom feed (200, or 400 naming malformed ids).
+
+        The shared HTTP layer turns "Rate exceeded." (HTTP 200) into a rate limit
+        and any other body that is not a feed into a fault (:data:`EXPECT`).
+        """
+        resp = await self._http.request(self.name, "GET", self._url, params=params,
+                                        expect=EXPECT)
+        if resp.status_code not in (200, 400):
+            raise SourceError(f"arxiv: HTTP {resp.status_code}", source=self.name,
+                              url=str(resp.url), status=resp.status_code)
+        return resp.status_code, resp.text
 
     async def _fetch_ids(self, queries: Sequence[Query]) -> list[Answer]:
         started = time.perf_counter()
@@ -197,11 +197,11 @@ def parse_feed(text: str) -> tuple[list[Record], list[str]]:
 
 
 def _record(entry: ET.Element, arxiv_id: str) -> Record:
-    title = clean_text(entry.findtext("a:title", "", _NS))
-    authors = tuple(
-        person_from_name(a.findtext("a:name", "", _NS))
-        for a in entry.findall("a:author", _NS)
-    )
+    # arXiv titles are TeX ("Order $\\hbar$ Corrections"): decoded as the arXiv dump
+    # importers and the citation's reader decode them; a bare % is a percent sign
+    title = decode_value(clean_text(entry.findtext("a:title", "", _NS)))
+    authors = authors_from_names(a.findtext("a:name", "", _NS)
+                                 for a in entry.findall("a:author", _NS))
     published = entry.findtext("a:published", "", _NS)
     year = year_of(published)
     doi = clean_doi(entry.findtext("arxiv:doi", "", _NS))
@@ -221,7 +221,9 @@ def _record(entry: ET.Element, arxiv_id: str) -> Record:
         id=arxiv_id,
         url=f"https://arxiv.org/abs/{arxiv_id}",
         title=title,
-        authors=authors,
+        authors=authors.persons,
+        authors_truncated=authors.truncated,
+        collaborations=authors.collaborations,
         year=year,
         other_years=other_years,
         venue="arXiv",

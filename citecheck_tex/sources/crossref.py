@@ -1,5 +1,7 @@
 """Crossref REST API: DOIs (``/works/{doi}``, batches with ``filter=doi:a,doi:b``)
-and bibliographic search (``query.bibliographic``, 5 rows, re-ranked locally).
+and bibliographic search (``query.bibliographic``, 5 rows, re-ranked locally) for
+titles and for title-less journal references (``Phys. Rev. A 76 052319 2007 Bravyi``:
+Crossref matches structured citations against journal, volume, page, year and authors).
 
 A DOI Crossref does not know (404, body "Resource not found.") may be
 registered elsewhere: ``/works/{doi}/agency`` says which agency, and DataCite
@@ -12,14 +14,17 @@ the ``X-Rate-Limit-*`` headers.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import SourceError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import corporate_person
 from citecheck_tex.sources.base import (
     as_dict,
     as_list,
@@ -27,7 +32,9 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_parts,
@@ -36,6 +43,8 @@ from citecheck_tex.sources.base import (
 )
 from citecheck_tex.sources.datacite import DATACITE_PREFIXES, DataCiteSource
 from citecheck_tex.sources.http import Http
+from citecheck_tex.sources.importers import first_page
+from citecheck_tex.tex.latex_text import strip_markup
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +53,18 @@ TITLE_ROWS = 5
 #: Fields asked for in searches and batches (keeps responses small).
 SELECT = ("DOI,title,subtitle,author,container-title,short-container-title,issued,"
           "published-print,published-online,volume,page,article-number,type,score,URL")
+
+#: Answers: ``{"status": "ok", "message": {...}}``; a list answer's message holds
+#: ``items``. An unknown DOI is a 404 with the text "Resource not found.".
+EXPECT_WORK = expect_json(lambda b: _ok(b) and has(b, "message"), "a work message",
+                          not_found=frozenset({404}))
+EXPECT_LIST = expect_json(lambda b: _ok(b) and has(b, "message", "items", kind=list),
+                          "message.items")
+
+
+def _ok(body: Any) -> bool:
+    return isinstance(body, dict) and body.get("status", "ok") == "ok"
+
 
 _TYPES = {
     "journal-article": "article", "proceedings-article": "inproceedings",
@@ -57,8 +78,9 @@ class CrossrefSource:
     """The Crossref REST API."""
 
     name = "crossref"
-    kinds = frozenset({QueryKind.DOI, QueryKind.TITLE})
-    version = "1"
+    kinds = frozenset({QueryKind.DOI, QueryKind.TITLE, QueryKind.JOURNAL_REF})
+    version = "4"  # 2: titles without publishers' inline markup; 3: journal references,
+    # DOIs missing from a batch go to the agency check; 4: the subtitle joins the title
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -78,6 +100,8 @@ class CrossrefSource:
             return await self._fetch_doi(query)
         if query.kind is QueryKind.TITLE:
             return await self._fetch_title(query)
+        if query.kind is QueryKind.JOURNAL_REF:
+            return await self._fetch_journal_ref(query)
         return Answer(self.name, query, SourceStatus.SKIPPED,
                       message=f"crossref cannot answer {query.kind.value} queries")
 
@@ -103,7 +127,8 @@ class CrossrefSource:
             return await self._via_datacite(query, started, 0, "DataCite prefix")
         url = f"{self._base}/works/{quote(doi, safe='/:;()[]<>')}"
         try:
-            resp = await self._http.request(self.name, "GET", url, params=self._params())
+            resp = await self._http.request(self.name, "GET", url, params=self._params(),
+                                            expect=EXPECT_WORK)
             if resp.status_code == 404:
                 return await self._not_in_crossref(query, doi, started, 1)
             if resp.status_code == 400:
@@ -131,7 +156,8 @@ class CrossrefSource:
         """Ask which agency registered the DOI; follow DataCite ones."""
         url = f"{self._base}/works/{quote(doi, safe='/:;()[]<>')}/agency"
         try:
-            resp = await self._http.request(self.name, "GET", url, params=self._params())
+            resp = await self._http.request(self.name, "GET", url, params=self._params(),
+                                            expect=EXPECT_WORK)
             requests += 1
             agency = ""
             if resp.status_code == 200:
@@ -170,7 +196,8 @@ class CrossrefSource:
                                   rows=str(len(chunk) * 2), select=SELECT)
             try:
                 requests += 1
-                resp = await self._http.request(self.name, "GET", url, params=params)
+                resp = await self._http.request(self.name, "GET", url, params=params,
+                                                expect=EXPECT_LIST)
                 if resp.status_code != 200:
                     raise SourceError(f"crossref: HTTP {resp.status_code} for a DOI batch",
                                       source=self.name, url=url, status=resp.status_code)
@@ -189,6 +216,13 @@ class CrossrefSource:
                                   latency_ms=elapsed_ms(started), http_requests=reqs))
             elif failure is not None and d in batchable:
                 out.append(failed_answer(self.name, q, failure, started))
+            elif d in batchable:
+                # the filter matches DOIs exactly: one absent from the answer is not a
+                # Crossref DOI; the agency says whether DataCite has it
+                single = await self._not_in_crossref(q, d, started, 0)
+                out.append(Answer(single.source, q, single.status, single.records,
+                                  single.message, single.latency_ms, False,
+                                  single.http_requests + reqs))
             else:
                 single = await self._fetch_doi(q)
                 out.append(Answer(single.source, q, single.status, single.records,
@@ -199,15 +233,37 @@ class CrossrefSource:
     # -- titles -------------------------------------------------------------
 
     async def _fetch_title(self, query: Query) -> Answer:
-        started = time.perf_counter()
-        text = " ".join([query.value, *query.authors[:3], query.year]).strip()
         if not query.value.strip():
             return Answer(self.name, query, SourceStatus.NOT_FOUND, message="empty title")
+        return await self._bibliographic(
+            query, " ".join([query.value, *query.authors[:3], query.year]).strip())
+
+    async def _fetch_journal_ref(self, query: Query) -> Answer:
+        """A title-less citation: journal, volume, page, year and authors as one
+        structured-citation query."""
+        text = " ".join(" ".join(p.split()) for p in (
+            query.journal, query.volume, query.page, query.year, *query.authors[:3]) if p)
+        if not (query.journal.strip() and query.volume.strip()):
+            return Answer(self.name, query, SourceStatus.NOT_FOUND,
+                          message="crossref: journal reference without journal or volume")
+        ans = await self._bibliographic(query, text)
+        # a search ranks look-alikes too; the answer to "which work is at this journal
+        # reference?" is only a work at the cited volume and first page (as INSPIRE's
+        # ``j`` search and OpenAlex's biblio filters answer)
+        at = tuple(r for r in ans.records if _at_pubnote(r, query))
+        if ans.status is not SourceStatus.FOUND or at:
+            return replace(ans, records=at) if ans.status is SourceStatus.FOUND else ans
+        return replace(ans, status=SourceStatus.NOT_FOUND, records=(),
+                       message=f"crossref: no work at {query.value}")
+
+    async def _bibliographic(self, query: Query, text: str) -> Answer:
+        started = time.perf_counter()
         url = f"{self._base}/works"
         params = self._params(**{"query.bibliographic": text, "rows": str(TITLE_ROWS),
                                  "select": SELECT})
         try:
-            resp = await self._http.request(self.name, "GET", url, params=params)
+            resp = await self._http.request(self.name, "GET", url, params=params,
+                                            expect=EXPECT_LIST)
             if resp.status_code != 200:
                 detail = _error_text(json_body(resp, self.name)) if resp.status_code == 400 else ""
                 raise SourceError(f"crossref: HTTP {resp.status_code} {detail}".strip(),
@@ -221,6 +277,16 @@ class CrossrefSource:
         status = SourceStatus.FOUND if records else SourceStatus.NOT_FOUND
         return Answer(self.name, query, status, records, latency_ms=elapsed_ms(started),
                       http_requests=1)
+
+
+def _digits(value: str) -> str:
+    return re.sub(r"\D", "", value)
+
+
+def _at_pubnote(record: Record, query: Query) -> bool:
+    """Is ``record`` at the query's volume and first page (series letters ignored)?"""
+    return (bool(_digits(query.volume)) and _digits(record.volume) == _digits(query.volume)
+            and bool(query.page) and first_page(record.pages) == first_page(query.page))
 
 
 def _score(item: Any) -> float:
@@ -254,7 +320,7 @@ def _date_year(work: dict[str, Any], key: str) -> str:
 def _author(a: dict[str, Any]) -> Person:
     if a.get("family"):
         return person_from_parts(str(a["family"]), str(a.get("given") or ""))
-    return Person(family=clean_text(a.get("name")), literal=True)
+    return corporate_person(clean_text(a.get("name")))
 
 
 def parse_work(work: dict[str, Any], score: float = 0.0) -> Record:
@@ -269,7 +335,11 @@ def parse_work(work: dict[str, Any], score: float = 0.0) -> Record:
     aliases = tuple(dict.fromkeys(a for a in (*containers[1:], *shorts) if a and a != venue))
     pages = clean_text(work.get("page")) or clean_text(work.get("article-number"))
     doi = clean_doi(str(work.get("DOI") or ""))
-    title = _first(work.get("title"))
+    # Crossref titles carry JATS/HTML markup ("<scp>T</scp>reebase", "<i>p</i>-...")
+    title = " ".join(strip_markup(_first(work.get("title"))).split())
+    subtitle = " ".join(strip_markup(_first(work.get("subtitle"))).split())
+    if title and re.search(r"[^\W\d_]{3}", subtitle) and subtitle.lower() not in title.lower():
+        title = f"{title}: {subtitle}"  # Crossref keeps the subtitle apart; citations don't
     return Record(
         source="crossref",
         id=doi,

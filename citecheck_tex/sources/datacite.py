@@ -32,6 +32,7 @@ from urllib.parse import quote
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import SourceError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import corporate_person
 from citecheck_tex.sources.base import (
     as_dict,
     as_list,
@@ -40,7 +41,9 @@ from citecheck_tex.sources.base import (
     clean_text,
     elapsed_ms,
     error_detail,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_name,
@@ -56,6 +59,9 @@ logger = logging.getLogger(__name__)
 DATACITE_PREFIXES = ("10.48550/", "10.5281/", "10.6084/", "10.5061/", "10.17632/")
 
 _ARXIV_DOI = "10.48550/arxiv."
+
+#: An answer is a JSON:API document with a ``data`` object; an unknown DOI is a 404.
+EXPECT = expect_json(lambda b: has(b, "data"), "a data object", not_found=frozenset({404}))
 
 #: DataCite ``resourceTypeGeneral`` -> BibTeX-like entry type.
 _TYPES = {
@@ -98,7 +104,7 @@ class DataCiteSource:
             return Answer(self.name, query, SourceStatus.NOT_FOUND, message="datacite: empty DOI")
         url = f"{self._base}/dois/{quote(doi, safe='/:;()[]')}"
         try:
-            resp = await self._http.request(self.name, "GET", url)
+            resp = await self._http.request(self.name, "GET", url, expect=EXPECT)
             if resp.status_code == 404:
                 return Answer(self.name, query, SourceStatus.NOT_FOUND,
                               message=f"datacite: no DOI {doi}", latency_ms=elapsed_ms(started),
@@ -126,7 +132,7 @@ class DataCiteSource:
 def _creator(c: dict[str, Any]) -> Person:
     name = clean_text(c.get("name"))
     if c.get("nameType") == "Organizational":
-        return Person(family=name, literal=True)
+        return corporate_person(name)
     family = clean_text(c.get("familyName"))
     if family:
         return person_from_parts(family, clean_text(c.get("givenName")))

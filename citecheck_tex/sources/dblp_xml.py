@@ -13,7 +13,7 @@ Non-ASCII letters are character entities declared in ``dblp.dtd`` (``&uuml;``,
 so :data:`html.entities.name2codepoint` resolves them and the DTD file is not
 needed. Titles may hold inline markup (``<i>``, ``<sub>``, ``<sup>``), whose text
 is kept; DBLP ends titles with a period, which is dropped. Homonym numbers of
-authors ("Jing Yuan 0001") go (:func:`~citecheck_tex.sources.base.person_from_name`).
+authors ("Jing Yuan 0001") go (:func:`~citecheck_tex.names.parse_display_name`).
 
 Records are found in the text stream by their tags (:func:`record_chunks`, any
 layout, one record per line in the real dump) and parsed one by one
@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 
 from citecheck_tex.model import Record
-from citecheck_tex.sources.base import person_from_name
+from citecheck_tex.names import parse_display_name
 from citecheck_tex.sources.importers import (
     SOURCE_NAME,
     IndexRow,
@@ -160,7 +160,7 @@ def dblp_row(element: ET.Element) -> IndexRow | None:
         else first("title")
     people = fields.get("author") or (fields.get("editor") if tag in ("proceedings", "book")
                                       else None) or []
-    authors = tuple(p for p in (person_from_name(name) for name in people) if p.family)
+    authors = tuple(p for p in (parse_display_name(name) for name in people) if p.family)
     venue = first("journal") or first("booktitle")
     volume, pages = first("volume"), first("pages")
     dois, arxivs = [], []

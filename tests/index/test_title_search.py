@@ -127,3 +127,19 @@ def test_precise_stage_answers_first(synthetic: LocalIndex,
     # A title none of whose rarest-word matches is close enough: the tolerant stage runs.
     found = synthetic.search_title("Blazar variability lensing", limit=50, min_score=0.0)
     assert {"Blazar variability", "Lensing alone here"} <= {r.title for r in found}
+
+
+def test_equal_titles_rank_the_record_with_the_cited_authors_first(tmp_path: Path) -> None:
+    """lsst_refs.bib holds three reports titled 'GAIA: Global Astrometric Interferometer
+    for Astrophysics'; citing the two-author one finds it first, not its 15-author sibling
+    (found by bench.accuracy.self_check: lsst_refs.bib against an index of itself)."""
+    from citecheck_tex.tex.bib import parse_bib_text
+
+    bib = DATA / "lsst_refs_gaia_excerpt.bib"
+    with LocalIndex.open(tmp_path / "i.sqlite") as index:
+        index.add_file(bib)
+        entries, _ = parse_bib_text(bib.read_text(encoding="utf-8"), bib.name)
+        for entry in entries:
+            found = index.search_title(entry.title, authors=[p.full_family for p in entry.authors],
+                                       year=entry.year)
+            assert found[0].id.endswith(":" + entry.key), (entry.key, [r.id for r in found])
