@@ -97,6 +97,9 @@ MAX_ANSWER_RECORDS = 5
 #: Lines (JSON) or records (DBLP) parsed per task and rows written per transaction:
 #: bounds the memory of an import.
 CHUNK_ROWS = 2000
+#: Rows an import writes per transaction, and its page cache (KiB) meanwhile.
+COMMIT_ROWS = 50_000
+IMPORT_CACHE_KIB = 131072
 #: ``add_file(jobs=0)`` parses in every core from this file size on (a pool of
 #: processes costs a few hundred milliseconds to start and feed).
 PARALLEL_MIN_BYTES = 8 * 2**20
@@ -564,12 +567,28 @@ class LocalIndex:
                 tasks = ((str(path), label, start, text, prefix) for start, text, prefix
                          in _bib_chunks(fh, BIB_CHUNK_ENTRIES))
                 parse = _parse_bib_task
-            for parsed in _parallel_map(parse, tasks, jobs):
-                acc.take(parsed)
-                if parsed.rows:
-                    acc.records += self._write(parsed.rows, file_id)
-                if progress is not None and acc.records:
-                    progress(acc.records)
+            # Transactions of COMMIT_ROWS rows and a bigger page cache while writing:
+            # each random-key index insert dirties a page, and a page dirtied by many
+            # inserts of one transaction is written to the log once.
+            self._conn.execute(f"PRAGMA cache_size=-{IMPORT_CACHE_KIB}")
+            try:
+                pending = 0
+                for parsed in _parallel_map(parse, tasks, jobs):
+                    acc.take(parsed)
+                    if parsed.rows:
+                        written = self._write(parsed.rows, file_id)
+                        acc.records += written
+                        pending += written
+                    if pending >= COMMIT_ROWS:
+                        self._conn.commit()
+                        pending = 0
+                    if progress is not None and acc.records:
+                        progress(acc.records)
+            except BaseException:
+                self._conn.rollback()
+                raise
+            finally:
+                self._conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         if progress is not None:
             progress(acc.records)
         # One refresh per file, in the transaction that records the file: a full copy
@@ -597,7 +616,7 @@ class LocalIndex:
                                       (key,)).fetchone()[0])
 
     def _write(self, rows: Sequence[_Row], file_id: int) -> int:
-        """Upsert a chunk of rows in one transaction; returns the number written.
+        """Upsert a chunk of rows (in the open transaction); returns the number written.
 
         A replaced record keeps its rid; its old keys are deleted first: through the
         rid indexes for DOIs, arXiv ids and journal references (an INSPIRE record's
@@ -606,58 +625,57 @@ class LocalIndex:
         """
         by_uid = {row[0]: row for row in rows}  # a later duplicate in a chunk wins
         conn = self._conn
-        with conn:
-            old = self._old_rows(list(by_uid))
-            if old:
-                params = [(rid,) for rid, _, _ in old.values()]
-                for table in ("doi", "arxiv", "jref"):
-                    conn.executemany(f"DELETE FROM {table} WHERE rid=?", params)
-                ay, tk, rn = [], [], []
-                for rid, _, data in old.values():
-                    rec = _record_from_json(data)
-                    ay += [(name, year, rid) for name, year in author_year_keys(rec)]
-                    tk += [(t.lower(), rid) for t in rec.texkeys]
-                    rn += [(n, rid) for n in rec.report_numbers]
-                conn.executemany("DELETE FROM author_year WHERE name=? AND year=? AND rid=?",
-                                 ay)
-                conn.executemany("DELETE FROM texkey WHERE key=? AND rid=?", tk)
-                conn.executemany("DELETE FROM report WHERE key=? AND rid=?", rn)
-                conn.executemany(
-                    "INSERT INTO title_fts(title_fts, rowid, norm_title) VALUES('delete',?,?)",
-                    [(rid, title) for rid, title, _ in old.values() if title])
-                conn.executemany(
-                    "UPDATE records SET origin=?, format=?, file=?, year=?, norm_title=?,"
-                    " surnames=?, data=? WHERE rid=?",
-                    [(*by_uid[uid][1:3], file_id, *by_uid[uid][3:7], old[uid][0])
-                     for uid in old])
-            rid = int(conn.execute("SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0])
-            rids: dict[str, int] = {}
-            for uid in by_uid:
-                if uid in old:
-                    rids[uid] = old[uid][0]
-                else:
-                    rid += 1
-                    rids[uid] = rid
+        old = self._old_rows(list(by_uid))
+        if old:
+            params = [(rid,) for rid, _, _ in old.values()]
+            for table in ("doi", "arxiv", "jref"):
+                conn.executemany(f"DELETE FROM {table} WHERE rid=?", params)
+            ay, tk, rn = [], [], []
+            for rid, _, data in old.values():
+                rec = _record_from_json(data)
+                ay += [(name, year, rid) for name, year in author_year_keys(rec)]
+                tk += [(t.lower(), rid) for t in rec.texkeys]
+                rn += [(n, rid) for n in rec.report_numbers]
+            conn.executemany("DELETE FROM author_year WHERE name=? AND year=? AND rid=?",
+                             ay)
+            conn.executemany("DELETE FROM texkey WHERE key=? AND rid=?", tk)
+            conn.executemany("DELETE FROM report WHERE key=? AND rid=?", rn)
             conn.executemany(
-                "INSERT INTO records(rid, uid, origin, format, file, year, norm_title, surnames,"
-                " data) VALUES(?,?,?,?,?,?,?,?,?)",
-                [(rids[uid], uid, *r[1:3], file_id, *r[3:7]) for uid, r in by_uid.items()
-                 if uid not in old])
-            items = [(rids[uid], r) for uid, r in by_uid.items()]
-            conn.executemany("INSERT OR IGNORE INTO doi VALUES(?,?)",
-                             [(k, rid) for rid, r in items for k in r[7]])
-            conn.executemany("INSERT OR IGNORE INTO arxiv VALUES(?,?)",
-                             [(k, rid) for rid, r in items for k in r[8]])
-            conn.executemany("INSERT OR IGNORE INTO texkey VALUES(?,?)",
-                             [(k, rid) for rid, r in items for k in r[9]])
-            conn.executemany("INSERT OR IGNORE INTO report VALUES(?,?)",
-                             [(k, rid) for rid, r in items for k in r[10]])
-            conn.executemany("INSERT OR IGNORE INTO jref VALUES(?,?,?,?)",
-                             [(*k, rid) for rid, r in items for k in r[11]])
-            conn.executemany("INSERT OR IGNORE INTO author_year VALUES(?,?,?)",
-                             [(*k, rid) for rid, r in items for k in r[12]])
-            conn.executemany("INSERT INTO title_fts(rowid, norm_title) VALUES(?,?)",
-                             [(rid, r[4]) for rid, r in items if r[4]])
+                "INSERT INTO title_fts(title_fts, rowid, norm_title) VALUES('delete',?,?)",
+                [(rid, title) for rid, title, _ in old.values() if title])
+            conn.executemany(
+                "UPDATE records SET origin=?, format=?, file=?, year=?, norm_title=?,"
+                " surnames=?, data=? WHERE rid=?",
+                [(*by_uid[uid][1:3], file_id, *by_uid[uid][3:7], old[uid][0])
+                 for uid in old])
+        rid = int(conn.execute("SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0])
+        rids: dict[str, int] = {}
+        for uid in by_uid:
+            if uid in old:
+                rids[uid] = old[uid][0]
+            else:
+                rid += 1
+                rids[uid] = rid
+        conn.executemany(
+            "INSERT INTO records(rid, uid, origin, format, file, year, norm_title, surnames,"
+            " data) VALUES(?,?,?,?,?,?,?,?,?)",
+            [(rids[uid], uid, *r[1:3], file_id, *r[3:7]) for uid, r in by_uid.items()
+             if uid not in old])
+        items = [(rids[uid], r) for uid, r in by_uid.items()]
+        conn.executemany("INSERT OR IGNORE INTO doi VALUES(?,?)",
+                         [(k, rid) for rid, r in items for k in r[7]])
+        conn.executemany("INSERT OR IGNORE INTO arxiv VALUES(?,?)",
+                         [(k, rid) for rid, r in items for k in r[8]])
+        conn.executemany("INSERT OR IGNORE INTO texkey VALUES(?,?)",
+                         [(k, rid) for rid, r in items for k in r[9]])
+        conn.executemany("INSERT OR IGNORE INTO report VALUES(?,?)",
+                         [(k, rid) for rid, r in items for k in r[10]])
+        conn.executemany("INSERT OR IGNORE INTO jref VALUES(?,?,?,?)",
+                         [(*k, rid) for rid, r in items for k in r[11]])
+        conn.executemany("INSERT OR IGNORE INTO author_year VALUES(?,?,?)",
+                         [(*k, rid) for rid, r in items for k in r[12]])
+        conn.executemany("INSERT INTO title_fts(rowid, norm_title) VALUES(?,?)",
+                         [(rid, r[4]) for rid, r in items if r[4]])
         self._size_cache = None
         return len(by_uid)
 
