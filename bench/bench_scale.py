@@ -215,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
             results.append((point, built, lookups, checked))
             print(f"# {point}: {json.dumps({**built, **checked})}", file=sys.stderr)
             if not args.keep:
-                for f in folder.glob(f"*-{POINTS[point]}*"):
+                size = POINTS[point]
+                for f in [*folder.glob(f"records-{size}-*"), *folder.glob(f"index-{size}.*")]:
                     f.unlink()
     finally:
         if not args.keep and args.dir is None:
