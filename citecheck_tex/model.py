@@ -132,6 +132,9 @@ class Entry:
     # why the free-text parse of this entry is unreliable ("" when fine, and always for
     # BibTeX): the policy never calls such an entry MAJOR (see verify.policy.decide)
     parse_issue: str = ""
+    # defined in a file outside the project folder: only key, file and line are kept,
+    # and the entry is not checked (problem ``outside-project``)
+    outside_project: bool = False
 
     def get(self, name: str, default: str = "") -> str:
         """A decoded field by lowercase name."""
@@ -169,9 +172,10 @@ class Problem:
     Stable codes: undefined-key, unused-entry, duplicate-key, parse-error,
     empty-bib, missing-file, missing-field, bbl-mismatch, artefact-mismatch,
     no-bibliography, missing-title-and-id, arxiv-id-form, doi-syntax, ambiguous-main,
-    index-incomplete, network (a source could not be reached, throttled us or did not
-    answer like the API), deadline and interrupted (retrieval stopped early: the
-    report is partial). Its
+    index-incomplete, index-unusable (the local index could not be read),
+    outside-project (a file read from outside the project folder), network (a source
+    could not be reached, throttled us or did not answer like the API), deadline and
+    interrupted (retrieval stopped early: the report is partial). Its
     :attr:`severity` follows from the code (:data:`ERROR_CODES`).
     """
 
