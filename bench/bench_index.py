@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from bench import paths
 from citecheck_tex.model import Record
 from citecheck_tex.sources.importers import inspire_row, normalize_arxiv
 from citecheck_tex.sources.local_index import LocalIndex
 from citecheck_tex.verify.journals import journal_display
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = paths.CORPUS
 SEED = 20261129
 PER_KIND = 250
 

@@ -24,6 +24,7 @@ MODULES = (
     "bench.accuracy.online_vs_offline",
     "bench.bench_frontend",
     "bench.bench_index",
+    "bench.bench_scale",  # the 15k point; the 1M and 10M points: --points 1m,10m
     "bench.bench_online",
     "bench.bench_faults",
     "bench.bench_watch",
@@ -45,7 +46,8 @@ def main() -> int:
                 continue
             raise
         try:
-            rc = mod.main([]) if name.startswith("bench.accuracy") else mod.main()
+            takes_argv = name.startswith("bench.accuracy") or name == "bench.bench_scale"
+            rc = mod.main([]) if takes_argv else mod.main()
             status = "ok" if not rc else f"exit {rc}"
         except Exception:  # one broken benchmark must not hide the others
             traceback.print_exc()

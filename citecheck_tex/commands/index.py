@@ -20,17 +20,22 @@ def parser() -> argparse.ArgumentParser:
     """The argument parser of ``citecheck-tex index`` (also for completion and the man page)."""
     p = Parser(prog="citecheck-tex index", description="Manage the local offline index.")
     sub = p.add_subparsers(dest="action", required=True, parser_class=Parser)
-    add = sub.add_parser("add", help="import BibTeX, arXiv snapshot, INSPIRE, OpenAlex or "
-                         "Crossref JSON lines (gzip ok)")
+    add = sub.add_parser("add", help="import BibTeX, DBLP XML, arXiv snapshot, INSPIRE, "
+                         "OpenAlex or Crossref JSON lines (gzip ok)")
     add.add_argument("files", nargs="+", metavar="FILE")
     add.add_argument("--index", metavar="PATH")
+    add.add_argument("--jobs", type=int, default=0, metavar="N",
+                     help="processes parsing each file (default: every core for files of "
+                          "8 MiB or more)")
     stats = sub.add_parser("stats", help="counts per source and format")
     stats.add_argument("--index", metavar="PATH")
     return p
 
 
-def run_add(files: Sequence[Path], settings: Settings) -> list[ImportStats]:
-    """Import ``files`` into the settings' index; one statistics record per file."""
+def run_add(files: Sequence[Path], settings: Settings, *, jobs: int = 0) -> list[ImportStats]:
+    """Import ``files`` into the settings' index; one statistics record per file.
+
+    ``jobs`` processes parse each file (0: every core for large files)."""
     from citecheck_tex.sources import local_index
 
     missing = [f for f in files if not f.is_file()]
@@ -44,7 +49,7 @@ def run_add(files: Sequence[Path], settings: Settings) -> list[ImportStats]:
             sys.stderr.write(f"\r  {n:,} records")
             sys.stderr.flush()
 
-    all_stats = local_index.import_files(path, list(files), progress=show)
+    all_stats = local_index.import_files(path, list(files), progress=show, jobs=jobs)
     if sys.stderr.isatty():
         sys.stderr.write("\r")
     return all_stats
@@ -72,14 +77,14 @@ def cli(argv: Sequence[str]) -> int:
     if ns.action != "add":
         print(format_stats(run_stats(settings)))
         return EXIT_OK
-    all_stats = run_add([Path(f) for f in ns.files], settings)
+    all_stats = run_add([Path(f) for f in ns.files], settings, jobs=ns.jobs)
     print(format_stats(all_stats))  # lists each file's first problems
     print(f"index: {settings.resolved_index_path()}")
     empty = [st for st in all_stats if not st.records and st.problems]
     if empty:
         names = ", ".join(st.path for st in empty)
-        print(f"citecheck-tex: error: nothing imported from {names}: not a BibTeX file or "
-              "a dump of a known format (one JSON record per line; see "
-              "docs/local-index.md)", file=sys.stderr)
+        print(f"citecheck-tex: error: nothing imported from {names}: not a BibTeX file, "
+              "a DBLP XML dump or a dump of a known format (one JSON record per line; "
+              "see docs/local-index.md)", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK

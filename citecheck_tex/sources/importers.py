@@ -106,6 +106,8 @@ def normalize_arxiv(value: str) -> str:
 
 def normalize_title(title: str) -> str:
     """Lower-case, accent-free, punctuation-free title with single spaces."""
+    if title.isascii():  # most titles and names: NFKD and accent removal change nothing
+        return " ".join(_NON_WORD.sub(" ", title.lower()).split())
     text = unicodedata.normalize("NFKD", title)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
     return " ".join(_NON_WORD.sub(" ", text).split())

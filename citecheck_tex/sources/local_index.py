@@ -33,12 +33,16 @@ hop of ``asyncio.to_thread``.
 from __future__ import annotations
 
 import collections
+import functools
 import gzip
 import io
 import json
 import logging
+import multiprocessing
+import os
 import re
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,6 +62,7 @@ from citecheck_tex.model import (
     Record,
     SourceStatus,
 )
+from citecheck_tex.sources import dblp_xml
 from citecheck_tex.sources.base import register
 from citecheck_tex.sources.importers import (
     IndexRow,
@@ -76,9 +81,9 @@ from citecheck_tex.verify.journals import series_keys
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 #: Older schema versions :meth:`LocalIndex.open` upgrades in place.
-UPGRADABLE_VERSIONS = frozenset({"1", "2"})
+UPGRADABLE_VERSIONS = frozenset({"1", "2", "3"})
 #: Authors of a record indexed under (family name, year): the first few, because a
 #: citation names the first author (and a swapped order rarely goes further).
 AUTHOR_YEAR_AUTHORS = 3
@@ -90,22 +95,35 @@ MAX_AUTHOR_YEAR_RECORDS = 5
 MAX_AUTHOR_YEAR_SCAN = 400
 SOURCE_NAME = "local"
 MAX_ANSWER_RECORDS = 5
-#: Rows written per transaction: bounds the memory of an import.
+#: Lines (JSON) or records (DBLP) parsed per task and rows written per transaction:
+#: bounds the memory of an import.
 CHUNK_ROWS = 2000
+#: Rows an import writes per transaction, and its page cache (KiB) meanwhile.
+COMMIT_ROWS = 50_000
+IMPORT_CACHE_KIB = 131072
+#: ``add_file(jobs=0)`` parses in every core from this file size on (a pool of
+#: processes costs a few hundred milliseconds to start and feed).
+PARALLEL_MIN_BYTES = 8 * 2**20
 #: BibTeX entries parsed at a time.
 BIB_CHUNK_ENTRIES = 400
 #: How many bad lines are remembered (all are counted).
 MAX_REPORTED = 50
 #: Records of these origins come first when several answer one identifier: curated
 #: INSPIRE and publisher metadata before preprint and user-library records.
-ORIGIN_ORDER = {"inspire": 0, "crossref": 1, "openalex": 2, "arxiv": 3, "bib": 4}
+ORIGIN_ORDER = {"inspire": 0, "crossref": 1, "dblp": 2, "openalex": 2, "arxiv": 3, "bib": 4}
 #: SQLite page cache per connection (KiB) and memory-mapped size (bytes) of the index.
 CACHE_KIB = 32768
-MMAP_BYTES = 256 * 1024 * 1024
-#: Title search: OR the third and fourth rarest words separately only while their
-#: posting lists together hold at most this many titles; above it they must occur
-#: together (bm25 ranking costs per matching title, the tail of the latency).
+MMAP_BYTES = 64 * 1024 * 1024
+#: Title search: the rarest words are matched alone while their posting lists hold
+#: at most this many titles together; the other rare words must occur in pairs
+#: (bm25 ranking costs per matching title: this bounds the latency at any size).
 TITLE_POSTINGS_BUDGET = 300
+#: Title search: a misspelt word's four-letter prefix is searched only when at most
+#: this many titles have a word with that prefix.
+PREFIX_POSTINGS_BUDGET = 2000
+#: Title search: the answer of the precise stage (all three rarest words) is taken
+#: when its best similarity reaches this; else the typo-tolerant expression runs.
+PRECISE_ACCEPT = 0.8
 #: Title search: candidates ranked by bm25 in FTS5, then re-ranked by similarity.
 TITLE_CANDIDATES = 40
 #: Two formats of one dump family give the same Record.id; the richer one is kept.
@@ -134,11 +152,7 @@ CREATE TABLE IF NOT EXISTS jref(jkey TEXT NOT NULL, volume TEXT NOT NULL, page T
     rid INTEGER NOT NULL, PRIMARY KEY(jkey, volume, page, rid)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS doi_rid ON doi(rid);
 CREATE INDEX IF NOT EXISTS arxiv_rid ON arxiv(rid);
-CREATE INDEX IF NOT EXISTS texkey_rid ON texkey(rid);
 CREATE INDEX IF NOT EXISTS jref_rid ON jref(rid);
-CREATE VIRTUAL TABLE IF NOT EXISTS title_fts USING fts5(norm_title,
-    tokenize = 'unicode61 remove_diacritics 2', prefix = '4');
-CREATE VIRTUAL TABLE IF NOT EXISTS title_vocab USING fts5vocab(title_fts, row);
 CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, format TEXT NOT NULL,
     records INTEGER NOT NULL, bad INTEGER NOT NULL, imported_at REAL NOT NULL);
 """
@@ -147,7 +161,6 @@ CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, format TEXT NOT NULL,
 _AUTHOR_YEAR_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS author_year(name TEXT NOT NULL, year TEXT NOT NULL,"
     " rid INTEGER NOT NULL, PRIMARY KEY(name, year, rid)) WITHOUT ROWID",
-    "CREATE INDEX IF NOT EXISTS author_year_rid ON author_year(rid)",
 )
 #: The tables schema version 3 added: the document frequency of each title word, and
 #: report numbers ("CMS-PAS-HIG-11-023"; filled by imports from version 3 on).
@@ -156,10 +169,21 @@ _TITLE_TERMS_SCHEMA = (
     " WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS report(key TEXT NOT NULL, rid INTEGER NOT NULL,"
     " PRIMARY KEY(key, rid)) WITHOUT ROWID",
-    "CREATE INDEX IF NOT EXISTS report_rid ON report(rid)",
+)
+#: Schema version 4: the title index reads its text from ``records.norm_title``
+#: (external content: the titles are stored once), and the lookup tables whose keys
+#: are derived from the stored record alone (author_year, texkey, report) have no
+#: rid index: a replaced record's keys are recomputed from its old JSON instead.
+_FTS_SCHEMA = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS title_fts USING fts5(norm_title,"
+    " content='records', content_rowid='rid',"
+    " tokenize = 'unicode61 remove_diacritics 2', prefix = '4')",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS title_vocab USING fts5vocab(title_fts, row)",
 )
 _SCHEMA += "".join(f"{statement};\n" for statement in
-                   (*_AUTHOR_YEAR_SCHEMA, *_TITLE_TERMS_SCHEMA))
+                   (*_AUTHOR_YEAR_SCHEMA, *_TITLE_TERMS_SCHEMA, *_FTS_SCHEMA))
+#: Indexes of schema 3 and older that version 4 drops.
+_DROPPED_INDEXES = ("author_year_rid", "texkey_rid", "report_rid")
 
 _LOOKUP_TABLES = ("doi", "arxiv", "texkey", "jref", "author_year", "report")
 _STOP_WORDS = frozenset(
@@ -201,38 +225,66 @@ class IndexStats:
 # --------------------------------------------------------------------------- records <-> JSON
 
 
+def _default_url(ident: str) -> str:
+    """The URL a record id implies; stored URLs equal to it are left out of the JSON."""
+    kind, _, value = ident.partition(":")
+    if kind == "inspire" and value.isdigit():
+        return f"https://inspirehep.net/literature/{value}"
+    if kind == "arxiv":
+        return f"https://arxiv.org/abs/{value}"
+    if kind == "doi":
+        return f"https://doi.org/{value}"
+    return ""
+
+
+def _person_list(p: Person) -> list[Any]:
+    fields: list[Any] = [p.family, p.given, p.von, p.jr, p.literal]
+    while len(fields) > 1 and not fields[-1]:
+        fields.pop()
+    return fields
+
+
 def _record_to_json(rec: Record) -> str:
-    data: dict[str, Any] = {
-        "id": rec.id, "url": rec.url, "title": rec.title,
-        "authors": [[p.family, p.given, p.von, p.jr, p.literal] for p in rec.authors],
+    """Compact JSON of a record: empty fields and the URL its id implies are left out
+    (schema 4; the decoder reads the full form of older indexes too)."""
+    data: dict[str, Any] = {"id": rec.id}
+    if rec.url != _default_url(rec.id):
+        data["url"] = rec.url
+    optional: dict[str, Any] = {
+        "title": rec.title, "authors": [_person_list(p) for p in rec.authors],
         "at": rec.authors_truncated, "collab": list(rec.collaborations), "year": rec.year,
         "oy": list(rec.other_years), "venue": rec.venue, "va": list(rec.venue_aliases),
         "volume": rec.volume, "pages": rec.pages, "doi": rec.doi, "arxiv": rec.arxiv,
         "texkeys": list(rec.texkeys), "type": rec.entry_type,
-        "xp": [list(x) for x in rec.extra_pubs],
+        "xp": [list(x) for x in rec.extra_pubs], "rn": list(rec.report_numbers),
+        "cd": rec.catalogue_dates,
     }
-    if rec.report_numbers:
-        data["rn"] = list(rec.report_numbers)
-    if rec.catalogue_dates:
-        data["cd"] = True
+    data.update((k, v) for k, v in optional.items() if v)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _person_from_list(a: Sequence[Any]) -> Person:
+    a = [*a, "", "", "", "", False][:5]
+    return Person(family=a[0], given=a[1], von=a[2], jr=a[3], literal=bool(a[4]))
 
 
 def _record_from_json(text: str, score: float = 0.0) -> Record:
     d = json.loads(text)
+    g = d.get
     return Record(
-        source=SOURCE_NAME, id=d["id"], url=d["url"], title=d["title"],
-        authors=tuple(Person(family=a[0], given=a[1], von=a[2], jr=a[3], literal=a[4])
-                      for a in d["authors"]),
-        authors_truncated=d["at"], collaborations=tuple(d["collab"]), year=d["year"],
-        other_years=tuple(d["oy"]), venue=d["venue"], venue_aliases=tuple(d["va"]),
-        volume=d["volume"], pages=d["pages"], doi=d["doi"], arxiv=d["arxiv"],
-        texkeys=tuple(d["texkeys"]), entry_type=d["type"],
-        extra_pubs=tuple((x[0], x[1], x[2], x[3]) for x in d["xp"]), score=score,
-        report_numbers=tuple(d.get("rn", ())), catalogue_dates=bool(d.get("cd", False)),
+        source=SOURCE_NAME, id=d["id"], url=d["url"] if "url" in d else _default_url(d["id"]),
+        title=g("title", ""), authors=tuple(_person_from_list(a) for a in g("authors", ())),
+        authors_truncated=g("at", False), collaborations=tuple(g("collab", ())),
+        year=g("year", ""), other_years=tuple(g("oy", ())), venue=g("venue", ""),
+        venue_aliases=tuple(g("va", ())), volume=g("volume", ""), pages=g("pages", ""),
+        doi=g("doi", ""), arxiv=g("arxiv", ""), texkeys=tuple(g("texkeys", ())),
+        entry_type=g("type", ""),
+        extra_pubs=tuple((x[0], x[1], x[2], x[3]) for x in g("xp", ())), score=score,
+        report_numbers=tuple(g("rn", ())), catalogue_dates=bool(g("cd", False)),
     )
 
 
+@functools.lru_cache(maxsize=65536)  # surnames repeat: a dump's import asks for each often
 def _surname_key(name: str) -> str:
     return normalize_title(name).replace(" ", "")
 
@@ -248,6 +300,7 @@ def _surnames(rec: Record) -> str:
 _COLLAB_WORDS = re.compile(r"\b(collaborations?|collab|consortium|team|group)\b")
 
 
+@functools.lru_cache(maxsize=65536)
 def author_key(name: str) -> str:
     """The author+year lookup key of a family or collaboration name.
 
@@ -277,22 +330,32 @@ def author_year_keys(rec: Record) -> set[tuple[str, str]]:
 # --------------------------------------------------------------------------- file reading
 
 
-def _open_text(path: Path) -> IO[str]:
+def _open_text(path: Path, encoding: str = "utf-8") -> IO[str]:
     """Open a file as text, transparently gunzipping it (detected by magic bytes)."""
     with path.open("rb") as fh:
         magic = fh.read(2)
     if magic == b"\x1f\x8b":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
-    return path.open("r", encoding="utf-8", errors="replace")
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding=encoding, errors="replace")
+    return path.open("r", encoding=encoding, errors="replace")
+
+
+def _head_bytes(path: Path, size: int = 4096) -> bytes:
+    with path.open("rb") as fh:
+        magic = fh.read(2)
+    opener = gzip.open if magic == b"\x1f\x8b" else open
+    with opener(path, "rb") as raw:
+        return bytes(raw.read(size))
 
 
 def detect_format(path: Path) -> str:
-    """"bibtex", "jsonl" or "" from the first meaningful characters of the file."""
+    """"bibtex", "jsonl", "dblp" (DBLP XML) or "" from the first characters of the file."""
     with _open_text(path) as fh:
         head = fh.read(65536)
     stripped = head.lstrip("\ufeff \t\r\n")
     if stripped.startswith(("{", "[")):
         return "jsonl"
+    if dblp_xml.looks_like_dblp(head):
+        return "dblp"
     if "@" in head and re.search(r"^\s*@\s*[A-Za-z]+\s*[{(]", head, re.MULTILINE):
         return "bibtex"
     base = path.name.lower().removesuffix(".gz")
@@ -300,6 +363,8 @@ def detect_format(path: Path) -> str:
         return "bibtex"
     if base.endswith((".jsonl", ".json", ".ndjson")):
         return "jsonl"
+    if base.endswith(".xml") and base.startswith("dblp"):
+        return "dblp"
     return ""
 
 
@@ -371,9 +436,9 @@ class LocalIndex:
         self._conn = conn
         self.path = path
         self.readonly = readonly
+        self._size_cache: int | None = None  # MAX(rid), the index size for word rarity
         #: Opened as immutable: the file is on storage this process cannot write.
         self.immutable = immutable
-        self._count: int | None = None  # records, for word rarity (refreshed on write)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -436,8 +501,10 @@ class LocalIndex:
         """Upgrade an index of an older ``version`` in place, from the rows it holds.
 
         Version 2 added the ``author_year`` lookup table, version 3 the ``title_terms``
-        word frequencies; both are derived from what is stored, so no dump has to be
-        imported again. A read-only opening upgrades through a short-lived writable
+        word frequencies, version 4 a title index without its own copy of the titles
+        and fewer rid indexes; all are derived from what is stored, so no dump has to
+        be imported again (the upgrade to 4 rebuilds the title index: about a minute
+        per million records, announced with a warning). A read-only opening upgrades through a short-lived writable
         connection (the index is a derived file, like a cache); when even that fails
         (a read-only file system) the error says what to do. The version is re-read
         inside the write transaction, so two processes opening one old index upgrade
@@ -456,10 +523,14 @@ class LocalIndex:
                 row = conn.execute(
                     "SELECT value FROM meta WHERE key='schema_version'").fetchone()
                 if row and row[0] in UPGRADABLE_VERSIONS:
+                    logger.warning("upgrading the local index %s from schema %s to %s "
+                                   "(rebuilds its title index; about a minute per million "
+                                   "records)", self.path, row[0], SCHEMA_VERSION)
                     if row[0] == "1":
                         _add_author_year(conn)
                     for statement in _TITLE_TERMS_SCHEMA:
                         conn.execute(statement)
+                    _upgrade_to_4(conn)
                     _refresh_title_terms(conn)
                     conn.execute("UPDATE meta SET value=? WHERE key='schema_version'",
                                  (SCHEMA_VERSION,))
@@ -488,12 +559,15 @@ class LocalIndex:
 
     # ----------------------------------------------------------------- import
 
-    def add_file(self, path: Path, *,
-                 progress: Callable[[int], None] | None = None) -> ImportStats:
+    def add_file(self, path: Path, *, progress: Callable[[int], None] | None = None,
+                 jobs: int = 0) -> ImportStats:
         """Import one dump or BibTeX file (format detected from content, gzip too).
 
         Bad lines are counted and reported with their line number; they never abort
-        the import. Importing the same file again replaces its rows.
+        the import. Importing the same file again replaces its rows. ``jobs``
+        processes parse chunks of the file in parallel while this one writes them,
+        in file order, in one stream of transactions (0: every core for files of at
+        least :data:`PARALLEL_MIN_BYTES`, else 1, which parses in this process).
         """
         path = Path(path)
         t0 = time.perf_counter()
@@ -501,27 +575,63 @@ class LocalIndex:
             raise LocalIndexError("the index is open read-only", file=str(self.path))
         try:
             kind = detect_format(path)
+            size = path.stat().st_size
         except OSError as exc:
             problem = Problem("missing-file", f"cannot read {path}: {exc}", file=str(path))
             return ImportStats(path=str(path), format="", bad=1, problems=(problem,))
         if not kind:
-            problem = Problem("parse-error", "unknown format: expected BibTeX or JSON lines "
-                              "(INSPIRE, arXiv snapshot, OpenAlex, Crossref)", file=str(path))
+            problem = Problem("parse-error", "unknown format: expected BibTeX, DBLP XML or "
+                              "JSON lines (INSPIRE, arXiv snapshot, OpenAlex, Crossref)",
+                              file=str(path))
             return ImportStats(path=str(path), format="", bad=1, problems=(problem,))
+        if jobs <= 0:
+            jobs = (os.cpu_count() or 1) if size >= PARALLEL_MIN_BYTES else 1
         acc = _Accumulator(str(path))
-        with _open_text(path) as fh:
+        file_id = self._file_id(path)
+        encoding = dblp_xml.xml_encoding(_head_bytes(path)) if kind == "dblp" else "utf-8"
+        with _open_text(path, encoding) as fh:
+            tasks: Iterator[Any]
+            parse: Callable[[Any], _Parsed]
             if kind == "jsonl":
-                self._import_jsonl(fh, acc, progress)
+                tasks, parse = _line_tasks(fh, CHUNK_ROWS), _parse_jsonl_task
+            elif kind == "dblp":
+                tasks, parse = _dblp_tasks(fh, CHUNK_ROWS), _parse_dblp_task
             else:
-                self._import_bib(fh, path, acc, progress)
-        self._flush(acc, progress, final=True)
+                label = path.name.removesuffix(".gz")
+                tasks = ((str(path), label, start, text, prefix) for start, text, prefix
+                         in _bib_chunks(fh, BIB_CHUNK_ENTRIES))
+                parse = _parse_bib_task
+            # Transactions of COMMIT_ROWS rows and a bigger page cache while writing:
+            # each random-key index insert dirties a page, and a page dirtied by many
+            # inserts of one transaction is written to the log once.
+            self._conn.execute(f"PRAGMA cache_size=-{IMPORT_CACHE_KIB}")
+            try:
+                pending = 0
+                for parsed in _parallel_map(parse, tasks, jobs):
+                    acc.take(parsed)
+                    if parsed.rows:
+                        written = self._write(parsed.rows, file_id)
+                        acc.records += written
+                        pending += written
+                    if pending >= COMMIT_ROWS:
+                        self._conn.commit()
+                        pending = 0
+                    if progress is not None and acc.records:
+                        progress(acc.records)
+            except BaseException:
+                self._conn.rollback()
+                raise
+            finally:
+                self._conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        if progress is not None:
+            progress(acc.records)
         # One refresh per file, in the transaction that records the file: a full copy
         # of the vocabulary (tens of milliseconds for the 15,000-record corpus) is
         # cheaper than keeping counts per written chunk.
         _refresh_title_terms(self._conn)
         fmt = acc.formats.most_common(1)[0][0] if acc.formats else kind
-        self._conn.execute("INSERT OR REPLACE INTO files VALUES(?,?,?,?,?)",
-                           (str(path.resolve()), fmt, acc.records, acc.bad, time.time()))
+        self._conn.execute("UPDATE files SET format=?, records=?, bad=?, imported_at=?"
+                           " WHERE rowid=?", (fmt, acc.records, acc.bad, time.time(), file_id))
         self._conn.commit()
         stats = ImportStats(path=str(path), format=fmt, lines=acc.lines, records=acc.records,
                             skipped=acc.skipped, bad=acc.bad, problems=tuple(acc.problems),
@@ -530,115 +640,88 @@ class LocalIndex:
                     fmt, stats.bad, stats.skipped)
         return stats
 
-    def _import_jsonl(self, fh: IO[str], acc: _Accumulator,
-                      progress: Callable[[int], None] | None) -> None:
-        for lineno, line in enumerate(fh, 1):
-            acc.lines = lineno
-            text = line.strip()
-            if not text:
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                acc.add_bad(lineno, f"invalid JSON: {exc.msg}")
-                continue
-            fmt = classify_json(obj)
-            if not fmt:
-                acc.add_bad(lineno, "not a record of a known dump format")
-                continue
-            try:
-                rows = rows_from_json(obj, fmt)
-            except (AttributeError, TypeError, ValueError, KeyError, IndexError) as exc:
-                acc.add_bad(lineno, f"malformed {fmt} record: {exc}")
-                continue
-            acc.formats[fmt] += 1
-            for row in rows:
-                if row is None:
-                    acc.skipped += 1
-                else:
-                    acc.rows.append(row)
-            if len(acc.rows) >= CHUNK_ROWS:
-                self._flush(acc, progress)
+    def _file_id(self, path: Path) -> int:
+        """The ``files`` row of ``path`` (created empty; kept, so its rowid is stable)."""
+        key = str(path.resolve())
+        with self._conn:
+            self._conn.execute("INSERT OR IGNORE INTO files VALUES(?, '', 0, 0, ?)",
+                               (key, time.time()))
+        return int(self._conn.execute("SELECT rowid FROM files WHERE path=?",
+                                      (key,)).fetchone()[0])
 
-    def _import_bib(self, fh: IO[str], path: Path, acc: _Accumulator,
-                    progress: Callable[[int], None] | None) -> None:
-        label = path.name.removesuffix(".gz")
-        for start, text, prefix_lines in _bib_chunks(fh, BIB_CHUNK_ENTRIES):
-            acc.lines = start + text.count("\n") - prefix_lines
-            try:
-                entries, errors = _parse_bib(text, str(path))
-            except Exception as exc:  # noqa: BLE001 - a parser bug must not abort the import
-                acc.add_bad(start, f"BibTeX chunk could not be parsed: {exc}")
-                continue
-            for line, message in errors:
-                acc.add_bad(max(start, start + line - 1 - prefix_lines), message)
-            for entry in entries:
-                row = bib_row(entry, label)
-                if row is None:
-                    acc.skipped += 1
-                else:
-                    acc.rows.append(row)
-                    acc.formats["bibtex"] += 1
-            if len(acc.rows) >= CHUNK_ROWS:
-                self._flush(acc, progress)
+    def _write(self, rows: Sequence[_Row], file_id: int) -> int:
+        """Upsert a chunk of rows (in the open transaction); returns the number written.
 
-    def _flush(self, acc: _Accumulator, progress: Callable[[int], None] | None,
-               final: bool = False) -> None:
-        if acc.rows:
-            acc.records += self._write(acc.rows, acc.file)
-            acc.rows = []
-        if progress is not None and (acc.records or final):
-            progress(acc.records)
-
-    def _write(self, rows: Sequence[IndexRow], file: str) -> int:
-        """Upsert a chunk of rows in one transaction; returns the number written."""
-        by_uid = {row.uid: row for row in rows}  # a later duplicate in a chunk wins
-        uids = list(by_uid)
+        A replaced record keeps its rid; its old keys are deleted first: through the
+        rid indexes for DOIs, arXiv ids and journal references (an INSPIRE record's
+        extra DOIs are not in its JSON), recomputed from its old JSON for the others,
+        and its old title from the external-content title index.
+        """
+        by_uid = {row[0]: row for row in rows}  # a later duplicate in a chunk wins
         conn = self._conn
-        with conn:
-            old = self._rids(uids)
-            if old:
-                params = [(rid,) for rid in old.values()]
-                for table in _LOOKUP_TABLES:
-                    conn.executemany(f"DELETE FROM {table} WHERE rid=?", params)
-                conn.executemany("DELETE FROM title_fts WHERE rowid=?", params)
+        old = self._old_rows(list(by_uid))
+        if old:
+            params = [(rid,) for rid, _, _ in old.values()]
+            for table in ("doi", "arxiv", "jref"):
+                conn.executemany(f"DELETE FROM {table} WHERE rid=?", params)
+            ay, tk, rn = [], [], []
+            for rid, _, data in old.values():
+                rec = _record_from_json(data)
+                ay += [(name, year, rid) for name, year in author_year_keys(rec)]
+                tk += [(t.lower(), rid) for t in rec.texkeys]
+                rn += [(n, rid) for n in rec.report_numbers]
+            conn.executemany("DELETE FROM author_year WHERE name=? AND year=? AND rid=?",
+                             ay)
+            conn.executemany("DELETE FROM texkey WHERE key=? AND rid=?", tk)
+            conn.executemany("DELETE FROM report WHERE key=? AND rid=?", rn)
             conn.executemany(
-                "INSERT INTO records(uid, origin, format, file, year, norm_title, surnames, data)"
-                " VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(uid) DO UPDATE SET origin=excluded.origin,"
-                " format=excluded.format, file=excluded.file, year=excluded.year,"
-                " norm_title=excluded.norm_title, surnames=excluded.surnames, data=excluded.data",
-                [(r.uid, r.origin, r.format, file, r.record.year, r.norm_title,
-                  _surnames(r.record), _record_to_json(r.record)) for r in by_uid.values()],
-            )
-            rids = self._rids(uids)
-            conn.executemany("INSERT OR IGNORE INTO doi VALUES(?,?)",
-                             [(d, rids[r.uid]) for r in by_uid.values() for d in r.dois])
-            conn.executemany("INSERT OR IGNORE INTO arxiv VALUES(?,?)",
-                             [(a, rids[r.uid]) for r in by_uid.values() for a in r.arxivs])
-            conn.executemany("INSERT OR IGNORE INTO texkey VALUES(?,?)",
-                             [(t.lower(), rids[r.uid]) for r in by_uid.values()
-                              for t in r.texkeys])
-            conn.executemany("INSERT OR IGNORE INTO report VALUES(?,?)",
-                             [(n, rids[r.uid]) for r in by_uid.values()
-                              for n in r.record.report_numbers])
-            conn.executemany("INSERT OR IGNORE INTO jref VALUES(?,?,?,?)",
-                             [(*j, rids[r.uid]) for r in by_uid.values() for j in r.jrefs])
-            conn.executemany("INSERT OR IGNORE INTO author_year VALUES(?,?,?)",
-                             [(name, year, rids[r.uid]) for r in by_uid.values()
-                              for name, year in author_year_keys(r.record)])
-            conn.executemany("INSERT INTO title_fts(rowid, norm_title) VALUES(?,?)",
-                             [(rids[r.uid], r.norm_title) for r in by_uid.values()
-                              if r.norm_title])
-        self._count = None
+                "INSERT INTO title_fts(title_fts, rowid, norm_title) VALUES('delete',?,?)",
+                [(rid, title) for rid, title, _ in old.values() if title])
+            conn.executemany(
+                "UPDATE records SET origin=?, format=?, file=?, year=?, norm_title=?,"
+                " surnames=?, data=? WHERE rid=?",
+                [(*by_uid[uid][1:3], file_id, *by_uid[uid][3:7], old[uid][0])
+                 for uid in old])
+        rid = int(conn.execute("SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0])
+        rids: dict[str, int] = {}
+        for uid in by_uid:
+            if uid in old:
+                rids[uid] = old[uid][0]
+            else:
+                rid += 1
+                rids[uid] = rid
+        conn.executemany(
+            "INSERT INTO records(rid, uid, origin, format, file, year, norm_title, surnames,"
+            " data) VALUES(?,?,?,?,?,?,?,?,?)",
+            [(rids[uid], uid, *r[1:3], file_id, *r[3:7]) for uid, r in by_uid.items()
+             if uid not in old])
+        items = [(rids[uid], r) for uid, r in by_uid.items()]
+        conn.executemany("INSERT OR IGNORE INTO doi VALUES(?,?)",
+                         [(k, rid) for rid, r in items for k in r[7]])
+        conn.executemany("INSERT OR IGNORE INTO arxiv VALUES(?,?)",
+                         [(k, rid) for rid, r in items for k in r[8]])
+        conn.executemany("INSERT OR IGNORE INTO texkey VALUES(?,?)",
+                         [(k, rid) for rid, r in items for k in r[9]])
+        conn.executemany("INSERT OR IGNORE INTO report VALUES(?,?)",
+                         [(k, rid) for rid, r in items for k in r[10]])
+        conn.executemany("INSERT OR IGNORE INTO jref VALUES(?,?,?,?)",
+                         [(*k, rid) for rid, r in items for k in r[11]])
+        conn.executemany("INSERT OR IGNORE INTO author_year VALUES(?,?,?)",
+                         [(*k, rid) for rid, r in items for k in r[12]])
+        conn.executemany("INSERT INTO title_fts(rowid, norm_title) VALUES(?,?)",
+                         [(rid, r[4]) for rid, r in items if r[4]])
+        self._size_cache = None
         return len(by_uid)
 
-    def _rids(self, uids: Sequence[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
+    def _old_rows(self, uids: Sequence[str]) -> dict[str, tuple[int, str, str]]:
+        """uid -> (rid, norm_title, data) of the stored records among ``uids``."""
+        found: dict[str, tuple[int, str, str]] = {}
         for i in range(0, len(uids), 500):
             part = uids[i:i + 500]
             marks = ",".join("?" * len(part))
-            found.update(self._conn.execute(
-                f"SELECT uid, rid FROM records WHERE uid IN ({marks})", part).fetchall())
+            found.update((uid, (rid, title, data)) for uid, rid, title, data in
+                         self._conn.execute("SELECT uid, rid, norm_title, data FROM records"
+                                            f" WHERE uid IN ({marks})", part))
         return found
 
     # ----------------------------------------------------------------- stats
@@ -730,10 +813,27 @@ class LocalIndex:
         if not names:
             return []
         marks = ",".join("?" * len(names))
+        rids = [r for (r,) in self._conn.execute(
+            f"SELECT DISTINCT rid FROM author_year WHERE name IN ({marks}) AND year = ?"
+            f" LIMIT {MAX_AUTHOR_YEAR_SCAN + 1}", (*names, year))]
+        others = {_surname_key(a.split()[-1]) for a in authors[1:] if a.split()}
+        if len(rids) > MAX_AUTHOR_YEAR_SCAN and others:
+            # A common name in a big index: the records that also list one of the
+            # other cited authors among their first ones (bounded, as the lookups).
+            second = sorted({author_key(a.split()[-1]) for a in authors[1:] if a.split()}
+                            - {""})
+            narrowed = [r for (r,) in self._conn.execute(
+                "SELECT DISTINCT a.rid FROM author_year a JOIN author_year b"
+                " ON b.year = a.year AND b.rid = a.rid"
+                f" WHERE a.name IN ({marks}) AND a.year = ?"
+                f" AND b.name IN ({','.join('?' * len(second))})"
+                f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, year, *second))]
+            rids = narrowed or rids
         rows = self._conn.execute(
-            "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year k"
-            f" JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year = ?"
-            f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, year)).fetchall()
+            "SELECT rid, origin, format, surnames, data FROM records"
+            f" WHERE rid IN ({','.join('?' * len(rids[:MAX_AUTHOR_YEAR_SCAN]))})",
+            rids[:MAX_AUTHOR_YEAR_SCAN]).fetchall() if rids else []
+        decoded: dict[int, Record] = {}
         if journal or volume or page:
             # a record that knows only the preprint is dated a year or two before the
             # journal version the reference cites (PREPRINT_LEAD_YEARS)
@@ -742,17 +842,18 @@ class LocalIndex:
             more = self._conn.execute(
                 "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year"
                 f" k JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year IN"
-                f" ({','.join('?' * len(earlier))}) LIMIT {MAX_AUTHOR_YEAR_SCAN}",
-                (*names, *earlier)).fetchall()
-            rows.extend(row for row in more if row[0] not in seen
-                        and _preprint_only(_record_from_json(row[4])))
+                f" ({','.join('?' * len(earlier))}) AND {_PREPRINT_ONLY_SQL}"
+                f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, *earlier)).fetchall()
+            for row in more:
+                if row[0] not in seen and _preprint_only(rec := _record_from_json(row[4])):
+                    decoded[row[0]] = rec
+                    rows.append(row)
         if not rows:
             return []
-        others = {_surname_key(a.split()[-1]) for a in authors[1:] if a.split()}
         want = pub_key(journal, volume, page)
         scored = []
         for rid, origin, fmt, surnames, data in rows:
-            rec = _record_from_json(data)
+            rec = decoded.get(rid) or _record_from_json(data)
             fit = _pub_fit(rec, want)
             overlap = len(others & set(surnames.split()))
             scored.append(((-fit, -overlap, ORIGIN_ORDER.get(origin, 9),
@@ -771,29 +872,40 @@ class LocalIndex:
         title similarity (0..1); results below ``min_score`` are dropped.
         """
         norm = normalize_title(title)
-        match = self._match_expression(norm)
-        if not match:
-            return []
-        cand = self._conn.execute(
-            "SELECT r.rid, r.norm_title, r.surnames, r.year, r.origin, r.format"
-            " FROM records r WHERE r.rid IN"
-            " (SELECT rowid FROM title_fts WHERE title_fts MATCH ? ORDER BY rank LIMIT ?)",
-            (match, TITLE_CANDIDATES)).fetchall()
+        words, freq = self._title_words(norm)
         wanted = {_surname_key(a) for a in authors if a.strip()}
-        scored = []
-        for rid, cand_title, surnames, cand_year, origin, fmt in cand:
-            score = fuzz.ratio(norm, cand_title) / 100.0
-            if score < min_score:
+        scored: list[tuple[float, float, int, tuple[int, int], int, int]] = []
+        # Rarest token first: the titles holding all three rarest words (a handful,
+        # at any index size) usually contain the cited one; only when none of them
+        # is close enough does the typo-tolerant expression run.
+        stages = [(self._precise_expression(words, freq), PRECISE_ACCEPT),
+                  (self._match_expression(norm, (words, freq)), 0.0)]
+        for match, accept in stages:
+            if not match:
                 continue
-            names = set(surnames.split())
-            overlap = len(wanted & names) / len(wanted) if wanted else 0.0
-            # then, between equal sources, the record with the fewest names not cited
-            # (three technical reports of one title: 2 authors cited, 2 or 15 listed)
-            extra = len(names - wanted) if wanted else 0
-            gap = abs(int(cand_year) - int(year)) if cand_year.isdigit() and year.isdigit() \
-                else 99
-            scored.append((score, overlap, gap,
-                           (ORIGIN_ORDER.get(origin, 9), FORMAT_ORDER.get(fmt, 0)), rid, extra))
+            cand = self._conn.execute(
+                "SELECT r.rid, r.norm_title, r.surnames, r.year, r.origin, r.format"
+                " FROM records r WHERE r.rid IN"
+                " (SELECT rowid FROM title_fts WHERE title_fts MATCH ? ORDER BY rank LIMIT ?)",
+                (match, TITLE_CANDIDATES)).fetchall()
+            scored = []
+            for rid, cand_title, surnames, cand_year, origin, fmt in cand:
+                score = fuzz.ratio(norm, cand_title) / 100.0
+                if score < min_score:
+                    continue
+                names = set(surnames.split())
+                overlap = len(wanted & names) / len(wanted) if wanted else 0.0
+                # then, between equal sources, the record with the fewest names not
+                # cited (three technical reports of one title: 2 authors cited, 2 or
+                # 15 listed)
+                extra = len(names - wanted) if wanted else 0
+                gap = abs(int(cand_year) - int(year)) \
+                    if cand_year.isdigit() and year.isdigit() else 99
+                scored.append((score, overlap, gap,
+                               (ORIGIN_ORDER.get(origin, 9), FORMAT_ORDER.get(fmt, 0)), rid,
+                               extra))
+            if scored and max(s[0] for s in scored) >= accept:
+                break
         if not scored:
             return []
         best = max(s[0] for s in scored)
@@ -815,46 +927,92 @@ class LocalIndex:
                     break
         return found
 
-    def _record_count(self) -> int:
-        if self._count is None:
-            self._count = int(self._conn.execute("SELECT COUNT(*) FROM records").fetchone()[0])
-        return self._count
-
-    def _match_expression(self, norm: str) -> str:
-        """An FTS5 OR-expression of the query's rarest known words (+ typo prefixes).
-
-        Word rarity comes from ``title_terms``. When the third and fourth rarest
-        words are common (together in more than :data:`TITLE_POSTINGS_BUDGET`
-        titles) a title must hold both of them to match through them, so bm25 ranks
-        hundreds rather than thousands of titles: a candidate sharing only one common
-        word with the query (and none of the two rarest) is a poor match anyway. Two
-        typos still leave a matching word or pair (a misspelt word is unknown and
-        left out, unless it happens to be another real word).
-        """
+    def _title_words(self, norm: str) -> tuple[list[str], dict[str, int]]:
+        """The query's content words, and the document frequency of the known ones."""
         words = [w for w in dict.fromkeys(norm.split())
                  if w not in _STOP_WORDS and (len(w) > 1 or w.isdigit())]
         if not words:
-            return ""
+            return [], {}
         marks = ",".join("?" * len(words))
-        freq = dict(self._conn.execute(
+        return words, dict(self._conn.execute(
             f"SELECT term, doc FROM title_terms WHERE term IN ({marks})", words).fetchall())
-        known = sorted((w for w in words if w in freq), key=lambda w: (freq[w], -len(w)))
-        # The cost of the match is the length of the posting lists: the four rarest
-        # words suffice (a typo drops one word, not the title). Very common words and
-        # prefix terms for misspelt words are used only when rarer words are lacking.
-        common = max(50, self._record_count() // 20)
-        rare = [w for w in known if freq[w] <= common][:4]
-        terms = [f'"{w}"' for w in rare]
-        if len(terms) < 3:
-            terms += [f'"{w}"' for w in known if freq[w] > common][:4 - len(terms)]
-            # A misspelt word becomes a prefix term, unless its stem is a stop word:
-            # "withoit" would match every title with "with" (thousands, all ranked).
+
+    def _size(self) -> int:
+        if self._size_cache is None:
+            self._size_cache = int(self._conn.execute(
+                "SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0])
+        return max(1, self._size_cache)
+
+    @staticmethod
+    def _precise_expression(words: Sequence[str], freq: Mapping[str, int]) -> str:
+        """The three rarest known words together (two when only two are known)."""
+        rare = sorted((w for w in words if w in freq), key=lambda w: _rarity(w, freq))[:3]
+        return " AND ".join(f'"{w}"' for w in rare) if len(rare) >= 2 else ""
+
+    def _match_expression(self, norm: str,
+                          known: tuple[list[str], dict[str, int]] | None = None) -> str:
+        """An FTS5 expression over the query's rarest known words, of bounded cost.
+
+        Word rarity (document frequency) comes from ``title_terms``. The cost of a
+        match is the length of the posting lists it reads plus the bm25 ranking of
+        every title it matches, so the expression is built to stay within
+        :data:`TITLE_POSTINGS_BUDGET` whatever the size of the index (rarest token
+        first): the rarest words are matched alone while their frequencies add up
+        to at most the budget; the rest of the four rarest words must occur in
+        pairs (``"a" AND "b"``), whose intersections are small even when each word
+        is in a hundred thousand titles. Four words suffice: a typo drops one word
+        (a misspelt word is unknown and left out, unless it happens to be another
+        real word), not the title, and two typos still leave a matching word or
+        pair. A title of fewer than three known words also gets prefix terms
+        (``"supe"*``) for its misspelt words, when the prefix is itself rare.
+        """
+        words, freq = known if known is not None else self._title_words(norm)
+        if not words:
+            return ""
+        rare = sorted((w for w in words if w in freq), key=lambda w: _rarity(w, freq))[:4]
+        singles: list[str] = []
+        spent = 0
+        for w in rare:
+            if spent + freq[w] > TITLE_POSTINGS_BUDGET and (singles or len(rare) > 1):
+                break
+            singles.append(w)
+            spent += freq[w]
+        rest = rare[len(singles):]
+        terms = [f'"{w}"' for w in singles]
+        size = self._size()
+        for i, a in enumerate(rest):
+            for j, b in enumerate(rest[i + 1:], i + 1):
+                if freq[a] * freq[b] / size <= TITLE_POSTINGS_BUDGET:
+                    terms.append(f'("{a}" AND "{b}")')
+                else:  # two common words ("gamma ray"): a third must be there too
+                    terms += [f'("{a}" AND "{b}" AND "{c}")' for c in rest[j + 1:]]
+        if len(rare) < 3:
+            # A misspelt word becomes a prefix term, unless its stem is a stop word
+            # ("withoit" would match every title with "with") or common.
             unknown = [w for w in words if w not in freq and len(w) >= 5 and w.isalpha()
                        and w[:4] not in _STOP_WORDS]
-            terms += [f'"{w[:4]}"*' for w in sorted(unknown, key=len, reverse=True)[:2]]
-        elif len(rare) == 4 and freq[rare[2]] + freq[rare[3]] > TITLE_POSTINGS_BUDGET:
-            return f"{terms[0]} OR {terms[1]} OR ({terms[2]} AND {terms[3]})"
+            # One common known word: it must come with one of the prefixes, which may
+            # then be ten times as common (the intersection is what gets ranked).
+            anded = len(rare) == 1 and freq[rare[0]] > TITLE_POSTINGS_BUDGET
+            budget = PREFIX_POSTINGS_BUDGET * (10 if anded else 1)
+            prefixes = []
+            for w in sorted(unknown, key=len, reverse=True)[:2]:
+                stem = w[:4]
+                count = self._conn.execute(
+                    "SELECT COALESCE(SUM(doc), 0) FROM title_terms WHERE term >= ? AND term < ?",
+                    (stem, stem[:-1] + chr(ord(stem[-1]) + 1))).fetchone()[0]
+                if count <= budget:
+                    prefixes.append(f'"{stem}"*')
+            if anded and prefixes:
+                return f'"{rare[0]}" AND ({" OR ".join(prefixes)})'
+            terms += prefixes
         return " OR ".join(terms)
+
+
+def _rarity(word: str, freq: Mapping[str, int]) -> tuple[bool, int, int]:
+    """Sort key of title words, rarest first; two-letter words last: "ni", "na" are
+    more often typos of "in", "an" than the rare words they look like."""
+    return len(word) < 3 and word.isalpha(), freq[word], -len(word)
 
 
 def _add_author_year(conn: sqlite3.Connection) -> None:
@@ -865,6 +1023,18 @@ def _add_author_year(conn: sqlite3.Connection) -> None:
     conn.executemany("INSERT OR IGNORE INTO author_year VALUES(?,?,?)",
                      [(name, year, rid) for rid, data in rows
                       for name, year in author_year_keys(_record_from_json(data))])
+
+
+def _upgrade_to_4(conn: sqlite3.Connection) -> None:
+    """Rebuild the title index over ``records.norm_title`` and drop the rid indexes
+    schema 4 does without (minutes for millions of records; seconds for thousands)."""
+    for name in _DROPPED_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+    conn.execute("DROP TABLE IF EXISTS title_vocab")
+    conn.execute("DROP TABLE IF EXISTS title_fts")
+    for statement in _FTS_SCHEMA:
+        conn.execute(statement)
+    conn.execute("INSERT INTO title_fts(title_fts) VALUES('rebuild')")
 
 
 def _refresh_title_terms(conn: sqlite3.Connection) -> None:
@@ -885,6 +1055,17 @@ def _pub_fit(rec: Record, want: tuple[str, str, str]) -> int:
     return best
 
 
+#: :func:`_preprint_only` in SQL, on the stored JSON (compact or full form), so that
+#: SQLite drops the published records before Python decodes any: a common name has
+#: hundreds of records a year in a big index.
+_PREPRINT_ONLY_SQL = (
+    "COALESCE(json_extract(r.data, '$.volume'), '') = ''"
+    " AND COALESCE(json_extract(r.data, '$.pages'), '') = ''"
+    " AND json_array_length(COALESCE(json_extract(r.data, '$.xp'), '[]')) = 0"
+    " AND lower(COALESCE(json_extract(r.data, '$.venue'), '')) IN ('', 'arxiv')"
+)
+
+
 def _preprint_only(rec: Record) -> bool:
     """True when the record states no publication (journal, volume or pages)."""
     return not ((rec.venue and rec.venue.lower() != "arxiv") or rec.volume or rec.pages
@@ -902,6 +1083,143 @@ def _unique_ids(records: Iterable[Record]) -> list[Record]:
     return out
 
 
+#: A record ready for SQLite, made by the parsing processes: (uid, origin, format,
+#: year, norm_title, surnames, data, DOIs, arXiv ids, texkeys, report numbers,
+#: journal references, (author, year) keys). Plain tuples pickle fast.
+_Row = tuple[str, str, str, str, str, str, str, tuple[str, ...], tuple[str, ...],
+             tuple[str, ...], tuple[str, ...], tuple[tuple[str, str, str], ...],
+             tuple[tuple[str, str], ...]]
+
+
+def _prepare(row: IndexRow) -> _Row:
+    """Everything :meth:`LocalIndex._write` stores of a row, computed off the writer."""
+    rec = row.record
+    return (row.uid, row.origin, row.format, rec.year, row.norm_title, _surnames(rec),
+            _record_to_json(rec), row.dois, row.arxivs, tuple(t.lower() for t in row.texkeys),
+            rec.report_numbers, row.jrefs, tuple(sorted(author_year_keys(rec))))
+
+
+@dataclass(slots=True)
+class _Parsed:
+    """What parsing one chunk of a file gave (sent from a parsing process)."""
+
+    last_line: int = 0
+    rows: list[_Row] = field(default_factory=list)
+    skipped: int = 0
+    bad: list[tuple[int, str]] = field(default_factory=list)
+    formats: dict[str, int] = field(default_factory=dict)
+
+    def add(self, row: IndexRow | None, fmt: str, count: bool = True) -> None:
+        if row is None:
+            self.skipped += 1
+            return
+        self.rows.append(_prepare(row))
+        if count:
+            self.formats[fmt] = self.formats.get(fmt, 0) + 1
+
+
+def _line_tasks(fh: IO[str], per_task: int) -> Iterator[tuple[int, list[str]]]:
+    """(first line number, lines) chunks of a text file."""
+    buf: list[str] = []
+    start = 1
+    for lineno, line in enumerate(fh, 1):
+        buf.append(line)
+        if len(buf) >= per_task:
+            yield start, buf
+            buf, start = [], lineno + 1
+    if buf:
+        yield start, buf
+
+
+def _parse_jsonl_task(task: tuple[int, list[str]]) -> _Parsed:
+    """Parse a chunk of JSON lines (runs in a parsing process)."""
+    start, lines = task
+    out = _Parsed(last_line=start + len(lines) - 1)
+    for lineno, line in enumerate(lines, start):
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            out.bad.append((lineno, f"invalid JSON: {exc.msg}"))
+            continue
+        fmt = classify_json(obj)
+        if not fmt:
+            out.bad.append((lineno, "not a record of a known dump format"))
+            continue
+        try:
+            rows = rows_from_json(obj, fmt)
+        except (AttributeError, TypeError, ValueError, KeyError, IndexError) as exc:
+            out.bad.append((lineno, f"malformed {fmt} record: {exc}"))
+            continue
+        out.formats[fmt] = out.formats.get(fmt, 0) + 1  # one per line, as before
+        for row in rows:
+            out.add(row, fmt, count=False)
+    return out
+
+
+def _parse_bib_task(task: tuple[str, str, int, str, int]) -> _Parsed:
+    """Parse a chunk of whole BibTeX entries (runs in a parsing process)."""
+    path, label, start, text, prefix_lines = task
+    out = _Parsed(last_line=start + text.count("\n") - prefix_lines)
+    try:
+        entries, errors = _parse_bib(text, path)
+    except Exception as exc:  # noqa: BLE001 - a parser bug must not abort the import
+        out.bad.append((start, f"BibTeX chunk could not be parsed: {exc}"))
+        return out
+    for line, message in errors:
+        out.bad.append((max(start, start + line - 1 - prefix_lines), message))
+    for entry in entries:
+        out.add(bib_row(entry, label), "bibtex")
+    return out
+
+
+def _dblp_tasks(fh: IO[str], per_task: int) -> Iterator[tuple[int, str]]:
+    """(first line, text) chunks of whole DBLP records."""
+    yield from dblp_xml.record_chunks(fh, per_task)
+
+
+def _parse_dblp_task(task: tuple[int, str]) -> _Parsed:
+    """Parse a chunk of DBLP XML records (runs in a parsing process)."""
+    start, text = task
+    out = _Parsed(last_line=start + text.count("\n"))
+    for line, row_or_error in dblp_xml.parse_records(text, start):
+        if isinstance(row_or_error, str):
+            out.bad.append((line, row_or_error))
+        else:
+            out.add(row_or_error, "dblp")
+    return out
+
+
+def _pool_context() -> Any:
+    # fork starts a parsing process in milliseconds and shares the loaded modules;
+    # where it is unsafe or missing (macOS, Windows) the platform default is used.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux")
+                                       and "fork" in methods else None)
+
+
+def _parallel_map(func: Callable[[Any], _Parsed], tasks: Iterable[Any],
+                  jobs: int) -> Iterator[_Parsed]:
+    """``func`` over ``tasks`` in ``jobs`` processes, results in task order.
+
+    At most two tasks per process are in flight, so a 10-GB dump never sits in
+    memory (``Pool.imap`` would read all of it ahead).
+    """
+    if jobs <= 1:
+        yield from map(func, tasks)
+        return
+    with _pool_context().Pool(jobs) as pool:
+        pending: collections.deque[Any] = collections.deque()
+        for task in tasks:
+            pending.append(pool.apply_async(func, (task,)))
+            if len(pending) >= 2 * jobs:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
 @dataclass(slots=True)
 class _Accumulator:
     """Mutable counters of one import (private to :meth:`LocalIndex.add_file`)."""
@@ -911,7 +1229,6 @@ class _Accumulator:
     records: int = 0
     skipped: int = 0
     bad: int = 0
-    rows: list[IndexRow] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     formats: collections.Counter[str] = field(default_factory=collections.Counter)
 
@@ -920,16 +1237,25 @@ class _Accumulator:
         if len(self.problems) < MAX_REPORTED:
             self.problems.append(Problem("parse-error", message, file=self.file, line=line))
 
+    def take(self, parsed: _Parsed) -> None:
+        self.lines = max(self.lines, parsed.last_line)
+        self.skipped += parsed.skipped
+        self.formats.update(parsed.formats)
+        for line, message in parsed.bad:
+            self.add_bad(line, message)
+
 
 # --------------------------------------------------------------------------- CLI helpers
 
 
 def import_files(index_path: Path, files: Sequence[Path], *,
-                 progress: Callable[[int], None] | None = None) -> list[ImportStats]:
-    """Import every file into the index at ``index_path`` (created when missing)."""
+                 progress: Callable[[int], None] | None = None,
+                 jobs: int = 0) -> list[ImportStats]:
+    """Import every file into the index at ``index_path`` (created when missing);
+    ``jobs`` as in :meth:`LocalIndex.add_file`."""
     index = LocalIndex.open(Path(index_path), create=True)
     try:
-        return [index.add_file(Path(f), progress=progress) for f in files]
+        return [index.add_file(Path(f), progress=progress, jobs=jobs) for f in files]
     finally:
         index.close()
 

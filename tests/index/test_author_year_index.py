@@ -106,7 +106,7 @@ def test_version_1_index_is_upgraded_in_place(hod_index: Path, readonly: bool) -
     conn.commit()
     conn.close()
     with LocalIndex.open(hod_index, create=False, readonly=readonly) as index:
-        assert index.stats().schema_version == SCHEMA_VERSION == "3"
+        assert index.stats().schema_version == SCHEMA_VERSION == "4"
         assert [r.id for r in index.by_author_year(["Hod"], "2013", journal="JHEP")][:1] == [
             "inspire:1260544"]
     assert _author_year_rows(hod_index) == expected

@@ -62,7 +62,7 @@ def test_version_2_index_is_upgraded_in_place(all_dumps: Path, readonly: bool) -
     conn.commit()
     conn.close()
     with LocalIndex.open(all_dumps, create=False, readonly=readonly) as index:
-        assert index.stats().schema_version == SCHEMA_VERSION == "3"
+        assert index.stats().schema_version == SCHEMA_VERSION == "4"
         assert [[(r.id, r.score) for r in index.search_title(q)] for q in QUERIES] == expected
     terms, vocab = _terms(all_dumps)
     assert terms == vocab and len(terms) > 100
@@ -94,8 +94,10 @@ def test_common_pair_must_occur_together_over_the_budget(
         synthetic: LocalIndex, monkeypatch: pytest.MonkeyPatch) -> None:
     query = "quasar blazar lensing survey"
     assert synthetic._match_expression(query) == '"quasar" OR "blazar" OR "lensing" OR "survey"'
+    # The precise stage (all three rarest words) would answer first: look past it.
+    monkeypatch.setattr(local_index, "PRECISE_ACCEPT", 2.0)
     loose = {r.title for r in synthetic.search_title(query, limit=50, min_score=0.0)}
-    monkeypatch.setattr(local_index, "TITLE_POSTINGS_BUDGET", 59)  # lensing + survey: 60
+    monkeypatch.setattr(local_index, "TITLE_POSTINGS_BUDGET", 32)  # quasar+blazar+lensing: 33
     assert synthetic._match_expression(query) == (
         '"quasar" OR "blazar" OR ("lensing" AND "survey")')
     strict = {r.title for r in synthetic.search_title(query, limit=50, min_score=0.0)}
@@ -113,6 +115,18 @@ def test_limit_counts_distinct_works(synthetic: LocalIndex) -> None:
     assert all(0.5 <= r.score <= 1.0 for r in found)
     assert all(a.score >= b.score - 0.03 for a, b in zip(found, found[1:], strict=False))
     assert synthetic.search_title("weak lensing survey number", limit=1) == found[:1]
+
+
+def test_precise_stage_answers_first(synthetic: LocalIndex,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    words, freq = synthetic._title_words("quasar blazar lensing survey")
+    assert synthetic._precise_expression(words, freq) == '"quasar" AND "blazar" AND "lensing"'
+    assert [r.title for r in synthetic.search_title("Quasar blazar lensing survey",
+                                                   limit=50, min_score=0.0)] == [
+        "Quasar blazar lensing survey"]
+    # A title none of whose rarest-word matches is close enough: the tolerant stage runs.
+    found = synthetic.search_title("Blazar variability lensing", limit=50, min_score=0.0)
+    assert {"Blazar variability", "Lensing alone here"} <= {r.title for r in found}
 
 
 def test_equal_titles_rank_the_record_with_the_cited_authors_first(tmp_path: Path) -> None:

@@ -1,0 +1,147 @@
+"""Parallel import, compact records, key replacement and the upgrade to schema 4."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.model import Person, Record
+from citecheck_tex.sources import local_index
+from citecheck_tex.sources.local_index import (
+    SCHEMA_VERSION,
+    LocalIndex,
+    _record_from_json,
+    _record_to_json,
+)
+
+DATA = Path(__file__).resolve().parent / "data"
+FILES = ("inspire_literature.jsonl", "arxiv_metadata_snapshot.jsonl", "HEPML_excerpt.bib",
+         "dblp_sample.xml")
+
+
+def _dump(path: Path) -> list[tuple[object, ...]]:
+    """Everything an index answers from, independent of rid numbering."""
+    conn = sqlite3.connect(path)
+    try:
+        uid = dict(conn.execute("SELECT rid, uid FROM records"))
+        rows: list[tuple[object, ...]] = sorted(conn.execute(
+            "SELECT uid, origin, format, year, norm_title, surnames, data FROM records"))
+        for table in ("doi", "arxiv", "texkey", "report", "author_year", "jref"):
+            rows += sorted((table, *r[:-1], uid[r[-1]]) for r in conn.execute(
+                f"SELECT * FROM {table}"))
+        rows += sorted(("fts", uid[r]) for (r,) in conn.execute(
+            "SELECT rowid FROM title_fts WHERE title_fts MATCH 'the'"))
+        rows += sorted(conn.execute("SELECT * FROM title_terms"))
+        return rows
+    finally:
+        conn.close()
+
+
+def test_parallel_import_equals_the_serial_one(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_index, "CHUNK_ROWS", 7)  # many tasks in flight, in order
+    monkeypatch.setattr(local_index, "BIB_CHUNK_ENTRIES", 4)
+    stats = {}
+    for jobs in (1, 3):
+        with LocalIndex.open(tmp_path / f"{jobs}.sqlite") as index:
+            stats[jobs] = [(s.records, s.bad, s.skipped, s.lines, s.format)
+                           for s in (index.add_file(DATA / f, jobs=jobs) for f in FILES)]
+    assert stats[1] == stats[3] and all(s[0] for s in stats[1])
+    assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "3.sqlite")
+
+
+def test_reimport_of_changed_records_replaces_their_keys(tmp_path: Path) -> None:
+    first = tmp_path / "dump.jsonl"
+    lines = (DATA / "inspire_literature.jsonl").read_text(encoding="utf-8").splitlines()
+    first.write_text("\n".join(lines[:5]) + "\n", encoding="utf-8")
+    with LocalIndex.open(tmp_path / "i.sqlite") as index:
+        index.add_file(first)
+        before = _dump(tmp_path / "i.sqlite")
+        # The same records, changed: another DOI, title, texkey and first author.
+        changed = [line.replace("10.1016/0550-3213(76)90173-5", "10.9999/changed")
+                   .replace("Magnetic Monopoles", "Electric Dipoles")
+                   .replace("Corrigan:1975hd", "Other:1975xx")
+                   .replace('"last_name": "Corrigan"', '"last_name": "Zweig"')
+                   for line in lines[:5]]
+        first.write_text("\n".join(changed) + "\n", encoding="utf-8")
+        index.add_file(first)
+        assert index.by_doi("10.1016/0550-3213(76)90173-5") == []
+        assert [r.id for r in index.by_doi("10.9999/changed")] == ["inspire:100761"]
+        assert index.by_texkey("Corrigan:1975hd") == []
+        assert index.by_author_year(["Corrigan"], "1976") == []
+        assert [r.id for r in index.by_author_year(["Zweig"], "1976")] == ["inspire:100761"]
+        assert index._conn.execute(
+            "SELECT rowid FROM title_fts WHERE title_fts MATCH 'monopoles'").fetchall() == []
+        assert index.search_title("Electric Dipoles in SU(3) Gauge Theories")[0].id == \
+            "inspire:100761"
+        # Back to the original: exactly the first index again.
+        first.write_text("\n".join(lines[:5]) + "\n", encoding="utf-8")
+        index.add_file(first)
+    assert _dump(tmp_path / "i.sqlite") == before
+
+
+def test_compact_record_json_round_trips() -> None:
+    full = Record(source="local", id="inspire:42", url="https://inspirehep.net/literature/42",
+                  title="T", authors=(Person("Family", "G."), Person("ATLAS", literal=True),
+                                      Person("Waals", "J.", von="van der", jr="Jr.")),
+                  year="2001", other_years=("2000",), venue="Phys.Rev.D", volume="64",
+                  pages="1-2", doi="10.1/x", arxiv="hep-ph/0101001", texkeys=("A:2001b",),
+                  entry_type="article", extra_pubs=(("J", "1", "2", "2002"),),
+                  report_numbers=("CERN-TH-1",), collaborations=("ATLAS",),
+                  authors_truncated=True, venue_aliases=("Phys. Rev. D",), catalogue_dates=True)
+    bare = Record(source="local", id="bib:x.bib:key", url="")
+    other_url = Record(source="local", id="arxiv:1234.5678", url="https://example.org/p")
+    for rec in (full, bare, other_url):
+        assert _record_from_json(_record_to_json(rec)) == rec
+    assert '"url"' not in _record_to_json(full)  # implied by the id
+
+
+def test_schema_3_index_is_upgraded_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "inspire_literature.jsonl")
+    # Turn it into the schema-3 layout: a title index with its own copy of the titles,
+    # and the rid indexes version 4 dropped.
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        DROP TABLE title_vocab; DROP TABLE title_fts;
+        CREATE VIRTUAL TABLE title_fts USING fts5(norm_title,
+            tokenize = 'unicode61 remove_diacritics 2', prefix = '4');
+        CREATE VIRTUAL TABLE title_vocab USING fts5vocab(title_fts, row);
+        INSERT INTO title_fts(rowid, norm_title) SELECT rid, norm_title FROM records
+            WHERE norm_title != '';
+        CREATE INDEX author_year_rid ON author_year(rid);
+        CREATE INDEX texkey_rid ON texkey(rid);
+        CREATE INDEX report_rid ON report(rid);
+        UPDATE meta SET value='3' WHERE key='schema_version';
+    """)
+    conn.commit()
+    conn.close()
+    with LocalIndex.open(path, create=False, readonly=True) as index:
+        assert index.stats().schema_version == SCHEMA_VERSION == "4"
+        assert index.search_title("Magnetic Monopoles in SU(3) Gauge Theories")[0].id == \
+            "inspire:100761"
+    conn = sqlite3.connect(path)
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name='title_fts'").fetchone()[0]
+    conn.close()
+    assert not names & {"author_year_rid", "texkey_rid", "report_rid", "title_fts_content"}
+    assert "content='records'" in sql
+
+
+def test_common_author_and_year_narrowed_by_the_second_author(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bib = tmp_path / "doe.bib"
+    bib.write_text("".join(
+        f"@article{{k{i},\n  title = {{Paper number {i}}},\n"
+        f"  author = {{Doe, J. and Other{i}, A.}},\n  year = {{2001}}\n}}\n" for i in range(12)),
+        encoding="utf-8")
+    with LocalIndex.open(tmp_path / "i.sqlite") as index:
+        assert index.add_file(bib).records == 12
+        monkeypatch.setattr(local_index, "MAX_AUTHOR_YEAR_SCAN", 3)
+        found = index.by_author_year(["J. Doe", "A. Other9"], "2001")
+        assert found[0].id == "bib:doe.bib:k9"
+        # Without a second author the scan stays bounded: some three of the twelve.
+        assert len(index.by_author_year(["Doe"], "2001", limit=10)) == 3
