@@ -31,6 +31,7 @@ from citecheck_tex.model import (
     RunResult,
     SourceStatus,
     Verdict,
+    VerdictCode,
 )
 from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
 from citecheck_tex.tex.ids import find_report_number
@@ -180,11 +181,12 @@ async def run_cascade(
     active: set[int] = set()
     for i, entry in enumerate(entries):
         if _ignored(entry, settings):
-            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, "ignored by the user")
+            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, VerdictCode.IGNORED)
             continue
         reason = policy.skip_reason(entry)
         if reason:
-            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, reason)
+            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, VerdictCode.NOT_SCHOLARLY,
+                                  facts={"why": reason})
             continue
         active.add(i)
     state.done = n - len(active)

@@ -209,13 +209,15 @@ def test_unused_entries_are_summarised_unless_verbose() -> None:
 
 
 def test_failed_source_is_one_line_not_one_per_reference() -> None:
-    from citecheck_tex.model import Attempt, SourceStatus
+    from citecheck_tex.model import Attempt, SourceStatus, VerdictCode
 
     base = run_result()
     failed = Attempt("inspire", "texkey", SourceStatus.ERROR, message="HTTP 503")
     vs = tuple(replace(v, label=Label.UNVERIFIED, attempts=(failed,), discrepancies=(),
-                       suggested=None, reason="No record found and inspire could not be consulted.")
+                       suggested=None, code=VerdictCode.SOURCE_FAILED,
+                       facts={"sources": "inspire"})
                for v in base.verdicts[:4])
+    assert vs[0].reason == "No record found and inspire could not be consulted."
     out = render_terminal(replace(base, verdicts=vs), color=False)
     assert "could not be consulted" not in out
     assert "4 UNVERIFIED because a source failed" in out
