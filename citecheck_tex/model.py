@@ -282,6 +282,9 @@ class Entry:
     texkey: str = ""  # an INSPIRE texkey when the key or a field looks like one
     raw_text: str = ""  # the free text of a bibitem / list line, when any
     end_line: int = 0  # last line of the entry in its file, when known
+    # why the free-text parse of this entry is unreliable ("" when fine, and always for
+    # BibTeX): the policy never calls such an entry MAJOR (see verify.policy.decide)
+    parse_issue: str = ""
 
     def get(self, name: str, default: str = "") -> str:
         """A decoded field by lowercase name."""

@@ -54,7 +54,7 @@ def test_wheel_has_runtime_files_and_licence(wheel: Path) -> None:
     meta = zipfile.ZipFile(wheel).read(meta_name).decode()
     assert "License-Expression: MIT" in meta
     assert "Requires-Python: >=3.11" in meta
-    assert "Project-URL: " in meta and "Classifier: Environment :: Console" in meta
+    assert "Classifier: Environment :: Console" in meta
     entry_points = zipfile.ZipFile(wheel).read(meta_name.replace("METADATA", "entry_points.txt"))
     assert b"citecheck-tex = citecheck_tex.cli:main" in entry_points
     assert not any(n.startswith(("tests/", "bench/", "sample_papers/")) for n in names)

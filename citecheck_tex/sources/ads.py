@@ -26,6 +26,7 @@ from typing import Any
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import SourceError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import corporate_person
 from citecheck_tex.sources.base import (
     as_dict,
     as_list,
@@ -126,7 +127,7 @@ def _author(name: str) -> Person:
     # collaboration ("ADS Team", "Gaia Collaboration"): keep it whole.
     text = clean_text(name)
     if text and "," not in text:
-        return Person(family=text, literal=True)
+        return corporate_person(text)
     return person_from_name(text)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import RateLimited, SourceError
 from citecheck_tex.model import Answer, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import authors_from_names
 from citecheck_tex.sources.base import (
     chunked,
     clean_arxiv,
@@ -29,12 +30,12 @@ from citecheck_tex.sources.base import (
     clean_text,
     elapsed_ms,
     failed_answer,
-    person_from_name,
     register,
     year_of,
 )
 from citecheck_tex.sources.http import Http
 from citecheck_tex.sources.importers import parse_journal_ref
+from citecheck_tex.tex.latex_text import decode_value
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +55,9 @@ class ArxivSource:
 
     name = "arxiv"
     kinds = frozenset({QueryKind.ARXIV, QueryKind.TITLE})
-    version = "2"  # 2: journal_ref parsed by importers.parse_journal_ref (with pages)
+    # 2: journal_ref parsed by importers.parse_journal_ref (with pages)
+    # 3: title LaTeX decoded, collaborations apart from the authors (citecheck_tex.names)
+    version = "3"
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -197,11 +200,11 @@ def parse_feed(text: str) -> tuple[list[Record], list[str]]:
 
 
 def _record(entry: ET.Element, arxiv_id: str) -> Record:
-    title = clean_text(entry.findtext("a:title", "", _NS))
-    authors = tuple(
-        person_from_name(a.findtext("a:name", "", _NS))
-        for a in entry.findall("a:author", _NS)
-    )
+    # arXiv titles are TeX ("Order $\\hbar$ Corrections"): decoded as the arXiv dump
+    # importers and the citation's reader decode them; a bare % is a percent sign
+    title = decode_value(clean_text(entry.findtext("a:title", "", _NS)))
+    authors = authors_from_names(a.findtext("a:name", "", _NS)
+                                 for a in entry.findall("a:author", _NS))
     published = entry.findtext("a:published", "", _NS)
     year = year_of(published)
     doi = clean_doi(entry.findtext("arxiv:doi", "", _NS))
@@ -221,7 +224,9 @@ def _record(entry: ET.Element, arxiv_id: str) -> Record:
         id=arxiv_id,
         url=f"https://arxiv.org/abs/{arxiv_id}",
         title=title,
-        authors=authors,
+        authors=authors.persons,
+        authors_truncated=authors.truncated,
+        collaborations=authors.collaborations,
         year=year,
         other_years=other_years,
         venue="arXiv",

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from citecheck_tex.errors import RateLimited, SourceError, UsageError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import parse_display_name
+from citecheck_tex.names import person_from_parts as _person_from_parts
 from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
 
 if TYPE_CHECKING:
@@ -101,58 +103,16 @@ def _load_builtins() -> None:
 # ---------------------------------------------------------------------------
 # Helpers shared by the adapters (pure functions: raw API values -> core types)
 
-#: Lower-case name particles that belong to the family name ("van der Waals").
-_PARTICLES = frozenset(
-    "van von der den de del della di da dos du des la le ter ten zu af av bin ibn el al".split()
-)
-_HOMONYM_SUFFIX = re.compile(r"\s+\d{4}$")  # DBLP: "Jing Yuan 0001"
-_JR = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
-
-
 def person_from_name(name: str) -> Person:
-    """Split a display name ("Peter H. N. de With" or "Witten, Edward") into a Person.
-
-    A name with a comma is "Family, Given" (INSPIRE ``full_name``); otherwise the
-    last word is the family name, preceded by any lower-case particles.
-    """
-    text = _HOMONYM_SUFFIX.sub("", " ".join(name.split()))
-    if not text:
-        return Person(family="")
-    if "," in text:
-        parts = [p.strip() for p in text.split(",")]
-        family, given = parts[0], parts[1] if len(parts) > 1 else ""
-        jr = parts[2] if len(parts) > 2 else ""
-        if given.lower() in _JR:
-            given, jr = (parts[2] if len(parts) > 2 else ""), given
-        von_words: list[str] = []
-        fam_words = family.split()
-        # As BibTeX reads "von Last, First": only lower-case particles split off
-        # ("van der Waals, J." but "Di Vecchia, P.").
-        while len(fam_words) > 1 and fam_words[0] in _PARTICLES:
-            von_words.append(fam_words.pop(0))
-        return Person(family=" ".join(fam_words), given=given, von=" ".join(von_words), jr=jr)
-    words = text.split()
-    jr = ""
-    if len(words) > 2 and words[-1].lower() in _JR:
-        jr = words.pop()
-    if len(words) == 1:
-        return Person(family=words[0], jr=jr)
-    family = words[-1]
-    rest = words[:-1]
-    von: list[str] = []
-    while rest and rest[-1].lower() in _PARTICLES and len(rest) > 1:
-        von.insert(0, rest.pop())
-    return Person(family=family, given=" ".join(rest), von=" ".join(von), jr=jr)
+    """Split a display name ("Peter H. N. de With", "Witten, Edward") into a Person:
+    :func:`citecheck_tex.names.parse_display_name`, the project's one splitter."""
+    return parse_display_name(name)
 
 
 def person_from_parts(family: str, given: str = "") -> Person:
-    """A Person from separate family/given fields (Crossref, DataCite)."""
-    family = " ".join(family.split())
-    words = family.split()
-    von: list[str] = []
-    while len(words) > 1 and words[0].lower() in _PARTICLES:
-        von.append(words.pop(0))
-    return Person(family=" ".join(words), given=" ".join(given.split()), von=" ".join(von))
+    """A Person from separate family/given fields (Crossref, DataCite):
+    :func:`citecheck_tex.names.person_from_parts`."""
+    return _person_from_parts(family, given)
 
 
 def clean_doi(value: str) -> str:

@@ -20,6 +20,7 @@ from urllib.parse import quote
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import SourceError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import corporate_person
 from citecheck_tex.sources.base import (
     as_dict,
     as_list,
@@ -36,6 +37,7 @@ from citecheck_tex.sources.base import (
 )
 from citecheck_tex.sources.datacite import DATACITE_PREFIXES, DataCiteSource
 from citecheck_tex.sources.http import Http
+from citecheck_tex.tex.latex_text import strip_markup
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +60,7 @@ class CrossrefSource:
 
     name = "crossref"
     kinds = frozenset({QueryKind.DOI, QueryKind.TITLE})
-    version = "1"
+    version = "2"  # 2: titles without publishers' inline markup
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -254,7 +256,7 @@ def _date_year(work: dict[str, Any], key: str) -> str:
 def _author(a: dict[str, Any]) -> Person:
     if a.get("family"):
         return person_from_parts(str(a["family"]), str(a.get("given") or ""))
-    return Person(family=clean_text(a.get("name")), literal=True)
+    return corporate_person(clean_text(a.get("name")))
 
 
 def parse_work(work: dict[str, Any], score: float = 0.0) -> Record:
@@ -269,7 +271,8 @@ def parse_work(work: dict[str, Any], score: float = 0.0) -> Record:
     aliases = tuple(dict.fromkeys(a for a in (*containers[1:], *shorts) if a and a != venue))
     pages = clean_text(work.get("page")) or clean_text(work.get("article-number"))
     doi = clean_doi(str(work.get("DOI") or ""))
-    title = _first(work.get("title"))
+    # Crossref titles carry JATS/HTML markup ("<scp>T</scp>reebase", "<i>p</i>-...")
+    title = " ".join(strip_markup(_first(work.get("title"))).split())
     return Record(
         source="crossref",
         id=doi,

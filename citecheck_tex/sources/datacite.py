@@ -32,6 +32,7 @@ from urllib.parse import quote
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import SourceError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
+from citecheck_tex.names import corporate_person
 from citecheck_tex.sources.base import (
     as_dict,
     as_list,
@@ -126,7 +127,7 @@ class DataCiteSource:
 def _creator(c: dict[str, Any]) -> Person:
     name = clean_text(c.get("name"))
     if c.get("nameType") == "Organizational":
-        return Person(family=name, literal=True)
+        return corporate_person(name)
     family = clean_text(c.get("familyName"))
     if family:
         return person_from_parts(family, clean_text(c.get("givenName")))

@@ -28,10 +28,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from citecheck_tex.model import Entry, Person, Record
-from citecheck_tex.sources.base import person_from_name
+from citecheck_tex.model import Entry, Record
+from citecheck_tex.names import (
+    AuthorList,
+    corporate_person,
+    is_collaboration,
+    parse_display_name,
+    person_from_parts,
+    split_author_string,
+)
 from citecheck_tex.tex import ids
-from citecheck_tex.tex.latex_text import latex_to_unicode
+from citecheck_tex.tex.latex_text import decode_value, strip_markup
 from citecheck_tex.verify.journals import journal_display, split_volume_letter
 
 logger = logging.getLogger(__name__)
@@ -167,9 +174,10 @@ def latex_to_text(text: str) -> str:
     """Decode LaTeX markup in a metadata string to Unicode, whitespace collapsed.
 
     The same decoder the frontend uses for the user's entries, so both sides of a
-    comparison read LaTeX alike.
+    comparison read LaTeX alike; as a JSON value, not TeX source, a bare ``%`` is a
+    percent sign (:func:`~citecheck_tex.tex.latex_text.decode_value`).
     """
-    return " ".join(latex_to_unicode(" ".join(text.split())).split())
+    return " ".join(decode_value(" ".join(text.split())).split())
 
 
 # --------------------------------------------------------------------------- detection
@@ -232,7 +240,11 @@ def _make_row(
     extra_dois: Iterable[str] = (), extra_arxivs: Iterable[str] = (),
 ) -> IndexRow | None:
     if len(rec.authors) > MAX_AUTHORS:
-        rec = replace(rec, authors=rec.authors[:MAX_AUTHORS], authors_truncated=True)
+        # corporate names past the cut are kept: a citation that lists them
+        # ("{Astropy Collaboration} and ... and {Astropy Contributors}") must find them
+        tail = tuple(p for p in rec.authors[MAX_AUTHORS:]
+                     if p.literal and (is_collaboration(p.family) or " " in p.family))
+        rec = replace(rec, authors=rec.authors[:MAX_AUTHORS] + tail, authors_truncated=True)
     norm = normalize_title(rec.title)
     dois = _uniq([rec.doi, *extra_dois])
     arxivs = _uniq([rec.arxiv, *extra_arxivs])
@@ -279,8 +291,8 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     title = latex_to_text(_str(titles[0].get("title"))) if titles else ""
     all_authors = md.get("authors") or []
     authors = tuple(
-        Person(family=_str(a.get("last_name")), given=_str(a.get("first_name")))
-        if a.get("last_name") else person_from_name(_str(a.get("full_name")))
+        person_from_parts(_str(a.get("last_name")), _str(a.get("first_name")))
+        if a.get("last_name") else parse_display_name(_str(a.get("full_name")))
         for a in all_authors[:MAX_AUTHORS] if isinstance(a, dict)
     )
     collabs = _uniq(_str(c.get("value")) for c in md.get("collaborations") or [])
@@ -361,7 +373,7 @@ def inspire_corpus_row(obj: _JSON) -> IndexRow | None:
         return None
     rec = Record(
         source=SOURCE_NAME, id=uid, url=url, title=latex_to_text(_str(obj.get("title"))),
-        authors=tuple(person_from_name(_str(a)) for a in obj.get("authors") or []),
+        authors=tuple(parse_display_name(_str(a)) for a in obj.get("authors") or []),
         collaborations=_uniq(_str(c) for c in obj.get("collaborations") or []),
         year=year, other_years=_uniq([date_year] if date_year != year else []), venue=venue,
         venue_aliases=(journal_display(venue),) if venue else (),
@@ -462,7 +474,7 @@ def parse_journal_ref(text: str) -> tuple[str, str, str, str]:
 
 
 def _arxiv_common(
-    ident: str, fmt: str, title: str, authors: tuple[Person, ...], journal_ref: str,
+    ident: str, fmt: str, title: str, authors: AuthorList, journal_ref: str,
     doi_field: str, v1_year: str,
 ) -> IndexRow | None:
     arxiv = normalize_arxiv(ident)
@@ -474,7 +486,8 @@ def _arxiv_common(
     year = pub_year or v1_year
     rec = Record(
         source=SOURCE_NAME, id=f"arxiv:{arxiv}", url=f"https://arxiv.org/abs/{arxiv}",
-        title=latex_to_text(title), authors=authors, year=year,
+        title=latex_to_text(title), authors=authors.persons,
+        authors_truncated=authors.truncated, collaborations=authors.collaborations, year=year,
         other_years=(v1_year,) if v1_year and v1_year != year else (),
         venue=journal, venue_aliases=_uniq([journal_display(journal), journal_ref])
         if journal else (), volume=volume, pages=page, doi=dois[0] if dois else "",
@@ -485,17 +498,20 @@ def _arxiv_common(
 
 
 def arxiv_snapshot_row(obj: _JSON) -> IndexRow | None:
-    """Row of one arXiv metadata snapshot line (Kaggle/OAI snapshot format)."""
+    """Row of one arXiv metadata snapshot line (Kaggle/OAI snapshot format).
+
+    Authors come from the ``authors`` string through the project's splitter, as for
+    the corpus format and the arXiv API, not from ``authors_parsed``: arXiv's own
+    parse keeps collaboration prefixes in a name (``CLEO Collaboration: T. K.
+    Pedlar``), makes ``Jr.`` an author and drops names joined by ``&``.
+    """
+    authors = split_author_string(_str(obj.get("authors")))
     parsed = obj.get("authors_parsed")
-    if isinstance(parsed, list) and parsed:
-        authors = tuple(
-            Person(family=latex_to_text(_str(p[0])),
-                   given=latex_to_text(_str(p[1])) if len(p) > 1 else "",
-                   jr=_str(p[2]) if len(p) > 2 else "")
+    if not authors.persons and not authors.collaborations and isinstance(parsed, list):
+        authors = AuthorList(tuple(
+            person_from_parts(*(_str(x) for x in p[:3]))
             for p in parsed if isinstance(p, list) and p
-        )
-    else:
-        authors = _split_arxiv_authors(_str(obj.get("authors")))
+        ))
     versions = obj.get("versions") or []
     v1 = _year_of(versions[0].get("created")) if versions and isinstance(versions[0], dict) else ""
     return _arxiv_common(_str(obj.get("id")), "arxiv", _str(obj.get("title")), authors,
@@ -503,18 +519,12 @@ def arxiv_snapshot_row(obj: _JSON) -> IndexRow | None:
                          v1 or _year_of(obj.get("update_date")))
 
 
-def _split_arxiv_authors(text: str) -> tuple[Person, ...]:
-    text = re.sub(r"\([^()]*\)", " ", latex_to_text(text))
-    parts = re.split(r",\s*|\s+and\s+", text)
-    return tuple(person_from_name(p) for p in parts if p.strip())
-
-
 def arxiv_corpus_row(obj: _JSON) -> IndexRow | None:
     """Row of the project corpus format (``arxiv_abs_records.jsonl``)."""
     versions = obj.get("versions") or []
     v1 = _year_of(versions[0].get("value")) if versions and isinstance(versions[0], dict) else ""
     return _arxiv_common(_str(obj.get("arxiv_id")), "arxiv-corpus", _str(obj.get("title")),
-                         _split_arxiv_authors(_str(obj.get("authors"))),
+                         split_author_string(_str(obj.get("authors"))),
                          _str(obj.get("journal_ref")), _str(obj.get("doi")), v1)
 
 
@@ -537,14 +547,15 @@ def openalex_row(obj: _JSON) -> IndexRow | None:
     volume = _str(biblio.get("volume"))
     pages = _pages(_str(biblio.get("first_page")), _str(biblio.get("last_page")))
     authors = tuple(
-        person_from_name(_str((a.get("author") or {}).get("display_name")
-                                 or a.get("raw_author_name")))
+        parse_display_name(_str((a.get("author") or {}).get("display_name")
+                                or a.get("raw_author_name")))
         for a in obj.get("authorships") or [] if isinstance(a, dict)
     )
     rec = Record(
         source=SOURCE_NAME, id=f"openalex:{work_id}",
         url=_best_url(doi, arxiv, f"https://openalex.org/{work_id}"),
-        title=_str(obj.get("title") or obj.get("display_name")), authors=authors,
+        title=" ".join(strip_markup(_str(obj.get("title") or obj.get("display_name"))).split()),
+        authors=authors,
         year=_year_of(obj.get("publication_year")), venue=venue,
         venue_aliases=(journal_display(venue),) if venue else (), volume=volume, pages=pages,
         doi=doi, arxiv=arxiv,
@@ -581,8 +592,8 @@ def crossref_row(msg: _JSON) -> IndexRow | None:
     shorts = [_str(c) for c in msg.get("short-container-title") or []]
     venue = containers[0] if containers else (shorts[0] if shorts else "")
     authors = tuple(
-        Person(family=_str(a.get("family")), given=_str(a.get("given")))
-        if a.get("family") else Person(family=_str(a.get("name")), literal=True)
+        person_from_parts(_str(a.get("family")), _str(a.get("given")))
+        if a.get("family") else corporate_person(_str(a.get("name")))
         for a in msg.get("author") or [] if isinstance(a, dict)
     )
     pages = _str(msg.get("page")) or _str(msg.get("article-number"))

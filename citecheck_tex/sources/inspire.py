@@ -70,6 +70,7 @@ from citecheck_tex.sources.importers import (
     report_numbers_of,
 )
 from citecheck_tex.tex.ids import normalize_report_number
+from citecheck_tex.tex.latex_text import decode_value
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +101,9 @@ class InspireSource:
     name = "inspire"
     kinds = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY, QueryKind.REPORT,
                        QueryKind.JOURNAL_REF, QueryKind.AUTHOR_YEAR, QueryKind.TITLE})
-    version = "3"  # 2: quoted, compact journal terms; author+year searches; 3: report numbers
+    # 2: quoted, compact journal terms; author+year searches; 3: report numbers;
+    # 4: titles LaTeX decoded, names by citecheck_tex.names
+    version = "4"
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -392,7 +395,9 @@ def _cites(hit: dict[str, Any], query: Query) -> bool:
 def parse_hit(hit: dict[str, Any]) -> Record:
     """A Record from an INSPIRE literature hit (``{id, metadata, ...}``)."""
     md = hit.get("metadata") or {}
-    titles = [clean_text(t.get("title")) for t in md.get("titles") or [] if isinstance(t, dict)]
+    # INSPIRE titles carry TeX math ("$B_s^0$"): decoded as the dump importer does
+    titles = [decode_value(clean_text(t.get("title"))) for t in md.get("titles") or []
+              if isinstance(t, dict)]
     authors = tuple(person_from_name(str(a.get("full_name") or ""))
                     for a in md.get("authors") or [] if isinstance(a, dict))
     count = md.get("author_count")

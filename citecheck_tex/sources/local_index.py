@@ -237,7 +237,11 @@ def _surname_key(name: str) -> str:
 
 
 def _surnames(rec: Record) -> str:
-    return " ".join(_surname_key(p.family) for p in rec.authors[:50] if p.family)
+    # the family with and without its von part: "Garcia de Andrade" is von "Garcia de"
+    # + family "Andrade" by BibTeX's grammar, and cited either way
+    keys = [_surname_key(p.family) for p in rec.authors[:50] if p.family]
+    keys += [_surname_key(p.full_family) for p in rec.authors[:50] if p.family and p.von]
+    return " ".join(keys)
 
 
 _COLLAB_WORDS = re.compile(r"\b(collaborations?|collab|consortium|team|group)\b")
@@ -741,15 +745,19 @@ class LocalIndex:
             score = fuzz.ratio(norm, cand_title) / 100.0
             if score < min_score:
                 continue
-            overlap = len(wanted & set(surnames.split())) / len(wanted) if wanted else 0.0
+            names = set(surnames.split())
+            overlap = len(wanted & names) / len(wanted) if wanted else 0.0
+            # then, between equal sources, the record with the fewest names not cited
+            # (three technical reports of one title: 2 authors cited, 2 or 15 listed)
+            extra = len(names - wanted) if wanted else 0
             gap = abs(int(cand_year) - int(year)) if cand_year.isdigit() and year.isdigit() \
                 else 99
             scored.append((score, overlap, gap,
-                           (ORIGIN_ORDER.get(origin, 9), FORMAT_ORDER.get(fmt, 0)), rid))
+                           (ORIGIN_ORDER.get(origin, 9), FORMAT_ORDER.get(fmt, 0)), rid, extra))
         if not scored:
             return []
         best = max(s[0] for s in scored)
-        scored.sort(key=lambda s: (s[0] < best - 0.03, -s[1], s[2], -s[0], s[3], s[4]))
+        scored.sort(key=lambda s: (s[0] < best - 0.03, -s[1], s[2], -s[0], s[3], s[5], s[4]))
         # Decode only the best few, and only until ``limit`` distinct works are found:
         # a record's JSON (authors!) costs more than its score.
         top = scored[:limit * 2]

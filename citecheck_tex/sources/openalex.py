@@ -33,6 +33,7 @@ from citecheck_tex.sources.base import (
     year_of,
 )
 from citecheck_tex.sources.http import Http
+from citecheck_tex.tex.latex_text import strip_markup
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ class OpenAlexSource:
 
     name = "openalex"
     kinds = frozenset({QueryKind.DOI, QueryKind.TITLE})
-    version = "1"
+    version = "2"  # 2: titles without publishers' inline markup
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -164,7 +165,8 @@ def parse_work(work: dict[str, Any]) -> Record:
         source="openalex",
         id=wid,
         url=str(work.get("id") or ""),
-        title=clean_text(work.get("title") or work.get("display_name")),
+        title=" ".join(strip_markup(clean_text(work.get("title") or work.get("display_name")))
+                       .split()),  # OpenAlex keeps the publishers' "<i>...</i>"
         authors=tuple(
             person_from_name(str((a.get("author") or {}).get("display_name")
                                  or a.get("raw_author_name") or ""))

@@ -15,7 +15,7 @@ import re
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import _read_delimited, build_entry, entry_hygiene
 from citecheck_tex.tex.latex_text import blank_ignored, latex_to_unicode
-from citecheck_tex.tex.refstring import parse_reference
+from citecheck_tex.tex.refstring import parse_issue, parse_reference
 
 logger = logging.getLogger(__name__)
 
@@ -139,6 +139,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     cleaned = _NOISE.sub(" ", body)
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
+    issue = ""
     if authors or len(raw) >= 3:
         if authors:
             people = [latex_to_unicode(a) for a in authors]
@@ -164,7 +165,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             decoded["author"] = _plain_authors(latex_to_unicode(blocks[0]))
             decoded["title"] = latex_to_unicode(blocks[1]).strip().rstrip(".")
         else:
-            decoded = parse_reference(free)
+            decoded = parse_reference(latex_to_unicode(_quote_title(cleaned)))
+            issue = parse_issue(decoded)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -174,7 +176,53 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             raw["year"] = ym.group(0)
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
-                       raw_text=free, decoded=decoded)
+                       raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+_TITLE_MARK = re.compile(r"\\(?:enquote|emph|textit)\s*\{|\{\\(?:em|it|itshape)\b\s*")
+_HREF = re.compile(r"\\href\s*\{")
+
+
+def _quote_title(body: str) -> str:
+    """Mark the title of a free-text bibitem with quotes for the parser.
+
+    The title is the first ``\\enquote{...}`` (revtex, biblatex) or, failing that,
+    the first ``\\emph``/``\\textit``/``{\\em ...}`` outside an ``\\href`` link
+    text that is no journal name (one followed by a volume, as in
+    ``\\emph{Phys. Rev. D} \\textbf{100}``, is the journal) and no "et al.".
+    """
+    from citecheck_tex.verify.journals import is_known_journal
+
+    links: list[tuple[int, int]] = []
+    for m in _HREF.finditer(body):
+        first = _group(body, m.end() - 1)
+        second = _group(body, first[1]) if first else None
+        if second:
+            links.append((m.start(), second[1]))
+    marks = sorted(_TITLE_MARK.finditer(body), key=lambda m: "enquote" not in m.group(0))
+    for m in marks:
+        if any(a <= m.start() < b for a, b in links):
+            continue
+        if m.group(0).startswith("{"):  # {\em Title}
+            g = _group(body, m.start())
+            if g is None:
+                continue
+            inner, end, start = g[0][m.end() - m.start() - 1:], g[1], m.start()
+        else:
+            g = _group(body, m.end() - 1)
+            if g is None:
+                continue
+            inner, end, start = g[0], g[1], m.start()
+        text = latex_to_unicode(inner).strip()
+        after = body[end:end + 12].lstrip()
+        if "enquote" not in m.group(0) and (
+                re.match(r"\\textbf|\{?\\bf\b|\d", after) or is_known_journal(text)
+                or re.fullmatch(r"et\s*al\.?", text)):
+            continue
+        if len(text) < 3:
+            continue
+        return f"{body[:start]} \u201c{inner.strip().rstrip(',')}\u201d, {body[end:]}"
+    return body
 
 
 _PLAIN_VENUE = re.compile(

@@ -4,8 +4,8 @@ The file is split into blocks exactly as bibtexparser 2 splits it (with its
 recovery from a malformed entry): a fast loop reads the ordinary blocks and
 bibtexparser itself the others, see ``_split_blocks``. Everything after that
 is ours: ``@string`` macros and ``#`` concatenation, month macros,
-``crossref``/``xdata`` inheritance, BibTeX name splitting, LaTeX to Unicode
-through :mod:`citecheck_tex.tex.latex_text`.
+``crossref``/``xdata`` inheritance, BibTeX name splitting (:mod:`citecheck_tex.names`),
+LaTeX to Unicode through :mod:`citecheck_tex.tex.latex_text`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import logging
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from bibtexparser import model as bpm
 from bibtexparser.entrypoint import parse_string as _bp_parse_string
 
-from citecheck_tex.model import Entry, EntryOrigin, Person, Problem
+from citecheck_tex.model import Entry, EntryOrigin, Problem
+from citecheck_tex.names import parse_bibtex_name, split_bibtex_names
 from citecheck_tex.tex.ids import (
     doi_is_valid,
     find_arxiv,
@@ -129,156 +129,10 @@ def expand_value(raw: str, strings: Mapping[str, str]) -> str:
 
 # ---------------------------------------------------------------- names
 
-
-_BRACES = re.compile(r"[{}]")
-
-
-def _split_top(s: str, sep: re.Pattern[str]) -> list[str]:
-    """Split at regex matches that lie at brace depth 0 (``sep`` never matches a brace).
-
-    Depth counts ``{`` and ``}`` from the start, never going below 0. Between two
-    matches it is found by counting braces; only a stretch with more ``}`` than
-    the depth before it is walked brace by brace.
-    """
-    if "{" not in s:
-        return sep.split(s)
-    out: list[str] = []
-    depth = 0
-    last = 0
-    pos = 0
-    for m in sep.finditer(s):
-        start = m.start()
-        closes = s.count("}", pos, start)
-        if closes <= depth:
-            depth += s.count("{", pos, start) - closes
-        else:
-            for b in _BRACES.finditer(s, pos, start):
-                depth = depth + 1 if b.group() == "{" else max(0, depth - 1)
-        if depth == 0:
-            out.append(s[last:start])
-            last = m.end()
-        pos = m.end()
-    out.append(s[last:])
-    return out
-
-
-_AND = re.compile(r"\s+and\s+", re.I)
-_COMMA = re.compile(r",")
-_SPACE = re.compile(r"[\s~]+")
-
-
-_SPECIAL_FIRST = re.compile(r"\{\\[a-zA-Z]+\s*\{?\s*([a-zA-Z])|\{\\[^a-zA-Z]\s*\{?([a-zA-Z])")
-
-
-def _is_lower_word(word: str) -> bool:
-    """BibTeX's von test: the first letter at brace depth 0 (or of a special char) is lower."""
-    if "{" not in word and "}" not in word:
-        for c in word:
-            if c.isalpha():
-                return c.islower()
-        return False
-    depth = 0
-    i = 0
-    while i < len(word):
-        c = word[i]
-        if c == "{":
-            if depth == 0 and word[i + 1:i + 2] == "\\":
-                m = _SPECIAL_FIRST.match(word, i)
-                if m:
-                    letter = m.group(1) or m.group(2)
-                    return letter.islower()
-            depth += 1
-        elif c == "}":
-            depth -= 1
-        elif depth == 0 and c.isalpha():
-            return c.islower()
-        i += 1
-    return False
-
-
-def _words(s: str) -> list[str]:
-    """The words of a name part: split at spaces and ties outside braces."""
-    if "{" not in s and "~" not in s:
-        return s.split()  # the same split as _SPACE (\s is str.isspace), without empties
-    return [w for w in _split_top(s, _SPACE) if w]
-
-
-#: One family word (plain, or one brace group) and a plain given part: no von, no jr.
-_FAMILY_COMMA_GIVEN = re.compile(r"(\{[^{}\\]*\}|[^{}\\~,\s]+)\s*,([^{}\\~,]*)")
-
-
-@lru_cache(maxsize=65536)
-def parse_person(raw: str) -> Person:
-    """Split one BibTeX name into given/von/family/jr (LaTeX decoded)."""
-    name = raw.strip().strip(",")
-    if len(name) > 1 and name.startswith("{") and name.endswith("}"):
-        inner, end = _read_delimited(name, 0)
-        if end == len(name):
-            return Person(family=latex_to_unicode(inner), literal=True)
-    simple = _FAMILY_COMMA_GIVEN.fullmatch(name)
-    if simple:  # "Family, Given" or "{Family}, Given": the general path's result, directly
-        return Person(family=latex_to_unicode(simple.group(1)),
-                      given=latex_to_unicode(" ".join(simple.group(2).split())))
-    parts = [p.strip() for p in (_split_top(name, _COMMA) if "{" in name else name.split(","))]
-    given_words: list[str]
-    jr = ""
-    if len(parts) == 1:
-        words = _words(parts[0])
-        if not words:
-            return Person(family="")
-        # von starts at the first lower-case word (not the last word)
-        von_start = next((i for i, w in enumerate(words[:-1]) if _is_lower_word(w)), None)
-        if von_start is None:
-            given_words, von_words, fam_words = words[:-1], [], words[-1:]
-        else:
-            von_end = von_start
-            for i in range(von_start, len(words) - 1):
-                if _is_lower_word(words[i]):
-                    von_end = i + 1
-            given_words = words[:von_start]
-            von_words = words[von_start:von_end]
-            fam_words = words[von_end:]
-    else:
-        first = _words(parts[0])
-        if len(parts) >= 3:
-            jr = parts[1]
-            given = parts[2]
-        else:
-            given = parts[1]
-        given_words = _words(given)
-        von_end = 0
-        for i in range(len(first) - 1):
-            if _is_lower_word(first[i]):
-                von_end = i + 1
-        von_words, fam_words = first[:von_end], first[von_end:]
-    return Person(
-        family=latex_to_unicode(" ".join(fam_words)),
-        given=latex_to_unicode(" ".join(given_words)),
-        von=latex_to_unicode(" ".join(von_words)),
-        jr=latex_to_unicode(jr),
-    )
-
-
-@lru_cache(maxsize=16384)
-def split_names(raw: str) -> tuple[tuple[Person, ...], bool]:
-    """Split a BibTeX ``author`` value into persons; the flag is True for ``and others``.
-
-    Memoised: the same list comes back for a repeated value (a re-read file).
-    """
-    text = " ".join(raw.split())
-    if not text:
-        return (), False
-    names = [n.strip() for n in _split_top(text, _AND)]
-    truncated = False
-    persons: list[Person] = []
-    for n in names:
-        if n.lower() in ("others", "{others}", "et al.", "et al"):
-            truncated = True
-            continue
-        if not n:
-            continue
-        persons.append(parse_person(n))
-    return tuple(p for p in persons if p.family or p.given), truncated
+#: BibTeX name splitting lives in :mod:`citecheck_tex.names` (one splitter for the
+#: project); these are its BibTeX entry points under their historical names.
+parse_person = parse_bibtex_name
+split_names = split_bibtex_names
 
 
 # ---------------------------------------------------------------- entries
@@ -299,10 +153,12 @@ def build_entry(
     end_line: int = 0,
     raw_text: str = "",
     decoded: Mapping[str, str] | None = None,
+    parse_issue: str = "",
 ) -> Entry:
     """Build an Entry from raw (LaTeX) field values, filling the convenience attributes.
 
-    ``decoded`` may give already-decoded values (from a free-text parser).
+    ``decoded`` may give already-decoded values (from a free-text parser);
+    ``parse_issue`` says why that parse is unreliable (see ``refstring.parse_issue``).
     """
     fields: dict[str, str] = {}
     for name, value in raw_fields.items():
@@ -374,6 +230,7 @@ def build_entry(
         texkey=texkey,
         raw_text=raw_text,
         end_line=end_line,
+        parse_issue=parse_issue,
     )
 
 

@@ -66,7 +66,14 @@ def doi_is_valid(doi: str) -> bool:
 def find_doi(text: str) -> str:
     """The first DOI-looking string in free text, normalised ("" when none)."""
     m = _DOI_IN_TEXT.search(text)
-    return normalize_doi(m.group(1)) if m else ""
+    if not m:
+        return ""
+    doi = m.group(1)
+    # "(doi:10.1016/j.physletb.2008.07.009)": the closing parenthesis is the text's, while
+    # "10.1016/0370-2693(83)90138-7" keeps its own
+    while doi.endswith(")") and doi.count(")") > doi.count("("):
+        doi = doi[:-1]
+    return normalize_doi(doi)
 
 
 def normalize_arxiv(s: str) -> str:

@@ -10,6 +10,7 @@ by spaces, so offsets and lines of the rest of the text are unchanged.
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 import unicodedata
@@ -75,6 +76,7 @@ _EXTRA_TEXT_MACROS = [
     MacroTextSpec("bibrangedash", simplify_repl="–"),
     MacroTextSpec("textendash", simplify_repl="–"),
     MacroTextSpec("ensuremath", simplify_repl="%(1)s"),
+    MacroTextSpec("mbox", simplify_repl="%(1)s"),  # mnras.bst: (\mbox{arXiv:...})
     MacroTextSpec("protect", simplify_repl=""),
     MacroTextSpec("relax", simplify_repl=""),
     MacroTextSpec("noopsort", simplify_repl=""),
@@ -86,7 +88,7 @@ _EXTRA_ARG_SPECS = {
     "bibfield": "{{", "bibnamefont": "{", "bibfnamefont": "{", "citenamefont": "{",
     "eprint": "{{", "doibase": "", "BibitemShut": "{", "bibAnnote": "{{", "bibAnnoteFile": "{",
     "noopsort": "{", "ensuremath": "{", "mathcal": "{", "mathrm": "{", "mathbf": "{",
-    "mathit": "{",
+    "mathit": "{", "mbox": "{",
 }
 
 
@@ -135,6 +137,57 @@ def latex_to_unicode(text: str) -> str:
     if _PLAIN.match(text):
         return " ".join(text.split())
     return _decode(text)
+
+
+#: A ``%`` or ``&`` not escaped by a backslash (an even run of backslashes before it).
+_BARE_SPECIAL = re.compile(r"(?<!\\)((?:\\\\)*)([%&])")
+#: Inline markup publishers put in metadata titles (Crossref JATS and HTML, MathML):
+#: ``<scp>T</scp>reebase``, ``<i>p</i>-Bromostyrene``, ``Webots<sup>™</sup>``,
+#: ``<mml:math>...``. Only these element names (with any namespace prefix), so a
+#: ``<`` in text (``p_T < 5 GeV``) stays.
+_MARKUP_TAG = re.compile(
+    r"</?(?:[A-Za-z][\w.-]*:)?(?:i|b|em|strong|sub|sup|scp|sc|u|span|italic|bold|small|"
+    r"smallcaps|sans-serif|monospace|underline|overline|br|p|a|math|mi|mo|mn|ms|mtext|mrow|"
+    r"msub|msup|msubsup|mfrac|msqrt|mroot|mover|munder|munderover|mstyle|mspace|mfenced|"
+    r"semantics|inline-formula|alternatives|tex-math|title)(?:\s[^<>]*)?/?>",
+    re.IGNORECASE,
+)
+#: MathML annotations repeat the formula as TeX source: dropped with their content.
+_MARKUP_ANNOTATION = re.compile(
+    r"<(?:[A-Za-z][\w.-]*:)?annotation(?:-xml)?\b[^>]*>.*?</(?:[A-Za-z][\w.-]*:)?annotation"
+    r"(?:-xml)?>", re.IGNORECASE | re.DOTALL,
+)
+_ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def strip_markup(text: str) -> str:
+    """``text`` without the inline markup of metadata values and with HTML entities
+    resolved: ``<scp>T</scp>reebase`` -> ``Treebase``, ``&amp;`` -> ``&``."""
+    if "<" in text:
+        text = _MARKUP_ANNOTATION.sub(" ", text)
+        text = _MARKUP_TAG.sub("", text)
+    if "&" in text and _ENTITY.search(text):
+        text = html.unescape(text)
+    return text
+
+
+def decode_value(text: str) -> str:
+    """Decode a metadata value taken from JSON or XML (an API answer, a dump record).
+
+    The same decoder as :func:`latex_to_unicode` (so record text and cited text
+    read LaTeX alike: ``$\\hbar$`` -> ``ħ``, ``Rom\\~{a}o`` -> ``Romão``), except
+    that such a value is not TeX source: a bare ``%`` is a percent sign, not a
+    comment (``Power Spectra to 1% Accuracy`` keeps its end), and a bare ``&`` an
+    ampersand. TeX-comment stripping is right only for ``.tex``/``.bib`` files.
+    Publishers' inline markup and HTML entities go first (:func:`strip_markup`).
+    """
+    if not text:
+        return ""
+    if "<" in text or "&" in text:
+        text = strip_markup(text)
+    if "%" in text or "&" in text:
+        text = _BARE_SPECIAL.sub(r"\1\\\2", text)
+    return latex_to_unicode(text)
 
 
 @lru_cache(maxsize=65536)

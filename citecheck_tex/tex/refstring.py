@@ -31,25 +31,45 @@ _YEAR_PAREN = re.compile(r"\(\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[89]|20)\d{2})[a-z]
 _YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])")
 #: "Phys. Rev. Lett. 95, 251302 (2005)", "JHEP 05 (2020) 123", "Nucl. Phys. B 106, 475".
 _JOURNAL_REF = re.compile(
-    r"(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,6}?(?:\s?[A-Z]\b)?)\s*"
+    r"(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,8}?(?:\s?[A-Z]\b)?)\s*"
     # volume and pages are apart ("95, 251302", "2 (1998) 231", "B106 475"): "COVID-19"
     # is no journal reference
-    r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z]{3,}\d{4})\b"
+    r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z][A-Za-z]{1,}\d{4})\b"
     r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})\))?(?:\s*[,:]\s*|\s+)"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})\))?"
 )
 _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-z]?)\s*,\s*"
                       r"(?P<pages>[A-Za-z]?\d+(?:-\d+)?)\s*(?:\((?P<year>\d{4})\))?\s*$")
+#: One initial: "A.", "Yu.", "K.-i.", "J.-P." (hyphenated second parts may be lower case).
+_INI = r"(?:[A-Z][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"
 _INITIALS_FIRST = re.compile(
-    r"^(?:[A-Z][a-z]?\.\s*-?\s*){1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     # a second capitalised family word: "E. Di Valentino", "C.H. Llewellyn Smith"
     r"(?:\s+[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?(?:\s+(?:Jr\.?|Sr\.?|III?))?$"
 )
 _FAMILY_FIRST = re.compile(
     r"^(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
-    r"(?:\s+[A-Z][\w'\-]+)?\s*,?\s+(?:[A-Z][a-z]?\.\s*-?\s*){1,4}$"
+    r"(?:\s+[A-Z][\w'\-]+)?\s*,?\s+" + _INI + r"{1,4}$"
+)
+_INITIALS_ONLY = re.compile(_INI + r"{1,5}")
+# "M.", "Ho, L. C" (the last full stop lost), refextract's "Abhishodh, P"
+_INITIALS_OR_BARE = re.compile(_INI + r"{1,5}|[A-Z]{1,2}|(?:[A-Z]\.\s*){1,4}[A-Z]")
+_GIVEN_FAMILY = re.compile(r"^(?P<given>" + _INI + r"{1,4})(?P<family>.+)$")
+_FAMILY_GIVEN = re.compile(r"^(?P<family>.+?)\s+(?P<given>" + _INI + r"{1,4})$")
+#: Surname first, then initials without full stops, as MNRAS/A&A and refextract write
+#: them ("Mitra S", "Bekenstein J D", "Lagage PO"): the surname has a lower-case letter,
+#: so "JH Chen" (initials first) is not read backwards.
+_FAMILY_FIRST_BARE = re.compile(
+    r"^(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*)"
+    r"\s+(?P<given>(?:[A-Z]{1,3}\.?(?:-[A-Z]\.?)?(?:\s+|$)){1,3})$"
+)
+#: Initials without full stops, then the surname: "JH Chen", "G L Klimchitskaya", "R Rapp".
+_INITIALS_FIRST_BARE = re.compile(
+    r"^(?P<given>(?:(?:[A-Z]{1,2}|[A-Z](?:\.[A-Z])+\.?)\s+){1,3})(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*)$"
 )
 _FULL_NAME = re.compile(
     r"^[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[A-Z]\.)?(?:\s+(?:van|von|der|de|la|del|di)"
@@ -62,30 +82,76 @@ _FAMILY_WORD = re.compile(
 )
 #: A report-number-like token in free text ("CMS-PAS-HIG-11-024", "CERN-TH-2102"): three
 #: parts or more, so that "COVID-19" or "VGG-16" in a title stays in the title.
-_REPORT_TOKEN = re.compile(r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w./-])")
-_APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.\s*"
+_REPORT_TOKEN = re.compile(
+    r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w/-])(?!\.[\w/-])")
+_APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.?\s*"
                   r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
 _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
 _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I)
 
 
+def _spaced_initials(piece: str) -> str:
+    """"D.Aloni" -> "D. Aloni", "A.J.Krasznahorkay" -> "A.J. Krasznahorkay"."""
+    return re.sub(r"(?<![A-Za-z])([A-Z]\.)(?=[A-Z\u00C0-\u024F][a-z\u00DF-\u024F])", r"\1 ", piece)
+
+
 def _looks_like_name(piece: str) -> bool:
-    p = piece.strip()
+    p = _spaced_initials(piece.strip())
     if not p or any(ch.isdigit() for ch in p) or len(p.split()) > 5:
         return False
     return bool(_INITIALS_FIRST.match(p) or _FAMILY_FIRST.match(p) or _FULL_NAME.match(p)
+                or _FAMILY_FIRST_BARE.match(p)
                 or (_COLLAB.search(p) and len(p.split()) <= 4))
+
+
+def _is_initialled_name(piece: str) -> bool:
+    p = _spaced_initials(piece.strip())
+    return bool(_INITIALS_FIRST.match(p) or _FAMILY_FIRST.match(p) or _FAMILY_FIRST_BARE.match(p))
+
+
+def _all_names(segment: str) -> bool:
+    """True when every piece of an author segment reads as a name (or initials)."""
+    seg = _ET_AL.sub(",", segment)
+    pieces = [p.strip() for p in re.split(r",|;|\band\b|&", seg) if p.strip()]
+    return bool(pieces) and all(_looks_like_name(p) or _INITIALS_ONLY.fullmatch(p)
+                                or _FAMILY_WORD.fullmatch(p) for p in pieces)
+
+
+def _bibtex_name(piece: str) -> str:
+    """One name as BibTeX reads it: surname-first forms get their comma
+    ("Curti M." -> "Curti, M.", "Bekenstein J D" -> "Bekenstein, J D")."""
+    p = _spaced_initials(piece.strip())
+    if re.fullmatch(r"The\s+[A-Z][A-Z0-9\-]{1,}", p):  # "The ATLAS": a collaboration
+        return f"{p} Collaboration"
+    if "," in p or _COLLAB.search(p):
+        return p
+    if _INITIALS_FIRST.match(p):
+        m = _GIVEN_FAMILY.match(p)
+        # "M. Della Morte", "C.H. Llewellyn Smith": BibTeX would read "Della" as a given
+        # name; the initials say where the family name starts
+        if m and len(m.group("family").split()) > 1 and not re.search(
+                r"\s(?:Jr\.?|Sr\.?|III?)$", m.group("family")) and m.group("family")[0].isupper():
+            return f"{m.group('family').strip()}, {m.group('given').strip()}"
+        return p
+    m = _FAMILY_FIRST_BARE.match(p)
+    if m:
+        return f"{m.group('family')}, {m.group('given').strip()}"
+    m = _FAMILY_GIVEN.match(p)
+    if m and _FAMILY_FIRST.match(p):
+        return f"{m.group('family')}, {m.group('given').strip()}"
+    return p
 
 
 def _authors_from(segment: str) -> tuple[list[str], bool]:
     """Names from an author segment; the flag is True for "et al."."""
     truncated = bool(_ET_AL.search(segment))
     seg = _ET_AL.sub("", segment)
-    seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&)\s*", ", ", seg)
+    seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.))\s*", ", ", seg)
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
                                 re.search(r"\b[A-Z]\.$", p.strip()) else "")
               for p in seg.split(",")]
-    pieces = [p for p in pieces if p]
+    pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
+                                                           or [p.strip(" :")])]
     names: list[str] = []
     i = 0
     while i < len(pieces):
@@ -94,16 +160,36 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
         # "Family, I." written with a comma between family and initials
         if ((re.fullmatch(r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[\w'\-]+)?", p)
              or _FAMILY_WORD.fullmatch(p))
-                and re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", nxt)):
+                and _INITIALS_OR_BARE.fullmatch(nxt)):
             names.append(f"{p}, {nxt}")
             i += 2
             continue
-        names.append(p)
+        names.append(_bibtex_name(p))
         i += 1
-    return names, truncated
+    return _unique_persons(names), truncated
+
+
+def _unique_persons(names: list[str]) -> list[str]:
+    """Names without the repeats reference extraction leaves ("S. P. Martin, S. P. Martin";
+    "R Alonso, ..., R. Alonso"): one family name with one first initial is one person."""
+    out: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for n in names:
+        if "," in n:
+            fam, given = (x.strip() for x in n.split(",", 1))
+        else:
+            bits = n.split()
+            fam, given = (bits[-1], bits[0]) if len(bits) > 1 else (n, "")
+        key = (_compact(fam), _compact(given)[:1])
+        if key in seen and key[0]:
+            continue
+        seen.add(key)
+        out.append(n)
+    return out
 
 
 _TITLE_WORDS = frozenset("a an and at by for from in into of on or the to with".split())
+_PARTICLES = frozenset("van von der den de del della di da dos du la le ter".split())
 
 
 def _names_without_separators(text: str) -> bool:
@@ -112,11 +198,44 @@ def _names_without_separators(text: str) -> bool:
     word ("of", "the"), and many of them bare initials. Such text is no title."""
     words = text.replace(".", " ").split()
     # "A" is an initial inside a list of names, the article only at the start
+    # surname particles ("Dias de Deus") are the only lower-case words allowed
     if len(words) < 3 or words[0] == "A" or any(
-            (w.lower() in _TITLE_WORDS and w != "A") or not w[0].isupper() for w in words):
+            (w.lower() in _TITLE_WORDS and w != "A")
+            or (not w[0].isupper() and w not in _PARTICLES) for w in words):
         return False
     initials = sum(1 for w in words if len(w) <= 2 and w.isupper())
     return initials * 3 >= len(words)
+
+
+_BARE_INITIAL = re.compile(r"(?:[A-Z]{1,3}|[A-Z][a-z]?\.(?:-?[A-Z][a-z]?\.)*)")
+
+
+def _split_name_run(piece: str) -> list[str] | None:
+    """Names run together without commas, initials first ("G Bélanger F Boudjema A Pukhov",
+    "C. Andrés J. Dias de Deus A. Moscoso"), as reference extraction leaves them; None
+    unless the whole piece reads as two names or more."""
+    tokens = piece.split()
+    names: list[str] = []
+    i = 0
+    while i < len(tokens):
+        start = i
+        while i < len(tokens) and _BARE_INITIAL.fullmatch(tokens[i]):
+            i += 1
+        if i == start or i - start > 3:
+            return None
+        fam_start = i
+        while i < len(tokens) and not _BARE_INITIAL.fullmatch(tokens[i]):
+            t = tokens[i]
+            if not (t in _PARTICLES or re.fullmatch(
+                    r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*", t)):
+                return None
+            i += 1
+        if i == fam_start or i - fam_start > 3:
+            return None
+        names.append(" ".join(tokens[start:i]))
+    if len(names) == 2 and tokens[0] in ("A", "I"):
+        return None  # "A Large N Expansion" is a title
+    return names if len(names) >= 2 else None
 
 
 def _bibtex_authors(names: list[str], truncated: bool) -> str:
@@ -124,6 +243,34 @@ def _bibtex_authors(names: list[str], truncated: bool) -> str:
     if truncated:
         out.append("others")
     return " and ".join(out)
+
+
+_ARXIV_PAGE_TITLE = re.compile(r"(?:^|(?<=\s))\[(\d{4}\.\d{4,5}(?:v\d+)?)\]")
+_DOI_LEAD = re.compile(r"doi\s*:?\s*$", re.I)
+_ARXIV_LEAD = re.compile(r"arxiv\s*:\s*$", re.I)
+_ID_TAIL = re.compile(r"(?:v\d+)?(?:\s*\[[^\]]*\])?")
+
+
+def _cut_id(text: str, ident: str, lead: re.Pattern[str] | None,
+            tail: re.Pattern[str] | None) -> str:
+    """``text`` without every occurrence of ``ident`` (any case), with the label before
+    it ("doi:", "arXiv:") and the version or category after it. Fixed patterns: one
+    compiled per identifier would crowd the other patterns out of ``re``'s cache."""
+    key = ident.lower()
+    while True:
+        j = text.lower().find(key)
+        if j < 0 or not key:
+            return text
+        start, end = j, j + len(key)
+        if lead is not None:
+            m = lead.search(text, 0, j)
+            if m:
+                start = m.start()
+        if tail is not None:
+            m = tail.match(text, end)
+            if m:
+                end = m.end()
+        text = text[:start] + " " + text[end:]
 
 
 def _take_ids(text: str, out: dict[str, str]) -> str:
@@ -139,15 +286,18 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
         else:
             out.setdefault("url", url)
         text = text.replace(m.group(0), " ")
+    page = _ARXIV_PAGE_TITLE.search(text)
+    if page and normalize_arxiv(page.group(1)):  # "[2409.18194] Title": arXiv's page titles
+        out.setdefault("eprint", normalize_arxiv(page.group(1)))
+        text = text[:page.start()] + " " + text[page.end():]
     doi = find_doi(text)
     if doi:
         out.setdefault("doi", doi)
-        text = re.sub(r"(?:doi\s*:?\s*)?" + re.escape(doi), " ", text, flags=re.I)
+        text = _cut_id(text, doi, _DOI_LEAD, None)
     arxiv = find_arxiv(text)
     if arxiv:
         out.setdefault("eprint", arxiv)
-        text = re.sub(r"(?:arxiv\s*:\s*)?" + re.escape(arxiv) + r"(?:v\d+)?(?:\s*\[[^\]]*\])?",
-                      " ", text, flags=re.I)
+        text = _cut_id(text, arxiv, _ARXIV_LEAD, _ID_TAIL)
     for m in _REPORT_TOKEN.finditer(text):
         if looks_like_report_number(m.group(0)):
             out["reportnumber"] = normalize_report_number(m.group(0))
@@ -157,8 +307,121 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
         bare = find_arxiv(text, bare=True)
         if bare:
             out.setdefault("eprint", bare)
-            text = re.sub(re.escape(bare) + r"(?:v\d+)?(?:\s*\[[^\]]*\])?", " ", text)
+            text = _cut_id(text, bare, None, _ID_TAIL)
     return text
+
+
+#: Leftovers of publisher and database pages: link labels ("[INSPIRE]", "[ADS]",
+#: "[arXiv]", "[Google Scholar]"), "Crossref:"/"ADS:" stubs, ADS bibcodes
+#: ("2017MNRAS.465..547P", 19 characters), MathSciNet and zbMATH numbers
+#: ("MR0102094 (21 #889)", "MR1453071 (98d:58081)"). None of it is title or author.
+_NOISE = re.compile(
+    r"\[\s*(?:INSPIRE|ADS|arXiv|Google\s+Scholar|Cross[Rr]ef|PubMed|MathSciNet|Medline|"
+    r"Web\s+of\s+Science|CAS|SPIRES|ISI|Scopus|Full\s+Text|Abstract|PDF|Article|MR|zbMATH|"
+    r"Zentralblatt)\s*\]"
+    r"|\b(?:Cross[Rr]ef|ADS|Preprint|Google\s+Scholar|PubMed)\s*:(?!\s*\d)"
+    r"|(?<![\w.])(?:1[89]|20)\d\d[A-Za-z&][A-Za-z&.]{4}[\d.]{4}[A-Za-z.][\dA-Za-z.]{4}[A-Z](?![\w.])"
+    r"|(?:Mathematical\s+Reviews\s*\(MathSciNet\)\s*:\s*)?\bMR\s?\d{5,8}"
+    r"(?:\s*\(\s*\d+[a-z]?\s*[:#]\s*\d+\s*\)|\s*\(\s*\d+\s*#\s*\d+\s*\))?"
+    r"|\b(?:Zentralblatt\s+MATH|Zbl)\s*:?\s*\d{4}\.?\d{5}"
+    r"|\bDigital\s+Object\s+Identifier\s*:?"
+    r"|\bURL\b|\[\s*(?:arXiv|INSPIRE|ADS)\b(?![^\[]*\])"
+    # labels of neighbouring references left in the text ("[51] [52]")
+    r"|(?<!\S)\[\d{1,3}\](?!\S)"
+    # ADS writes preprints as the journal "ArXiv e-prints" (optionally with a month)
+    r"|\b(?:ArXiv|arXiv)\s+e-prints(?:\s*\((?:[A-Z][a-z]{2,8}\.?,?)\)|\s*\.)?"
+)
+
+
+#: A bibcode refextract cut at the front ("hLB..759..402K", "NRAS..71..460P",
+#: "1284.14051CMaPh.324..937C"), matched against one whitespace-delimited token of at
+#: most 30 characters (a pattern over the whole text backtracks badly on long tokens).
+_CUT_BIBCODE = re.compile(r"(?:\d{4}\.\d{5})?[\w&.]{0,12}\.\.[\w&.]{0,12}\d[\w&.]{0,8}[A-Z][,;]?")
+#: MathSciNet and zbMATH numbers next to such a bibcode ("3398915", "1331.81317").
+_REVIEW_NUMBER = re.compile(r"\d{7}[,;]?|\d{4}\.\d{5}[,;]?")
+
+
+def _strip_noise(text: str) -> str:
+    """Remove what publisher pages and databases add to a reference (see ``_NOISE`` and
+    ``_CUT_BIBCODE``)."""
+    text = _NOISE.sub(" ", text)
+    if ".." not in text:
+        return text
+    tokens = text.split(" ")
+    drop = [len(t) <= 30 and bool(_CUT_BIBCODE.fullmatch(t)) for t in tokens]
+    for i, t in enumerate(tokens):  # review numbers only beside a cut bibcode
+        if not drop[i] and _REVIEW_NUMBER.fullmatch(t) and any(
+                drop[j] for j in range(max(0, i - 2), min(len(tokens), i + 3)) if j != i):
+            drop[i] = True
+    return " ".join(t if not d else (", " if t.endswith((",", ";")) else " ")
+                    for t, d in zip(tokens, drop, strict=True))
+
+
+#: A volume and first page as they follow a journal name: "95, 251302",
+#: "04 (2025) 012", "448, 792" (MNRAS/A&A style), "B106, 475", "LATTICE2013, 395",
+#: "11, e0147451", "811, L12".
+_VOL_PAGES = re.compile(
+    r"(?P<sep>\s*,\s*|\s+)(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]{1,}\d{4})\b"
+    r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})[a-z]?\))?(?:\s*[,:]\s*|\s+)"
+    r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
+    r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)"
+    r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})[a-z]?\))?"
+)
+_JOURNAL_SMALL_WORDS = frozenset(
+    "of the and in for on de der des und et la le di del della fur für e-print e-prints".split())
+#: The longest journal name tried before a volume, in words.
+_MAX_JOURNAL_WORDS = 12
+
+
+def _known_journal_before(text: str, end: int, start: int) -> int | None:
+    """Start of the longest known journal name that ends at ``end`` (None if none).
+
+    Known means in INSPIRE's or Crossref's journal tables, so names with commas,
+    colons or "of" ("Journal of High Energy Physics", "J. Phys. A: Math. Theor.",
+    "Monthly Notices of the Royal Astronomical Society") are read whole.
+    """
+    from citecheck_tex.verify.journals import abbreviated_words, is_known_journal
+
+    words = list(re.finditer(r"\S+", text[start:end]))[-_MAX_JOURNAL_WORDS:]
+    # journal names are capitalised but for short words ("Journal of ..."): a longer
+    # candidate than the last lower-case word allows is never looked up
+    first = 0
+    for k in range(len(words) - 1, -1, -1):
+        w0 = words[k].group(0)
+        if w0[0].islower() and w0.lower().strip(",.:;") not in _JOURNAL_SMALL_WORDS:
+            first = k + 1
+            break
+    for k, w in enumerate(words[first:], start=first):
+        cand = text[start + w.start():end].strip(" ,;:")
+        if (not cand or not (cand[0].isupper() or cand.startswith("e-"))
+                or not re.search(r"[A-Za-z]{2}", cand) or w.group(0)[-1] in ",:"
+                or ".: " in cand or cand.lower().startswith(("and ", "in "))):
+            continue  # "R.A.: Nobel Lecture: ..." ends an author list, begins no journal
+        if is_known_journal(cand):
+            if k and " " not in cand and words[k - 1].group(0) in abbreviated_words():
+                # "Commun. Appl. Math. Comput. Sci.": a known one-word tail ("Sci.") of an
+                # unknown abbreviated name is not the journal
+                return -1
+            return start + w.start()
+    return None
+
+
+def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] | None:
+    """The first "known journal, volume, page" after ``start``: (start, end, fields)."""
+    for m in _VOL_PAGES.finditer(text, start):
+        jstart = _known_journal_before(text, m.start(), start)
+        if jstart is None:
+            continue
+        if jstart < 0:
+            return None
+        journal = text[jstart:m.start()].strip(" ,;:")
+        fields = {"journal": journal, "volume": m.group("volume"),
+                  "pages": re.sub(r"\s*[-–]+\s*", "-", m.group("pages"))}
+        year = m.group("year1") or m.group("year2")
+        if year:
+            fields["year"] = year
+        return jstart, m.end(), fields
+    return None
 
 
 def _parse_markdown(inner: str, url: str) -> dict[str, str]:
@@ -167,6 +430,10 @@ def _parse_markdown(inner: str, url: str) -> dict[str, str]:
     if "url" not in out and "doi" not in out and "eprint" not in out:
         out["url"] = url
     out.setdefault("url", url)
+    page = _ARXIV_PAGE_TITLE.match(inner.strip())
+    if page and normalize_arxiv(page.group(1)):  # "[[2409.18194] Title](https://arxiv.org/...)"
+        out.setdefault("eprint", normalize_arxiv(page.group(1)))
+        inner = inner.strip()[page.end():]
     m = re.match(r"^(?P<authors>.+?),\s*(?P<year>(?:1[89]|20)\d{2})[a-z]?\s*,\s*(?P<title>.+)$",
                  inner.strip(), re.S)
     if m:
@@ -178,6 +445,33 @@ def _parse_markdown(inner: str, url: str) -> dict[str, str]:
     else:
         out["title"] = inner.strip().rstrip(".")
     return out
+
+
+def parse_issue(fields: dict[str, str]) -> str:
+    """Why the fields read from a free-text reference are not to be trusted, or "".
+
+    A reference whose DOI, arXiv id or journal reference was read is identified by
+    it, but a verdict that calls it fabricated or hijacked needs its title and
+    authors too: when neither was read, or the title holds what looks like names or
+    leftovers, the verifier must say it could not read the reference (UNVERIFIED)
+    rather than MAJOR. The reason is a short phrase for the report.
+    """
+    title = fields.get("title", "")
+    if not title and not fields.get("author"):
+        return "neither authors nor a title could be read"
+    first = re.split(r",|;|:\s", title, maxsplit=1)[0].strip()
+    if title and (_ET_AL.search(title) or re.match(r"(?:and|&)\s", title)
+                  or _names_without_separators(re.sub(r",|\band\b|&", " ", title))
+                  or ("," in title and (_split_name_run(first) is not None
+                                        or _INITIALS_FIRST_BARE.match(first)
+                                        or _INITIALS_FIRST.match(first)))):
+        return "the title read looks like part of the author list"
+    if title and _repeats(title):
+        return "the title read repeats text (reference-extraction leftovers)"
+    note = fields.get("note", "")
+    if note and not title:
+        return f"text left unread: {note[:60]!r}"
+    return ""
 
 
 def parse_reference(text: str) -> dict[str, str]:
@@ -194,6 +488,129 @@ def parse_reference(text: str) -> dict[str, str]:
         return {"note": " ".join(text.split())}
 
 
+#: MNRAS/A&A: "..., 2011, Stoch. Proc. Appl., 116, 267": a year, then the journal, volume
+#: and page separated by commas (journals the tables do not know included).
+_COMMA_VENUE = re.compile(
+    r"(?:^|,\s*)(?P<year>(?:1[89]|20)\d{2})[a-z]?,\s*"
+    r"(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
+    r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
+#: "Title | Dr. A. Author, B. Author": a title, a bar, then the authors (honorifics dropped).
+_TITLE_BAR_AUTHORS = re.compile(
+    r"^(?P<title>[^|]{8,}?)\s+\|\s+(?:(?:Dr|Prof|Mr|Ms|Mrs)\.?\s+)?(?P<authors>[^|]+?)\s*\.?$")
+_OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’"}
+
+
+def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
+    """The quoted title and its span: the first quotation that starts a field (after a
+    comma, full stop, colon or at the start), its own nested quotes kept
+    ("Non linear electron plasma oscillation: the “water bag model”"). A quoted phrase
+    inside an unquoted title is not the title."""
+    for n, m in enumerate(re.finditer(r"``|[“\"«‘]", text)):
+        if n >= 20:
+            break
+        before = text[:m.start()].rstrip()
+        last = re.split(r",|;|\band\b|&", before)[-1].strip()
+        if before and before[-1] not in ",.:;([" and not (
+                _looks_like_name(last) or _ET_AL.search(last)):  # "A. Smith “Title”"
+            continue
+        opener = m.group(0)
+        closer = _OPEN_QUOTES[opener]
+        depth, i = 1, m.end()
+        while i < len(text):
+            if opener != closer and text.startswith(opener, i):
+                depth += 1
+            elif text.startswith(closer, i):
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        if depth:
+            continue
+        inner = text[m.end():i].strip().rstrip(",.").strip()
+        if len(inner) >= 4:
+            return inner, (m.start(), i + len(closer))
+    qm = _QUOTED.search(text)
+    if qm and not text[:qm.start()].strip():
+        return next(g for g in qm.groups() if g).strip().rstrip(",."), qm.span()
+    return None
+
+
+#: What is said about a work but is not its title: "(in Russian)", "submitted to ApJS",
+#: "to appear in ...", "in press", "in preparation".
+_FILLER = re.compile(
+    r"(?:^|[,.;]?\s*)\(?\b(?:in\s+(?:Russian|Japanese|Chinese|German|French)\)?"
+    r"|(?:submitted|accepted)(?:\s+(?:to|for\s+publication\s+in|in))?(?:\s+[A-Z][\w.&]*){0,4}"
+    r"|to\s+(?:appear|be\s+published)\s+in(?:\s+[A-Z][\w.&]*){0,4}"
+    r"|in\s+press|in\s+preparation|preprint|and\s+references\s+therein)\)?\s*$", re.I)
+
+
+#: Where books are published: a title followed by ", New York, Plume" ends before it.
+_PLACE = (r"(?:New\s+York|Cambridge(?:,\s*MA)?|Oxford|Berlin|Heidelberg|Singapore|Amsterdam|"
+          r"Princeton|London|Boston|Dordrecht|Chicago|Paris|Moscow|Tokyo|Hoboken|Weinheim|"
+          r"Bristol|Philadelphia|Redwood\s+City|Reading(?:,\s*MA)?|Berlin\s+Heidelberg)")
+_PUBLISHER_TAIL = re.compile(
+    r"(?:,\s*" + _PLACE + r"(?:\s*[,:]\s*[A-Z][\w&.\- ]{1,40})?"
+    r"|\s*\([^()]*\b(?:Press|Publishers?|Verlag|Springer|Wiley|Elsevier|World\s+Scientific|"
+    r"Academic|Addison|Benjamin|Dover|Pergamon|Plenum|Birkh\w+)\b[^()]*\))\s*$")
+
+
+def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
+    """A title without what stuck to it: a citation label in front ("[RBC/UKQCD 13C]"),
+    a year suffix ("b, ", from "(2014b)"), a trailing year or "arXiv: 2004", the place
+    and publisher of a book, and a journal named without volume and page
+    ("..., C. R. Physique"), which goes to ``out``."""
+    t = re.sub(r"^(?:\[[^\]]{1,30}\]\s*|[a-z],\s+)", "", title)
+    t = _PUBLISHER_TAIL.sub("", t).strip(" ,.;:")
+    t = re.sub(r"(?:[,.]\s*(?:arXiv\s*:\s*)?\(?|\s*\()(?:1[89]|20)\d{2}[a-z]?\)?$", "",
+               t).strip(" ,.;:")
+    m = re.search(r",\s*([A-Z][^,]{2,60})$", t)
+    if m and not has_journal and ("." in m.group(1) or " " in m.group(1).strip()):
+        from citecheck_tex.verify.journals import is_known_journal
+
+        if is_known_journal(m.group(1).strip()):
+            out["journal"] = m.group(1).strip()
+            t = t[:m.start()].strip(" ,.;:")
+    return t if len(t.split()) >= 2 or t == title else title
+
+
+def _unrepeated(title: str) -> str:
+    """A title that reference extraction wrote twice around the author list ("T, names
+    T") is the title once."""
+    words = title.split()
+    whole = _compact(title)
+    for k in range(len(words) // 2, 2, -1):
+        head = _compact(" ".join(words[:k]))
+        # compared without spaces and punctuation: "AdS(3)" and "AdS (3)" are one text
+        if len(head) >= 12 and whole.endswith(head) and len(whole) >= 2 * len(head):
+            return " ".join(words[:k]).strip(" ,.;:")
+    return title
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text).lower()
+
+
+def _repeats(title: str, n: int = 4) -> bool:
+    """True when ``n`` words follow each other twice in ``title``: reference extraction
+    copied part of the reference into it."""
+    words = [_compact(w) for w in title.split()]
+    seen: set[tuple[str, ...]] = set()
+    for i in range(len(words) - n + 1):
+        gram = tuple(words[i:i + n])
+        if gram in seen:
+            return True
+        seen.add(gram)
+    return False
+
+
+#: "Pontzen et al., 2017, Title", "Caola & Melnikov, 2013, Title", "Regmi, 2017, Title":
+#: surnames, a year, then the title (the plain-text form of the markdown list items).
+_SURNAME_YEAR = re.compile(
+    r"^(?P<authors>[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
+    r"(?:\s+et\s*\.?\s*al\.?|\s*(?:&|\band\b)\s*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?)"
+    r"\s*,\s*(?P<year>(?:1[89]|20)\d{2})[a-z]?\s*[,.:]\s*(?P<rest>.+)$")
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -204,6 +621,7 @@ def _parse(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     text = _NUMBERING.sub("", text)
     rest = _take_ids(text, out)
+    rest = " ".join(_strip_noise(rest).split())
     pn = _PUBNOTE.match(rest)
     if pn and not re.search(r"\s", pn.group("journal").replace(". ", ".")) or (
             pn and "." in pn.group("journal")):
@@ -214,69 +632,134 @@ def _parse(text: str) -> dict[str, str]:
             out["year"] = pn.group("year")
         return out
     apa = _APA.match(rest)
-    if apa:
+    if apa and _all_names(apa.group("authors")):
         names, truncated = _authors_from(apa.group("authors"))
         if names:
             out["author"] = _bibtex_authors(names, truncated)
         out["year"] = apa.group("year")
         out["title"] = apa.group("title").strip().rstrip(".")
         tail = apa.group("tail")
-        jm2 = _JOURNAL_REF.search(tail)
-        if jm2:
-            out["journal"] = jm2.group("journal").strip().rstrip(",")
-            out["volume"] = jm2.group("volume")
-            out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm2.group("pages"))
+        found = _find_journal_ref(tail, 0)
+        if found:
+            out.update({k: v for k, v in found[2].items() if k != "year"})
+            between = tail[:found[0]].strip(" ,.;")
+            if between and between[0].islower():  # the title went on: "galaxy. ii: anisotropy"
+                out["title"] = f"{out['title']}. {between}"
+        else:
+            jm2 = _JOURNAL_REF.search(tail)
+            if jm2:
+                out["journal"] = jm2.group("journal").strip().rstrip(",")
+                out["volume"] = jm2.group("volume")
+                out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm2.group("pages"))
+        return out
+    bar = _TITLE_BAR_AUTHORS.match(rest)
+    if bar and _all_names(bar.group("authors")):
+        names, truncated = _authors_from(bar.group("authors"))
+        out["author"] = _bibtex_authors(names, truncated)
+        out["title"] = bar.group("title").strip(" ,.;:")
+        return out
+    sy = _SURNAME_YEAR.match(rest)
+    if sy:
+        names, truncated = _authors_from(sy.group("authors"))
+        out["author"] = _bibtex_authors(names, truncated)
+        out["year"] = sy.group("year")
+        tail = sy.group("rest")
+        found = _find_journal_ref(tail, 0)
+        title = tail[:found[0]] if found else tail
+        if found:
+            out.update({k: v for k, v in found[2].items() if k != "year"})
+        title = title.strip(" ,.;:")
+        if len(title.split()) >= 2:
+            out["title"] = title
         return out
     rest = re.sub(r"\(([^()]*(?:Collaboration|Collab\.)[^()]*)\)", " ", rest)
     title_span: tuple[int, int] | None = None
-    qm = _QUOTED.search(rest)
-    if qm:
-        title = next(g for g in qm.groups() if g)
-        out["title"] = title.strip().rstrip(",.")
-        title_span = qm.span()
+    quoted = _quoted_title(rest)
+    if quoted:
+        out["title"], title_span = quoted
     ym = _YEAR_PAREN.search(rest)
     if ym:
         out["year"] = ym.group(1)
     search_from = title_span[1] if title_span else 0
-    jm = None
-    for cand in _JOURNAL_REF.finditer(rest, search_from):
-        journal = cand.group("journal").strip()
-        if journal and re.search(r"[A-Za-z]{2}", journal) and not _looks_like_name(journal):
-            jm = cand
-            break
-    if jm:
-        journal = jm.group("journal").strip().rstrip(",")
-        out["journal"] = journal
-        out["volume"] = jm.group("volume")
-        out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm.group("pages"))
-        year = jm.group("year1") or jm.group("year2")
-        if year:
-            out["year"] = year
+    jspan: tuple[int, int] | None = None
+    found = _find_journal_ref(rest, search_from)
+    comma_venue = None if found else _COMMA_VENUE.search(rest, search_from)
+    if found:
+        jspan = (found[0], found[1])
+        out.update(found[2])
+    elif comma_venue:
+        jspan = (comma_venue.start("journal"), comma_venue.end())
+        out.update({k: re.sub(r"\s*[-–]+\s*", "-", v).strip()
+                    for k, v in comma_venue.groupdict().items() if v})
+    else:
+        for cand in _JOURNAL_REF.finditer(rest, search_from):
+            journal = cand.group("journal").strip()
+            # a person's name before digits is no journal ("PLoS One 11" is one)
+            if journal and re.search(r"[A-Za-z]{2}", journal) and not _is_initialled_name(journal):
+                jspan = cand.span()
+                out["journal"] = journal.rstrip(",")
+                out["volume"] = cand.group("volume")
+                out["pages"] = re.sub(r"\s*[-–]+\s*", "-", cand.group("pages"))
+                year = cand.group("year1") or cand.group("year2")
+                if year:
+                    out["year"] = year
+                break
     if "year" not in out:
-        years = _YEAR.findall(rest)
+        # a page number is no year ("Phys. Rev. Lett., 78, 1861")
+        unpaged = rest[:jspan[0]] + " " + rest[jspan[1]:] if jspan else rest
+        years = _YEAR.findall(unpaged)
         if years:
             out["year"] = years[-1]
     head_end = min(x for x in (
         title_span[0] if title_span else len(rest),
-        jm.start() if jm else len(rest),
+        jspan[0] if jspan else len(rest),
     ))
     head = rest[:head_end]
-    pieces = [p.strip() for p in re.split(r",|;|\band\b|&", _ET_AL.sub(",", head)) if p.strip()]
+    # the author list ends at "et al.": "B. Chen et al., Bubbling AdS and droplet ..."
+    etal = _ET_AL.search(head)
+    names_part = head[:etal.start()] if etal else head
+    # ":" ends a Springer author list ("Langmann, E., Szabo, R.J.: Title. JHEP ...")
+    pieces = [p.strip(" :") for p in re.split(r",|;|:\s|\band\b|&|\be(?=\s+[A-Z]\.)",
+                                              names_part) if p.strip(" :")]
+    # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
+    colon = re.search(r":\s", names_part)
+    if colon and _all_names(names_part[:colon.start()]):
+        pieces = [p.strip() for p in re.split(r",|;|\band\b|&", names_part[:colon.start()])
+                  if p.strip()]
     author_pieces: list[str] = []
-    consumed = 0
+    initialled = False
+    # "A Grassi, Y Hatsuda and M Mariño": initials without full stops first; "A Review"
+    # alone is no name, so a lone "A"/"I" initial needs a second name of the form
+    bare = [p for p in pieces if _INITIALS_FIRST_BARE.match(p)]
     for k, p in enumerate(pieces):
+        if _INITIALS_FIRST_BARE.match(p) and (len(bare) > 1 or not re.match(r"[AI]\s", p)) \
+                or _split_name_run(p):
+            author_pieces.append(p)
+            initialled = True
+            continue
         nxt = pieces[k + 1] if k + 1 < len(pieces) else ""
-        initials = re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", nxt)
-        if (_looks_like_name(p) or re.fullmatch(r"(?:[A-Z][a-z]?\.\s*-?\s*){1,5}", p)
+        if initialled and "." not in p and _FULL_NAME.match(p) and not _is_initialled_name(p):
+            # after "N. Cabibbo", "Unitary Symmetry" is a title that looks like a name
+            break
+        initialled = initialled or _is_initialled_name(p)
+        # "Sharif, M." and refextract's "Abhishodh, P" (initials without a full stop)
+        initials = _INITIALS_OR_BARE.fullmatch(nxt)
+        if (_looks_like_name(p) or _INITIALS_ONLY.fullmatch(p)
+                or (author_pieces and _INITIALS_OR_BARE.fullmatch(p))
                 or (initials and _FAMILY_WORD.fullmatch(p))):  # "Sharif, M., Saleem, R."
             author_pieces.append(p)
-            consumed += 1
         else:
             break
+    if author_pieces and not initialled and re.match(
+            r"\s*,?\s*(?:and|&)\s", head[head.find(author_pieces[-1]) + len(author_pieces[-1]):]):
+        # "Thermal Fluctuations and Instability in ...": the "and" joins title words, not
+        # names written out in full
+        author_pieces = []
     if author_pieces:
         # rebuild the author segment up to the last name piece
-        last = author_pieces[-1]
-        cut = head.find(last) + len(last)
+        cut = 0
+        for piece in author_pieces:  # in order: a short piece ("P") also occurs in others
+            cut = head.find(piece, cut) + len(piece)
         seg = head[:cut]
         after = head[cut:]
         et_al = bool(re.match(r"\s*,?\s*et\s*\.?\s*al", after, re.I))
@@ -288,11 +771,18 @@ def _parse(text: str) -> dict[str, str]:
         remainder = head
     if "title" not in out:
         candidate = remainder.strip(" ,.;:")
-        candidate = re.sub(r"\(\s*\d{4}\s*\)$", "", candidate).strip(" ,.;:")
+        candidate = re.sub(r"\(\s*\d{4}[a-z]?\s*\)$", "", candidate).strip(" ,.;:")
         candidate = re.sub(r"^(?:(?:1[89]|20)\d{2}[a-z]?)\s*[,.:]\s*", "", candidate)
         candidate = re.sub(r"^\(\s*\d{4}[a-z]?\s*\)\s*[,.:]?\s*", "", candidate)
-        if len(candidate.split()) >= 3:
-            if _names_without_separators(candidate):
+        candidate = _FILLER.sub("", candidate).strip(" ,.;:")
+        candidate = _unrepeated(candidate)
+        candidate = _clean_title(candidate, out, has_journal=jspan is not None)
+        # a short unquoted title counts when it sits between names and a journal reference
+        if len(candidate.split()) >= 3 or (
+                len(candidate.split()) == 2 and author_pieces and jspan
+                and not re.search(r"\d", candidate) and re.search(r"[A-Za-z]{3}", candidate)):
+            if _names_without_separators(candidate) or _is_initialled_name(candidate) \
+                    or _INITIALS_FIRST_BARE.match(candidate):
                 out["note"] = candidate.strip(" ,.;:")  # not a title: never compared
             else:
                 out["title"] = candidate.strip(" ,.;:")

@@ -7,7 +7,7 @@ import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene
-from citecheck_tex.tex.refstring import parse_reference
+from citecheck_tex.tex.refstring import parse_issue, parse_reference
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +51,8 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
         fields = parse_reference(body)
         etype = "article" if fields.get("journal") else "misc"
         entry = build_entry(key, etype, filename, first, fields, origin=EntryOrigin.TEXT,
-                            end_line=last, raw_text=body, decoded=fields)
+                            end_line=last, raw_text=body, decoded=fields,
+                            parse_issue=parse_issue(fields))
         entries.append(entry)
         problems.extend(entry_hygiene(entry))
     return entries, problems

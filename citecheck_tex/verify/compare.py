@@ -32,6 +32,7 @@ from citecheck_tex.model import (
     Person,
     Record,
 )
+from citecheck_tex.names import PARTICLES
 from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 
@@ -183,8 +184,15 @@ def _same_family(cited_keys: tuple[str, ...], rec_key: str, rec: Person) -> bool
     full = cited_keys[0] if cited_keys else ""
     if full == rec_key or rec_key in cited_keys[1:]:
         return True
-    words = {nz.name_key(w) for w in re.split(r"[\s\-]+", rec.family) if len(w) >= 2}
-    return full in words
+    return full in {nz.name_key(w) for w in _family_words(rec)}
+
+
+def _family_words(p: Person) -> list[str]:
+    """The words of a compound family name with its von part, lower-case particles left
+    out ("Garcia de Andrade", which BibTeX's grammar splits into von "Garcia de" and
+    family "Andrade": ["Garcia", "Andrade"]; "Di Vecchia": ["Di", "Vecchia"])."""
+    return [w for w in re.split(r"[\s\-]+", p.full_family)
+            if len(w) >= 2 and w not in PARTICLES]
 
 
 def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
@@ -224,7 +232,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         index.setdefault(k, []).append(j)
     for j, p in enumerate(rec):
         # compound family names ("Hosseini Nejad") are often cut to their last word
-        words = [w for w in re.split(r"[\s\-]+", p.family) if len(w) >= 2]
+        words = _family_words(p)
         if len(words) > 1:
             for w in (words[-1], words[0]):
                 index.setdefault(nz.name_key(w), []).append(j)

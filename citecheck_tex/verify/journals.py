@@ -223,6 +223,17 @@ def _crossref_full_keys() -> frozenset[str]:
     return frozenset(_compact(_tokens(full)) for full in _tables().crossref.values())
 
 
+@functools.lru_cache(maxsize=1)
+def abbreviated_words() -> frozenset[str]:
+    """Every abbreviated word of INSPIRE's journal abbreviations, with its full stop
+    ("Phys.", "Comput.", "Sci."): a word before a journal name that is one of these is
+    part of a longer name, not the end of a title."""
+    words: set[str] = set()
+    for _full, abbr in _read_csv(_INSPIRE_FILE):
+        words.update(w for w in re.split(r"[\s(),]+", abbr) if w.endswith(".") and len(w) > 2)
+    return frozenset(words)
+
+
 def journal_display(name: str) -> str:
     """The INSPIRE abbreviation of ``name`` when known, else the name tidied up."""
     key = journal_key(name)

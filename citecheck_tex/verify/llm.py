@@ -674,9 +674,10 @@ async def llm_parse_reference(text: str, settings: Settings, *,
 
 
 def needs_parse(entry: Entry) -> bool:
-    """True for a .bbl/text item the rule-based parser could not split (no title, no journal)."""
+    """True for a .bbl/text item the rule-based parser could not split (no title, no
+    journal) or read poorly (``Entry.parse_issue``)."""
     return (entry.origin is not EntryOrigin.BIB and bool(entry.raw_text.strip())
-            and not entry.title and not entry.venue)
+            and ((not entry.title and not entry.venue) or bool(entry.parse_issue)))
 
 
 async def llm_parse_entries(entries: Sequence[Entry], settings: Settings, *,
@@ -702,7 +703,10 @@ async def llm_parse_entries(entries: Sequence[Entry], settings: Settings, *,
                 fields = await session.parse(e.raw_text)
             if not fields.get("title") and not fields.get("journal"):
                 return
-            merged = {**fields, **{k: v for k, v in e.fields.items() if v}}
+            # the rules' fields win, except the title and authors of a poor parse
+            keep = {k: v for k, v in e.fields.items() if v
+                    and not (e.parse_issue and k in ("title", "author", "note"))}
+            merged = {**fields, **keep}
             etype = "article" if merged.get("journal") else e.entry_type
             out[i] = build_entry(e.key, etype, e.file, e.line, merged, origin=e.origin,
                                  end_line=e.end_line, raw_text=e.raw_text, decoded=merged)

@@ -20,7 +20,9 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
+from citecheck_tex.names import PARTICLES
 from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
+from citecheck_tex.tex.latex_text import decode_value
 
 logger = logging.getLogger(__name__)
 
@@ -43,49 +45,27 @@ _SPECIAL_LETTERS = {
     "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ı": "i", "ð": "d", "þ": "th", "ħ": "h",
 }
 
-_LATEX_LETTER_CMDS = {
-    "ss": "ss", "ae": "ae", "AE": "ae", "o": "o", "O": "o", "oe": "oe", "OE": "oe",
-    "l": "l", "L": "l", "i": "i", "j": "j", "aa": "a", "AA": "a", "dh": "d", "DH": "d",
-}
-
-_ACCENT_CMD = re.compile(r"\\[\"'`^~=.uvHckdbrt]\s*(?:\{\s*(\\?\w)\s*\}|(\\?\w))")
-_LETTER_CMD = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|dh|DH|o|O|l|L|i|j)(?![A-Za-z])\s*")
-_COMMAND = re.compile(r"\\([A-Za-z]+)\*?")
-_MATH_FONT = re.compile(r"\\(?:mathrm|mathbf|mathit|mathcal|mathsf|mathbb|text|textrm|textit|"
-                        r"textbf|emph|rm|it|bf|boldsymbol|bm|operatorname)\b")
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 _SPACES = re.compile(r"\s+")
 
 
-def _accent_sub(m: re.Match[str]) -> str:
-    letter = m.group(1) or m.group(2) or ""
-    return letter.lstrip("\\")
-
-
 @lru_cache(maxsize=65536)
 def strip_latex(text: str) -> str:
-    """Remove LaTeX markup, keeping the letters: ``{\\\"u}ber $\\alpha$`` -> ``uber α``.
+    """Decode LaTeX markup to Unicode: ``{\\\"u}ber $\\alpha$`` -> ``über α``.
 
-    Accent commands lose their accent (the comparison is accent-blind anyway);
-    Greek letter commands become Unicode Greek letters; other commands vanish.
+    The project's one TeX decoder (:func:`~citecheck_tex.tex.latex_text.decode_value`),
+    the one that read the citation, so record text and cited text are normalised
+    alike: a record title as the arXiv API gives it (``Order $\\hbar$ Corrections``)
+    and the cited title already converted to Unicode (``Order ħ Corrections``) give
+    the same text. Text is treated as a metadata value, not TeX source: a bare
+    ``%`` is a percent sign (``Power Spectra to 1% Accuracy`` keeps its end), and
+    publishers' inline markup goes (``<scp>T</scp>reebase`` -> ``Treebase``).
+    Accents are left to :func:`fold`.
     """
-    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
+    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text \
+            and "<" not in text and "&" not in text:
         return text
-    s = _ACCENT_CMD.sub(_accent_sub, text)
-    s = _LETTER_CMD.sub(lambda m: _LATEX_LETTER_CMDS[m.group(1)], s)
-    s = _MATH_FONT.sub(" ", s)
-
-    def cmd(m: re.Match[str]) -> str:
-        name = m.group(1)
-        low = name.lower()
-        if low in _GREEK:
-            return f" {_GREEK[low]} "
-        return " "
-
-    s = _COMMAND.sub(cmd, s)
-    s = s.replace("~", " ").replace("$", " ").replace("{", "").replace("}", "")
-    s = s.replace("\\", " ")
-    return _SPACES.sub(" ", s).strip()
+    return decode_value(text)
 
 
 @lru_cache(maxsize=65536)
@@ -128,9 +108,11 @@ _HEP_NOTATION: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
      r" \1b1 "),
     (re.compile(r"\binverse\s+(femto|pico|nano|atto)\s*barns?\b", re.IGNORECASE),
      lambda m: f" {_PREFIX[m.group(1).lower()]}b1 "),
-    # quark-antiquark pairs: "t¯t", "tt̄", "t\\bar{t}", "ttbar", "tt-bar"
-    (re.compile(r"\b([tbcqs])\s*¯\s*\1\b|\b([tbcqs])\2\u0304|\b([tbcqs])\s*\\bar\s*\{?\s*\3\s*\}?"
-                r"|\b([tbcqs])\4\s*-?\s*bar\b", re.IGNORECASE), _quark_pair),
+    # quark-antiquark pairs: "t¯t", "tt̄", "t\\bar{t}", "ttbar", "tt-bar", and what the TeX
+    # decoder makes of "$t\\bar{t}$" ("tt" + U+0305) or "$\\bar{t}t$"
+    (re.compile(r"\b([tbcqs])\s*¯\s*\1|\b([tbcqs])\2[\u0304\u0305]|\b([tbcqs])\s*\\bar\s*\{?\s*\3\s*\}?"
+                r"|\b([tbcqs])\4\s*-?\s*bar\b|\b([tbcqs])[\u0304\u0305]\5\b", re.IGNORECASE),
+     _quark_pair),
 )
 
 
@@ -143,8 +125,10 @@ def hep_notation(title: str) -> str:
 
 @lru_cache(maxsize=65536)
 def title_tokens(title: str) -> tuple[str, ...]:
-    """Words of a normalised title: folded, punctuation and hyphens as separators."""
-    return tuple(t for t in _NON_WORD.split(fold(hep_notation(title))) if t)
+    """Words of a normalised title: TeX decoded first (so ``$\\bar{t}t$`` and the Unicode
+    the citation's reader made of it meet the same notation rules), folded,
+    punctuation and hyphens as separators."""
+    return tuple(t for t in _NON_WORD.split(fold(hep_notation(strip_latex(title)))) if t)
 
 
 @lru_cache(maxsize=65536)
@@ -198,11 +182,6 @@ def is_subtitle_variant(a: str, b: str) -> bool:
     return False
 
 
-_PARTICLES = frozenset(
-    "van von der den de del della di da dos du le la ten ter vom zu y bin ibn al el".split()
-)
-
-
 @lru_cache(maxsize=65536)
 def name_key(name: str) -> str:
     """A family-name key blind to accents, case, particles and transliteration.
@@ -212,7 +191,7 @@ def name_key(name: str) -> str:
     """
     folded = fold(name)
     words = [w for w in re.split(r"[\s\-]+", folded) if w]
-    core = [w for w in words if w not in _PARTICLES] or words
+    core = [w for w in words if w not in PARTICLES] or words
     s = _NON_WORD.sub("", "".join(core))
     return transliterate(s)
 
@@ -233,7 +212,7 @@ def initials(given: str) -> str:
     parts = [p for p in re.split(r"[\s.\-~]+", raw) if p]
     out = []
     for p in parts:
-        if p.islower() and len(p) > 1 and p in _PARTICLES:
+        if p.islower() and len(p) > 1 and p in PARTICLES:
             continue
         letters = _NON_WORD.sub("", fold(p))
         if not letters:

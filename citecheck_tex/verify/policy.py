@@ -425,6 +425,8 @@ def poor_parse(entry: Entry) -> str:
     """
     if not entry.title.strip() and not entry.authors:
         return "the reference states neither a title nor authors (or they could not be read)"
+    if entry.parse_issue:  # what the free-text parser itself found wrong with its reading
+        return f"the reference could not be read reliably ({entry.parse_issue})"
     if entry.origin is not EntryOrigin.BIB and _PAGE_LEFTOVERS.search(entry.raw_text):
         return ("the reference text holds leftovers of a publisher's page (link labels, "
                 "bibcodes), so its fields may be misread")
@@ -551,7 +553,21 @@ def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
 
 
 def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
-    """Label one entry from the answers of the sources consulted for it."""
+    """Label one entry from the answers of the sources consulted for it.
+
+    A free-text reference the parser could not read well (``Entry.parse_issue``) is
+    never MAJOR, also with ``index_complete``: what looks fabricated or hijacked may
+    be a misread; it is UNVERIFIED with the reason.
+    """
+    verdict = _decide(entry, answers, settings)
+    if verdict.label is Label.MAJOR and entry.parse_issue:
+        return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, suggested=None,
+                       reason=f"Could not read the reference reliably ({entry.parse_issue}); "
+                              f"not called an error. {verdict.reason}")
+    return verdict
+
+
+def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
     attempts = attempts_of(answers)
     reason = skip_reason(entry)
     if reason is not None:

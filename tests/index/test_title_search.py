@@ -113,3 +113,19 @@ def test_limit_counts_distinct_works(synthetic: LocalIndex) -> None:
     assert all(0.5 <= r.score <= 1.0 for r in found)
     assert all(a.score >= b.score - 0.03 for a, b in zip(found, found[1:], strict=False))
     assert synthetic.search_title("weak lensing survey number", limit=1) == found[:1]
+
+
+def test_equal_titles_rank_the_record_with_the_cited_authors_first(tmp_path: Path) -> None:
+    """lsst_refs.bib holds three reports titled 'GAIA: Global Astrometric Interferometer
+    for Astrophysics'; citing the two-author one finds it first, not its 15-author sibling
+    (found by bench.accuracy.self_check: lsst_refs.bib against an index of itself)."""
+    from citecheck_tex.tex.bib import parse_bib_text
+
+    bib = DATA / "lsst_refs_gaia_excerpt.bib"
+    with LocalIndex.open(tmp_path / "i.sqlite") as index:
+        index.add_file(bib)
+        entries, _ = parse_bib_text(bib.read_text(encoding="utf-8"), bib.name)
+        for entry in entries:
+            found = index.search_title(entry.title, authors=[p.full_family for p in entry.authors],
+                                       year=entry.year)
+            assert found[0].id.endswith(":" + entry.key), (entry.key, [r.id for r in found])

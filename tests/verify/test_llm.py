@@ -384,6 +384,21 @@ def test_llm_parse_entries_fills_an_unsplit_bbl_item(tmp_path: Path) -> None:
     assert [p.family for p in e.authors] == ["Corrigan", "Olive", "Fairlie", "Nuyts"]
 
 
+def test_llm_parse_entries_rereads_a_poor_rule_based_parse(tmp_path: Path) -> None:
+    # the rules read a journal but took the authors for the title (Entry.parse_issue)
+    poor = entry(origin=EntryOrigin.TEXT, title="E. Corrigan D. Olive D. Fairlie J. Nuyts",
+                 authors=(), raw_text=APS_ITEM, key="ref1",
+                 fields={"title": "E. Corrigan D. Olive D. Fairlie J. Nuyts",
+                         "journal": "Nucl. Phys. B", "volume": "106", "pages": "475"},
+                 parse_issue="the title read looks like part of the author list")
+    assert llm.needs_parse(poor)
+    with FakeChatServer(parser_model) as server:
+        out, _ = asyncio.run(llm.llm_parse_entries([poor], settings_for(server, tmp_path)))
+    e = out[0]
+    assert e.title.startswith("Magnetic monopoles") and not e.parse_issue
+    assert [p.family for p in e.authors] == ["Corrigan", "Olive", "Fairlie", "Nuyts"]
+
+
 # ---------------------------------------------------------------- pure helpers
 
 
