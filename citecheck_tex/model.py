@@ -104,6 +104,9 @@ class VerdictCode(enum.Enum):
     POOR_PARSE = ("poor-parse", Label.UNVERIFIED,
                   "No record fits, but the reference was read too poorly (no title nor "
                   "authors, or leftovers of a publisher's page) to call it fabricated.")
+    UNRELIABLE_PARSE = ("unreliable-parse", Label.UNVERIFIED,
+                        "Would be MAJOR, but the free-text parser flagged its reading of the "
+                        "reference as unreliable: what looks fabricated may be a misread.")
     PROPOSED_UNCONFIRMED = ("proposed-unconfirmed", Label.UNVERIFIED,
                             "Only the LLM web search proposes a work that fits; no "
                             "authoritative record confirms it.")

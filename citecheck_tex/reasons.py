@@ -22,6 +22,8 @@ Fact names (all values are text):
 ``tau_exact``    the threshold an EXACT's score fell below
 ``authors``      the author-match note of a chimera
 ``why``          why an entry was skipped or read too poorly (a clause)
+``issue``, ``was``  what the free-text parser found wrong with its reading, and the code
+                 of the MAJOR verdict an unreliable parse is not called
 ``n``, ``ids``   how many works tie, and their "source id" list
 ``fits``         "fits" / "nearly fits" for a proposal
 ``editions``     the other editions found ("inspire 1 (2018), ...")
@@ -33,6 +35,7 @@ Fact names (all values are text):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from citecheck_tex.model import Discrepancy, Verdict, VerdictCode
 
@@ -154,6 +157,16 @@ def _poor_parse(v: Verdict, advice: bool) -> str:
     return f"No record found, but {why}: not enough to call it fabricated."
 
 
+def _unreliable_parse(v: Verdict, advice: bool) -> str:
+    head = (f"Could not read the reference reliably ({v.facts.get('issue', '')}); not called "
+            "an error.")
+    was = next((c for c in VerdictCode if c.value == v.facts.get("was")), None)
+    if was is None:
+        return head
+    # the sentence of the MAJOR verdict it would have been
+    return f"{head} {_RENDER[was](replace(v, label=was.label, code=was), advice)}"
+
+
 def _proposed(v: Verdict, advice: bool) -> str:
     src, rid = _match_id(v)
     url = v.match.url if v.match is not None else ""
@@ -226,6 +239,7 @@ _RENDER: dict[VerdictCode, Callable[[Verdict, bool], str]] = {
     VerdictCode.INDEX_ONLY: _index_only,
     VerdictCode.INDEX_COMPLETE_REFUTED: _index_incomplete,
     VerdictCode.POOR_PARSE: _poor_parse,
+    VerdictCode.UNRELIABLE_PARSE: _unreliable_parse,
     VerdictCode.PROPOSED_UNCONFIRMED: _proposed,
     VerdictCode.ANOTHER_EDITION: _another_edition,
     VerdictCode.AMBIGUOUS: _ambiguous,

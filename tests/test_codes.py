@@ -92,3 +92,28 @@ def test_no_code_searches_the_reason_text() -> None:
             if pattern.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert offenders == []
+
+
+def test_a_major_of_an_unreliable_parse_keeps_what_it_would_have_been() -> None:
+    """A hijacked-looking identifier in a reference the free-text parser flagged: UNVERIFIED,
+    its reason that of the MAJOR it is not called (rendered from the code it records)."""
+    from dataclasses import replace
+
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import Answer, Person, Query, QueryKind, SourceStatus
+    from citecheck_tex.verify.policy import decide
+    from tests.verify.records import MONOPOLES, entry
+
+    cited = entry(title="Temporal dynamics of quantum gravitational waves with HelioTrace",
+                  authors=(Person("Farnsworth", "T."),), doi=MONOPOLES.doi, venue="",
+                  volume="", pages="")
+    answers = [Answer("crossref", Query(QueryKind.DOI, MONOPOLES.doi), SourceStatus.FOUND,
+                      records=(MONOPOLES,))]
+    major = decide(cited, answers, Settings())
+    assert major.code is VerdictCode.IDENTIFIER_MISMATCH
+    v = decide(replace(cited, parse_issue="the title read looks like an author list"),
+               answers, Settings())
+    assert v.label is Label.UNVERIFIED and v.code is VerdictCode.UNRELIABLE_PARSE
+    assert v.facts["was"] == "identifier-mismatch"
+    assert v.reason == ("Could not read the reference reliably (the title read looks like an "
+                        "author list); not called an error. " + major.reason)

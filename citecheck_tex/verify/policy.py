@@ -562,8 +562,9 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     verdict = _decide(entry, answers, settings)
     if verdict.label is Label.MAJOR and entry.parse_issue:
         return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, suggested=None,
-                       reason=f"Could not read the reference reliably ({entry.parse_issue}); "
-                              f"not called an error. {verdict.reason}")
+                       code=VerdictCode.UNRELIABLE_PARSE,
+                       facts={**verdict.facts, "issue": entry.parse_issue,
+                              "was": verdict.code.value})
     return verdict
 
 
