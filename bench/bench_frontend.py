@@ -15,16 +15,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.paths import SHARED
 from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.tex.project import load_project
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "bib"
+BIBS = SHARED / "corpus" / "bib"
 FILES = ("HEPML.bib", "lsst_refs_ads.bib", "lsst_refs.bib")
 
 
 def build_bib(n: int = 3000) -> str:
     """Concatenate the corpus .bib files, renaming keys of repeated copies, to n entries."""
-    texts = [(SHARED / f).read_text(encoding="utf-8", errors="replace") for f in FILES]
+    texts = [(BIBS / f).read_text(encoding="utf-8", errors="replace") for f in FILES]
     blocks = [b for t in texts for b in re.split(r"\n(?=@)", t) if b.lstrip().startswith("@")]
     out: list[str] = []
     copy = 0

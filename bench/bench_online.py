@@ -219,12 +219,20 @@ class FakeApis:
             if req.param("search"):
                 return Reply.make(200, {"meta": {}, "results": [
                     self.openalex_work(h) for h in self.search(req.param("search"))]})
+            if flt.startswith("biblio."):  # OpenAlex: biblio.volume:V,biblio.first_page:P
+                want = dict(part.partition(":")[::2] for part in flt.split(","))
+                return Reply.make(200, {"meta": {}, "results": [
+                    self.openalex_work(h) for h in self.hits
+                    if str(self._pub(h).get("journal_volume", "")) == want.get("biblio.volume")
+                    and want.get("biblio.first_page") in (self._pub(h).get("page_start"),
+                                                          self._pub(h).get("artid"))]})
         if p.startswith("/dois/"):
             return Reply.make(404, {"errors": [{"status": "404", "title": "not found"}]})
         if p == "/api/literature":
             q = req.param("q")
-            if q.startswith("t "):
-                hits = self.search(q[2:].strip('"'))
+            if q.startswith("t "):  # t "a" or t "b": OR-ed title searches
+                hits = [h for term in re.split(r'"\s+or\s+t\s+"', q[2:].strip('"'))
+                        for h in self.search(term)]
             elif q.startswith("j "):
                 hits = []
                 for term in re.split(r"\s+or\s+", q):

@@ -21,6 +21,7 @@ MODULES = (
     "bench.accuracy.freetext_parse",
     "bench.accuracy.real_judged",
     "bench.accuracy.self_check",
+    "bench.accuracy.online_vs_offline",
     "bench.bench_frontend",
     "bench.bench_index",
     "bench.bench_online",

@@ -242,6 +242,7 @@ class CachedSource:
         self.kinds = inner.kinds
         self.version = inner.version
         self.last_resort: bool = getattr(inner, "last_resort", False)
+        self.batch_kinds: frozenset[QueryKind] = getattr(inner, "batch_kinds", frozenset())
 
     async def _lookup(self, query: Query) -> Answer | None:
         if self.cache is None or (self.refresh and not self.offline):

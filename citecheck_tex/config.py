@@ -102,6 +102,10 @@ class Settings:
     mailto: str = ""
     sources: tuple[str, ...] = DEFAULT_SOURCES
     base_urls: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_BASE_URLS))
+    # requests per second per source, overriding the published defaults
+    # (citecheck_tex.sources.http.DEFAULT_LIMITS; docs/sources.md): an API key or a
+    # private mirror may allow more. Empty: the published limits.
+    rate_limits: Mapping[str, float] = field(default_factory=dict)
     semanticscholar_api_key_env: str = "S2_API_KEY"
     openalex_api_key_env: str = "OPENALEX_API_KEY"
     ads_token_env: str = "ADS_API_TOKEN"
@@ -181,6 +185,8 @@ def _coerce(name: str, value: Any) -> Any:
             if isinstance(value, str):
                 return tuple(v.strip() for v in value.split(",") if v.strip())
             return tuple(str(v) for v in value)
+        if name == "rate_limits":
+            return _rate_limits(value)
         if name == "base_urls":
             if not isinstance(value, Mapping):
                 raise ValueError(value)
@@ -196,6 +202,28 @@ def _coerce(name: str, value: Any) -> Any:
         return str(value)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"setting {name!r} has an invalid value {value!r}") from exc
+
+
+def _rate_limits(value: Any) -> dict[str, float]:
+    """``{source: requests per second}`` from a TOML table or ``"s2=10,dblp=2"``."""
+    if isinstance(value, str):
+        pairs = [p.partition("=") for p in value.split(",") if p.strip()]
+        if any(not sep for _, sep, _ in pairs):
+            raise ValueError(value)
+        value = {k.strip(): v.strip() for k, _, v in pairs}
+    if not isinstance(value, Mapping):
+        raise ValueError(value)
+    out: dict[str, float] = {}
+    for k, v in value.items():
+        if k not in DEFAULT_BASE_URLS:
+            raise UsageError(f"unknown source {k!r} in rate_limits",
+                             hint="valid sources: " + ", ".join(DEFAULT_BASE_URLS))
+        rate = float(v)
+        if not rate > 0:
+            raise UsageError(f"rate_limits.{k} must be a positive number of requests per "
+                             f"second, not {v!r}")
+        out[str(k)] = rate
+    return out
 
 
 #: Short names accepted in the environment and config files.

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ from citecheck_tex.model import (
     Verdict,
     VerdictCode,
 )
+from citecheck_tex.sources import plan
 from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
 from citecheck_tex.tex.ids import find_report_number
 
@@ -63,6 +64,17 @@ ProgressCallback = Callable[[ProgressState], None]
 #: title or author+year search returns look-alikes, not proof (a local index holding
 #: only the author's other papers must not keep INSPIRE from being asked).
 _ASK_ALL = frozenset({QueryKind.TITLE, QueryKind.AUTHOR_YEAR})
+#: Lowest identity of a record that settles a reference it contradicts in some field
+#: (MINOR): reached through a stated identifier or the journal reference, it must still
+#: fit title and authors this well (see :func:`_settled`).
+_IDENTITY_FOR_MINOR_STOP = 0.6
+_TEX_MARKUP = re.compile(r"[$\\]")
+#: Fields a source's record cannot contradict for good: arXiv's journal reference is
+#: free text its authors typed ("Int. J. Mod. Phys. A, Vol. 27 (2012) 1250098"), so the
+#: journal version is left to the sources that register it (Crossref, INSPIRE).
+_NOT_AUTHORITATIVE_FOR: Mapping[str, frozenset[str]] = {
+    "arxiv": frozenset({"journal", "volume", "pages"}),
+}
 
 _PAGE_RE = re.compile(r"[A-Za-z]?\d+[A-Za-z]?")
 
@@ -134,7 +146,9 @@ def author_year_query(entry: Entry) -> Query | None:
 async def _ask(source: Source, kind: QueryKind, queries: list[Query]) -> list[Answer]:
     """Ask one source many queries of one kind; never raises."""
     try:
-        if kind in BATCHED_KINDS:
+        # one call for the kinds the source batches (INSPIRE's OR-ed searches), so that
+        # the cache in front of it passes all its misses on together
+        if kind in BATCHED_KINDS or kind in getattr(source, "batch_kinds", frozenset()):
             return list(await source.fetch_batch(queries))
         return list(await asyncio.gather(*(source.fetch(q) for q in queries)))
     except Exception as exc:  # a buggy adapter must not stop the run
@@ -191,17 +205,30 @@ async def run_cascade(
         active.add(i)
     state.done = n - len(active)
 
+    enabled = tuple(sources)
+    cross_checked: set[int] = set()
+
+    def settle(touched: set[int], kind: QueryKind) -> None:
+        """An entry leaves the cascade as soon as a record identifies it."""
+        for i in sorted(touched):
+            if i in active and _settled(entries[i], queries[i], answers[i], kind, settings,
+                                        i in cross_checked):
+                active.discard(i)
+                verdict = _decide(entries[i], queries[i], answers[i], settings, sources)
+                verdicts[i] = verdict
+                state.done += 1
+                state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
+
     for kind in STAGES:
         found_for_kind: set[int] = set()
-        for group in groups_for(kind, tuple(sources)):
+        for group in groups_for(kind, enabled):
             jobs: list[tuple[str, list[int]]] = []
             for name in group:
                 if kind not in sources[name].kinds:
                     continue
-                todo = [
-                    i for i in sorted(active)
-                    if kind in queries[i] and (kind in _ASK_ALL or i not in found_for_kind)
-                ]
+                todo = [i for i in sorted(active) if kind in queries[i]
+                        and _should_ask(name, kind, entries[i], answers[i], found_for_kind, i,
+                                        enabled, sources)]
                 if getattr(sources[name], "last_resort", False):
                     # a last resort (the LLM web search) is asked only about works no
                     # authoritative record identifies yet
@@ -228,23 +255,21 @@ async def run_cascade(
                     touched.add(i)
                     if ans.status is SourceStatus.FOUND:
                         found_for_kind.add(i)
-            # An entry leaves the cascade as soon as a record confirms it.
-            for i in sorted(touched):
-                if policy.is_settled(entries[i], answers[i]):
-                    active.discard(i)
-                    verdict = policy.decide(entries[i], answers[i], settings)
-                    verdicts[i] = verdict
-                    state.done += 1
-                    state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
+            settle(touched, kind)
             if progress:
                 progress(state)
+        if kind is QueryKind.DOI:
+            checked = await _cross_check_arxiv(sorted(active), entries, queries, answers,
+                                               sources)
+            cross_checked.update(checked)
+            settle(checked, kind)
 
     if active:
         state.stage = "confirming proposed identifiers"
         await _confirm_proposals(sorted(active), answers, sources)
 
     for i in sorted(active):
-        verdict = policy.decide(entries[i], answers[i], settings)
+        verdict = _decide(entries[i], queries[i], answers[i], settings, sources)
         verdicts[i] = verdict
         state.done += 1
         state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
@@ -265,6 +290,159 @@ async def run_cascade(
         if usage is not None:
             usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
     return result
+
+
+def _should_ask(name: str, kind: QueryKind, entry: Entry, answers: Sequence[Answer],
+                found_for_kind: set[int], i: int, enabled: tuple[str, ...],
+                sources: dict[str, Source]) -> bool:
+    """Is ``name`` to be asked the ``kind`` question of entry ``i`` (see sources.plan)?"""
+    if not plan.routed(name, entry, kind):
+        return False
+    if kind not in _ASK_ALL and i in found_for_kind:
+        return False
+    if name != "local" and plan.authority_answered(kind, answers):
+        return False  # an authority answered for the identifier: nobody else is asked
+    if name in plan.FALLBACK:
+        general = [s for s in plan.GENERAL if s in enabled and s != name
+                   and kind in sources[s].kinds]
+        return len(plan.general_answers(answers)) < min(plan.MIN_GENERAL, len(general) + 1)
+    return True
+
+
+def _identifier_confirmed(entry: Entry, answers: Sequence[Answer]) -> bool:
+    """Did a look-up of the cited arXiv id find a record with that id?"""
+    from citecheck_tex.verify.normalize import norm_arxiv
+
+    want = norm_arxiv(entry.arxiv)
+    return any(a.query.kind is QueryKind.ARXIV and a.status is SourceStatus.FOUND
+               and any(r.arxiv and norm_arxiv(r.arxiv) == want for r in a.records)
+               for a in answers)
+
+
+def _settled(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Answer],
+             kind: QueryKind, settings: Settings, cross_checked: bool) -> bool:
+    """True when a record identifies the entry and no question left can change its label.
+
+    Every identifier the citation states must have been looked up first (its stage has
+    run). EXACT: some record confirms every stated field. MINOR: the chosen record fits
+    well enough (score at least tau_minor, identity at least
+    :data:`_IDENTITY_FOR_MINOR_STOP`, not a chimera, no rival) and was reached through
+    a stated identifier or the journal reference, so a title search elsewhere would find
+    the same work; a contradicted year on a record that knows a single year, or a cited
+    arXiv id no record confirms (before the cross-check), keeps the entry in.
+    """
+    from citecheck_tex.verify import policy
+    from citecheck_tex.verify.review import resolved_by_identifier, review
+
+    now = STAGES.index(kind)
+    if any(k in queries and STAGES.index(k) > now for k in (QueryKind.ARXIV, QueryKind.DOI)):
+        return False
+    comps = [c for c in policy.compare_all(entry, answers) if not c.record.proposed]
+    if not comps:
+        return False
+    if entry.arxiv and not cross_checked and not _identifier_confirmed(entry, answers) \
+            and QueryKind.DOI in queries and not any(c.record.arxiv for c in comps):
+        return False
+    if any(not c.discrepancies and c.identity >= 0.9 for c in comps):
+        return True
+    chosen = policy.select_candidate(entry, comps)
+    rev = review(entry, chosen, [c for c in comps if c is not chosen])
+    c = rev.comparison
+    if c is None or c.score < settings.tau_minor or c.identity < _IDENTITY_FOR_MINOR_STOP:
+        return False
+    if policy.grafted_authors(entry, c) or policy.tied_candidates(entry, c, comps):
+        return False
+    fields = {d.field for d in c.discrepancies}
+    if "year" in fields and not (c.record.other_years or c.record.extra_pubs):
+        return False
+    if "title" in fields and _TEX_MARKUP.search(c.record.title):
+        return False  # a title with TeX math ($\beta$) is no final proof of a wrong title
+    if fields & _NOT_AUTHORITATIVE_FOR.get(c.record.source, frozenset()):
+        return False
+    checks = {fc.field: fc.agree for fc in c.checks}
+    pubnote = bool(entry.venue) and all(checks.get(f) is not False
+                                        for f in ("journal", "volume", "pages")) \
+        and checks.get("volume") is True
+    return resolved_by_identifier(c) or bool(rev.note) or pubnote
+
+
+def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Answer],
+            settings: Settings, sources: dict[str, Source]) -> Verdict:
+    """:func:`policy.decide`, with MAJOR kept only on the minimum evidence of
+    :func:`sources.plan.missing_for_major`."""
+    from citecheck_tex.verify import policy
+
+    verdict = policy.decide(entry, answers, settings)
+    if verdict.label in (Label.EXACT, Label.MINOR):
+        return _unknown_arxiv_id(entry, answers, verdict)
+    if verdict.label is not Label.MAJOR or settings.offline:
+        return verdict  # offline, the local index (declared complete or not) decides
+    missing = plan.missing_for_major(entry, queries, answers, tuple(sources),
+                                     {n: s.kinds for n, s in sources.items()})
+    if not missing:
+        return verdict
+    return replace(verdict, label=Label.UNVERIFIED, confidence=min(verdict.confidence, 0.3),
+                   match=None, suggested=None,
+                   reason=f"{verdict.reason} Not enough sources answered to call it "
+                          f"fabricated ({', '.join(missing)} did not); not MAJOR.")
+
+
+def _unknown_arxiv_id(entry: Entry, answers: Sequence[Answer], verdict: Verdict) -> Verdict:
+    """A cited arXiv id that arXiv itself answered "no such paper" for, on a work found
+    otherwise whose records know no arXiv id (so the comparison saw nothing to
+    contradict): a MINOR naming the id, with nothing to suggest in its place."""
+    from citecheck_tex.model import Discrepancy
+
+    if not entry.arxiv or verdict.match is None or verdict.match.arxiv \
+            or any(d.field == "eprint" for d in verdict.discrepancies):
+        return verdict
+    authority = plan.AUTHORITY[QueryKind.ARXIV][0]
+    asked = [a for a in answers if a.query.kind is QueryKind.ARXIV]
+    if not any(a.source == authority and a.status is SourceStatus.NOT_FOUND for a in asked) \
+            or any(a.status is SourceStatus.FOUND for a in asked):
+        return verdict
+    d = Discrepancy("eprint", entry.arxiv, "", "arXiv has no paper with this id")
+    fields = ", ".join(dict.fromkeys((*(x.field for x in verdict.discrepancies), "eprint")))
+    src = verdict.match.source
+    return replace(verdict, label=Label.MINOR, discrepancies=(*verdict.discrepancies, d),
+                   reason=f"Real work found in {src} ({verdict.match.id}), but {fields} "
+                          f"contradict{'s' if fields == 'eprint' else ''} it (arXiv has no "
+                          f"paper {entry.arxiv}).")
+
+
+async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],
+                             queries: list[dict[QueryKind, Query]], answers: list[list[Answer]],
+                             sources: dict[str, Source]) -> set[int]:
+    """Find the arXiv id of works identified by their DOI whose cited arXiv id no record
+    confirms (Crossref works carry no arXiv id): the DOI is asked of
+    :data:`sources.plan.ARXIV_XREF` in order, batched, until a record of the work with an
+    arXiv id is found; the comparison then reports the wrong id with the right value.
+    Returns the entries asked about."""
+    from citecheck_tex.tex.ids import normalize_doi
+
+    def needs(i: int) -> bool:
+        e = entries[i]
+        if not (e.arxiv and QueryKind.DOI in queries[i]) or _identifier_confirmed(e, answers[i]):
+            return False
+        doi = normalize_doi(e.doi)
+        by_doi = [r for a in answers[i] if a.query.kind is QueryKind.DOI
+                  and a.status is SourceStatus.FOUND for r in a.records]
+        return bool(by_doi) and not any(r.arxiv for r in by_doi if normalize_doi(r.doi) == doi)
+
+    pending = [i for i in todo if needs(i)]
+    asked: set[int] = set()
+    for name in plan.ARXIV_XREF:
+        src = sources.get(name)
+        if src is None or QueryKind.DOI not in src.kinds:
+            continue
+        batch = [i for i in pending if needs(i) and plan.routed(name, entries[i])]
+        if not batch:
+            continue
+        got = await _ask(src, QueryKind.DOI, [queries[i][QueryKind.DOI] for i in batch])
+        for i, ans in zip(batch, got, strict=True):
+            answers[i].append(ans)
+            asked.add(i)
+    return asked
 
 
 def _proposed_queries(answers: Sequence[Answer], kind: QueryKind) -> list[Query]:

@@ -19,7 +19,10 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "sample_papers"
-CORPUS = Path("/work/shared/corpus/dumps")
+# CI lays shared/ beside the clone; the development machine has it at /work/shared.
+CORPUS = next((p for p in (ROOT.parent.parent / "shared" / "corpus" / "dumps",
+                           Path("/work/shared/corpus/dumps")) if p.is_dir()),
+              Path("/work/shared/corpus/dumps"))
 PAPERS = sorted(p.name for p in ROOT.iterdir() if (p / "expected.json").is_file())
 CHECKED_FIELDS = ("author", "year", "volume", "pages", "doi", "eprint")
 

@@ -25,13 +25,13 @@ import hashlib
 import json
 import shutil
 import time
-from pathlib import Path
 
 from bench.accuracy.metrics import Row, report
 from bench.accuracy.run_synthetic import CACHE_DIR, WORLD, build_world, offline_settings
+from bench.paths import SHARED
 from citecheck_tex.model import Entry
 
-DATA = Path("/work/shared/benchmarks/citecheck_paper/corruption_metadata.json")
+DATA = SHARED / "benchmarks" / "citecheck_paper" / "corruption_metadata.json"
 DEV_COLLECTIONS = frozenset({1, 5, 10, 14, 19, 24, 28, 37, 38})
 GOLD = {"valid": "EXACT", "hallucinated_minor": "MINOR", "hallucinated_major": "MAJOR"}
 INDEX = CACHE_DIR / "citecheck_world.sqlite"
@@ -78,7 +78,8 @@ def build_index(cites: list[dict[str, str]]) -> float:
     bib = CACHE_DIR / "citecheck_originals.bib"
     text = originals_bib(cites)
     stamp = INDEX.with_suffix(".stamp")
-    if INDEX.exists() and stamp.exists() and stamp.read_text() == hashlib.sha256(text.encode()).hexdigest():
+    want = hashlib.sha256((text + WORLD.with_suffix(".stamp").read_text()).encode()).hexdigest()
+    if INDEX.exists() and stamp.exists() and stamp.read_text() == want:
         return 0.0
     bib.write_text(text, encoding="utf-8")
     shutil.copyfile(WORLD, INDEX)
@@ -87,7 +88,7 @@ def build_index(cites: list[dict[str, str]]) -> float:
         idx.add_file(bib)
     finally:
         idx.close()
-    stamp.write_text(hashlib.sha256(text.encode()).hexdigest())
+    stamp.write_text(want)
     return time.perf_counter() - t0
 
 

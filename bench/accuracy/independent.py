@@ -58,12 +58,13 @@ from rapidfuzz import fuzz, process
 from bench.accuracy.independent_index import BuildReport, build
 from bench.accuracy.metrics import CLASSES, macro_f1, prf
 from bench.accuracy.run_synthetic import CACHE_DIR
+from bench.paths import SHARED
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Verdict
 
 logger = logging.getLogger(__name__)
 
-BENCH = Path("/work/shared/benchmarks")
+BENCH = SHARED / "benchmarks"
 HALLMARK = BENCH / "hallmark"
 REFCHECKER = BENCH / "refchecker"
 INDEX = CACHE_DIR / "independent.sqlite"

@@ -33,12 +33,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from bench.paths import SHARED
 from citecheck_tex.model import Person, Record
 
 logger = logging.getLogger(__name__)
 
-API = Path("/work/shared/fixtures/api")
-REGRESSION = Path("/work/shared/benchmarks/refchecker/hallucination_regression_refs.json")
+API = SHARED / "fixtures" / "api"
+REGRESSION = SHARED / "benchmarks" / "refchecker" / "hallucination_regression_refs.json"
 
 _YEAR_FIX = re.compile(r"Year mismatch: cited (\S+) actual (\S+)")
 _VENUE_FIX = re.compile(r"Venue mismatch: cited (.+?) actual (.+)")

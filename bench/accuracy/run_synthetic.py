@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bench.accuracy import dataset
 from bench.accuracy.metrics import Row, calibrate, report
+from bench.paths import code_stamp
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Entry
 
@@ -38,8 +39,8 @@ def build_world(path: Path = WORLD) -> float:
     stamp = path.with_suffix(".stamp")
     from citecheck_tex.sources.local_index import SCHEMA_VERSION
 
-    want = json.dumps([str(p) for p in sources] + [f"schema {SCHEMA_VERSION}", "report numbers",
-                                                   "catalogue dates"])
+    want = json.dumps([str(p) for p in sources] + [f"schema {SCHEMA_VERSION}",
+                                                   f"code {code_stamp()}"])
     if path.exists() and stamp.exists() and stamp.read_text() == want:
         return 0.0
     path.parent.mkdir(parents=True, exist_ok=True)

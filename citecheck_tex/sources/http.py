@@ -204,6 +204,9 @@ class Http:
         self.settings = settings
         self.mailto = settings.mailto
         self._limits = dict(DEFAULT_LIMITS)
+        for name, rate in settings.rate_limits.items():  # the user's (key, mirror)
+            base = self._limits.get(name, FALLBACK_LIMIT)
+            self._limits[name] = replace(base, rate=rate * base.per)
         if limits:
             self._limits.update(limits)
         self._states: dict[str, _SourceState] = {}

@@ -76,8 +76,12 @@ logger = logging.getLogger(__name__)
 
 BATCH = 20
 JREF_BATCH = 10
+#: Titles OR-ed per search (``t "a" or t "b"``): keeps the URL near 2 kB.
+TITLE_BATCH = 10
+#: Share of a batched title's words a hit's title must hold to be its answer.
+TITLE_OVERLAP = 0.6
 _COALESCED = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY, QueryKind.REPORT,
-                        QueryKind.JOURNAL_REF})
+                        QueryKind.JOURNAL_REF, QueryKind.TITLE})
 TITLE_ROWS = 5
 #: Candidates of an author+year search: with the journal, and without it (fallback).
 AUTHOR_YEAR_ROWS = 10
@@ -102,8 +106,11 @@ class InspireSource:
     kinds = frozenset({QueryKind.ARXIV, QueryKind.DOI, QueryKind.TEXKEY, QueryKind.REPORT,
                        QueryKind.JOURNAL_REF, QueryKind.AUTHOR_YEAR, QueryKind.TITLE})
     # 2: quoted, compact journal terms; author+year searches; 3: report numbers;
-    # 4: titles LaTeX decoded, names by citecheck_tex.names
-    version = "4"
+    # 4: titles LaTeX decoded, names by citecheck_tex.names; 5: titles OR-ed in batches
+    version = "5"
+    #: Kinds whose :meth:`fetch_batch` OR-s many queries into one search: the pipeline
+    #: hands them over in one call (through the cache too) instead of one by one.
+    batch_kinds = _COALESCED
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -112,14 +119,23 @@ class InspireSource:
         self._flushers: set[asyncio.Task[None]] = set()
 
     async def _search(self, q: str, size: int) -> list[dict[str, Any]]:
+        return (await self._search_total(q, size))[0]
+
+    async def _search_total(self, q: str, size: int) -> tuple[list[dict[str, Any]], int]:
+        """The hits of one search and the total number of hits INSPIRE reports."""
         resp = await self._http.request(
             self.name, "GET", self._url, params={"q": q, "size": str(size), "fields": FIELDS}
         )
         if resp.status_code != 200:
             raise SourceError(f"inspire: HTTP {resp.status_code}", source=self.name,
                               url=str(resp.url), status=resp.status_code)
-        hits = as_list(as_dict(as_dict(json_body(resp, self.name)).get("hits")).get("hits"))
-        return [h for h in hits if isinstance(h, dict) and isinstance(h.get("metadata"), dict)]
+        found = as_dict(as_dict(json_body(resp, self.name)).get("hits"))
+        hits = [h for h in as_list(found.get("hits"))
+                if isinstance(h, dict) and isinstance(h.get("metadata"), dict)]
+        total = found.get("total")
+        if isinstance(total, dict):  # Elasticsearch 7 style {"value": n}
+            total = total.get("value")
+        return hits, total if isinstance(total, int) else len(hits)
 
     async def fetch(self, query: Query) -> Answer:
         """Answer one query.
@@ -168,6 +184,11 @@ class InspireSource:
         idx = [i for i, q in enumerate(queries) if q.kind is QueryKind.JOURNAL_REF]
         if len(idx) > 1:
             answers = await self._fetch_journal_refs([queries[i] for i in idx])
+            for i, a in zip(idx, answers, strict=True):
+                out[i] = a
+        idx = [i for i, q in enumerate(queries) if q.kind is QueryKind.TITLE]
+        if len(idx) > 1:
+            answers = await self._fetch_titles([queries[i] for i in idx])
             for i, a in zip(idx, answers, strict=True):
                 out[i] = a
         for i, q in enumerate(queries):
@@ -236,7 +257,9 @@ class InspireSource:
     async def _fetch_journal_refs(self, queries: Sequence[Query]) -> list[Answer]:
         """``j A,1,2 or j B,3,4`` searches; a query no hit of its batch matches is
         asked alone (so an unusual journal spelling never becomes NOT_FOUND by
-        batching)."""
+        batching), unless the batch answer was complete (every hit INSPIRE counted was
+        returned) and every hit matched some query of the batch: then nothing else sits
+        at that journal reference, and it is NOT_FOUND without a second request."""
         started = time.perf_counter()
         out: list[Answer | None] = [None] * len(queries)
         terms = [journal_term(q) for q in queries]
@@ -246,18 +269,69 @@ class InspireSource:
             idx = [int(i) for i in chunk]
             try:
                 requests += 1
-                hits = await self._search(" or ".join(terms[i] for i in idx), len(idx) * 3)
+                hits, total = await self._search_total(
+                    " or ".join(terms[i] for i in idx), len(idx) * 3)
             except SourceError as exc:
                 for i in idx:
                     out[i] = failed_answer(self.name, queries[i], exc, started)
                 continue
             records = [(r, h) for h in hits for r in parse_each(parse_hit, [h], self.name)]
+            complete = total <= len(hits) and all(
+                any(_cites(h, queries[i]) for i in idx) for h in hits)
             for i in idx:
                 match = [r for r, h in records if _cites(h, queries[i])]
+                reqs = requests if i == idx[0] else 0
                 if match:
                     out[i] = Answer(self.name, queries[i], SourceStatus.FOUND, tuple(match[:1]),
-                                    latency_ms=elapsed_ms(started),
-                                    http_requests=requests if i == idx[0] else 0)
+                                    latency_ms=elapsed_ms(started), http_requests=reqs)
+                elif complete:
+                    out[i] = Answer(self.name, queries[i], SourceStatus.NOT_FOUND,
+                                    message=f"inspire: nothing at {terms[i]}",
+                                    latency_ms=elapsed_ms(started), http_requests=reqs)
+        for i, q in enumerate(queries):
+            if out[i] is None:
+                out[i] = await self._fetch_search(q)
+        return [a for a in out if a is not None]
+
+    async def _fetch_titles(self, queries: Sequence[Query]) -> list[Answer]:
+        """``t "A" or t "B"`` searches, :data:`TITLE_BATCH` titles per request. Each hit
+        goes to the batched title whose words it holds best (at least
+        :data:`TITLE_OVERLAP` of them); a title no hit matches is NOT_FOUND when the
+        search returned every hit, and asked alone when the answer was cut at ``size``."""
+        started = time.perf_counter()
+        out: list[Answer | None] = [None] * len(queries)
+        terms = [title_term(q.value) for q in queries]
+        words = [_title_words(q.value) for q in queries]
+        todo = [i for i, t in enumerate(terms) if t]
+        requests = 0
+        for chunk in chunked([str(i) for i in todo], TITLE_BATCH):
+            idx = [int(i) for i in chunk]
+            size = TITLE_ROWS * len(idx)
+            try:
+                requests += 1
+                hits, total = await self._search_total(" or ".join(terms[i] for i in idx), size)
+            except SourceError as exc:
+                for i in idx:
+                    out[i] = failed_answer(self.name, queries[i], exc, started)
+                continue
+            mine: dict[int, list[tuple[float, Record]]] = {i: [] for i in idx}
+            for rec in (r for h in hits for r in parse_each(parse_hit, [h], self.name)):
+                have = _title_words(rec.title)
+                best = max(idx, key=lambda i: _overlap(words[i], have))
+                share = _overlap(words[best], have)
+                if share >= TITLE_OVERLAP:
+                    mine[best].append((share, rec))
+            complete = total <= len(hits)
+            for i in idx:
+                recs = tuple(r for _, r in sorted(mine[i], key=lambda x: -x[0])[:TITLE_ROWS])
+                reqs = requests if i == idx[0] else 0
+                if recs:
+                    out[i] = Answer(self.name, queries[i], SourceStatus.FOUND, recs,
+                                    latency_ms=elapsed_ms(started), http_requests=reqs)
+                elif complete:
+                    out[i] = Answer(self.name, queries[i], SourceStatus.NOT_FOUND,
+                                    message=f"inspire: no record with title {queries[i].value!r}",
+                                    latency_ms=elapsed_ms(started), http_requests=reqs)
         for i, q in enumerate(queries):
             if out[i] is None:
                 out[i] = await self._fetch_search(q)
@@ -299,10 +373,9 @@ class InspireSource:
                 return Answer(self.name, query, SourceStatus.NOT_FOUND,
                               message="inspire: journal reference without journal or volume")
         elif query.kind is QueryKind.TITLE:
-            title = _escape(re.sub(r"[{}$\\]", " ", query.value))
-            if not title:
+            q = title_term(query.value)
+            if not q:
                 return Answer(self.name, query, SourceStatus.NOT_FOUND, message="empty title")
-            q = f't "{title}"'
         else:
             return Answer(self.name, query, SourceStatus.SKIPPED,
                           message=f"inspire cannot answer {query.kind.value} queries")
@@ -314,6 +387,25 @@ class InspireSource:
         status = SourceStatus.FOUND if records else SourceStatus.NOT_FOUND
         return Answer(self.name, query, status, records, latency_ms=elapsed_ms(started),
                       http_requests=1)
+
+
+def title_term(title: str) -> str:
+    """``t "TITLE"`` for a title search, TeX markup and double quotes removed ("" when
+    nothing is left)."""
+    text = " ".join(_escape(re.sub(r"[{}$\\]", " ", title)).split())
+    return f't "{text}"' if text else ""
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _title_words(title: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(title.lower()) if len(w) > 1)
+
+
+def _overlap(want: frozenset[str], have: frozenset[str]) -> float:
+    """Share of the words of ``want`` that ``have`` holds."""
+    return len(want & have) / len(want) if want else 0.0
 
 
 def inspire_journal(name: str) -> str:

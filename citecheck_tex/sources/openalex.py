@@ -1,4 +1,7 @@
-"""OpenAlex works API: DOIs in ``filter=doi:a|b|c`` batches, titles by ``search=``.
+"""OpenAlex works API: DOIs in ``filter=doi:a|b|c`` batches, titles by ``search=``,
+title-less journal references by ``filter=biblio.volume:V,biblio.first_page:P`` (the
+journal is left to the comparison: its name is spelt a hundred ways, and filtering by
+source would need one more request to find the source's id).
 
 OpenAlex requires an ``api_key`` since 2026 (read from the environment
 variable named by ``settings.openalex_api_key_env``); ``mailto`` is sent too.
@@ -33,12 +36,15 @@ from citecheck_tex.sources.base import (
     year_of,
 )
 from citecheck_tex.sources.http import Http
+from citecheck_tex.sources.importers import first_page
 from citecheck_tex.tex.latex_text import strip_markup
 
 logger = logging.getLogger(__name__)
 
 BATCH = 50
 TITLE_ROWS = 5
+JREF_ROWS = 25
+_VOLUME_LETTER = re.compile(r"^[A-Za-z]+(?=\d)")  # INSPIRE's "B106": OpenAlex has "106"
 SELECT = ("id,doi,title,display_name,publication_year,publication_date,authorships,type,"
           "primary_location,locations,ids,biblio")
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:\.pdf)?$", re.IGNORECASE)
@@ -51,8 +57,9 @@ class OpenAlexSource:
     """The OpenAlex works API."""
 
     name = "openalex"
-    kinds = frozenset({QueryKind.DOI, QueryKind.TITLE})
-    version = "2"  # 2: titles without publishers' inline markup
+    kinds = frozenset({QueryKind.DOI, QueryKind.TITLE, QueryKind.JOURNAL_REF})
+    version = "3"  # 2: titles without publishers' inline markup; 3: journal references by
+    # biblio filters
 
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
@@ -87,6 +94,8 @@ class OpenAlexSource:
         for i, q in enumerate(queries):
             if q.kind is QueryKind.TITLE:
                 out[i] = await self._fetch_title(q)
+            elif q.kind is QueryKind.JOURNAL_REF:
+                out[i] = await self._fetch_journal_ref(q)
             elif out[i] is None:
                 out[i] = Answer(self.name, q, SourceStatus.SKIPPED,
                                 message=f"openalex cannot answer {q.kind.value} queries")
@@ -124,6 +133,25 @@ class OpenAlexSource:
                                   latency_ms=elapsed_ms(started), http_requests=reqs))
         return out
 
+    async def _fetch_journal_ref(self, query: Query) -> Answer:
+        """Works with the cited volume and first page (any journal, any year: either may be
+        the field the citation got wrong); the comparison picks the one that fits."""
+        started = time.perf_counter()
+        volume = _filter_value(_VOLUME_LETTER.sub("", query.volume))
+        page = _filter_value(first_page(query.page))
+        if not volume or not page:
+            return Answer(self.name, query, SourceStatus.NOT_FOUND,
+                          message="openalex: journal reference without volume or page")
+        try:
+            works = await self._get({"filter": f"biblio.volume:{volume},biblio.first_page:{page}",
+                                     "per-page": str(JREF_ROWS), "select": SELECT})
+        except SourceError as exc:
+            return failed_answer(self.name, query, exc, started)
+        records = tuple(parse_each(parse_work, works, self.name))
+        status = SourceStatus.FOUND if records else SourceStatus.NOT_FOUND
+        return Answer(self.name, query, status, records, latency_ms=elapsed_ms(started),
+                      http_requests=1)
+
     async def _fetch_title(self, query: Query) -> Answer:
         started = time.perf_counter()
         text = re.sub(r"[,|:]", " ", query.value).strip()
@@ -138,6 +166,11 @@ class OpenAlexSource:
         status = SourceStatus.FOUND if records else SourceStatus.NOT_FOUND
         return Answer(self.name, query, status, records, latency_ms=elapsed_ms(started),
                       http_requests=1)
+
+
+def _filter_value(value: str) -> str:
+    """``value`` without the characters of the filter syntax (``,`` ``|`` ``:``)."""
+    return re.sub(r"[,|:\s]", "", value)
 
 
 def parse_work(work: dict[str, Any]) -> Record:

@@ -805,6 +805,9 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
 
     def check(p: tuple[str, str, str, str]) -> tuple[bool | None, bool | None, bool | None]:
         v = same_venue(ev, p[0]) if ev and p[0] else None
+        if v is False and p[0] == record.venue and any(
+                same_venue(ev, a) for a in record.venue_aliases):
+            v = True  # "JINST": Crossref's short-container-title of "Journal of Instrumentation"
         if v is False and len(p[1]) == 1 and p[1].isalpha():
             v = same_venue(ev, f"{p[0]} {p[1]}")
         if v is False and ev and p[0] and evol:

@@ -142,10 +142,16 @@ def title_key(title: str) -> str:
 
 
 def _split_subtitle(title: str) -> str:
-    """The main title before a subtitle separator (``:``, `` - ``, ``. ``), or ''."""
-    for sep in (":", " - ", " -- ", " — ", ". ", "? "):
+    """The main title before a subtitle separator (``:``, `` - ``, ``. ``), or ''.
+
+    A colon marks a subtitle after any main title of three or more characters
+    ("XGBoost: A Scalable Tree Boosting System", which Crossref records as "XGBoost");
+    the weaker separators need a main title of more than ten.
+    """
+    for sep, shortest in ((":", 3), (" - ", 11), (" -- ", 11), (" — ", 11), (". ", 11),
+                          ("? ", 11)):
         idx = title.find(sep)
-        if idx > 10:
+        if idx >= shortest:
             return title[: idx + (1 if sep == "? " else 0)]
     return ""
 

@@ -96,7 +96,11 @@ def test_429_with_retry_after_then_recorded_200(server: ReplayServer) -> None:
     assert server.count("GET", f"/works/{PONE}") == 2
 
 
-def test_doi_batch_uses_filter_and_falls_back_for_missing(server: ReplayServer) -> None:
+def test_doi_batch_uses_filter_and_asks_the_agency_for_missing(server: ReplayServer) -> None:
+    """The filter matches DOIs exactly: a DOI absent from the batch answer is not looked
+    up again one by one; only its registration agency is asked (DataCite DOIs are then
+    followed), one request instead of two. The agency answer for a DOI nobody registered
+    is Crossref's 404 (no recording: the replay server's 404)."""
     works = [recorded("crossref.jsonl", f"/works/{d}", status=200)["body_json"]["message"]
              for d in (PONE, SREP)]
     server.add_file(FIXTURES / "crossref.jsonl")
@@ -109,7 +113,8 @@ def test_doi_batch_uses_filter_and_falls_back_for_missing(server: ReplayServer) 
                                            SourceStatus.NOT_FOUND]
     assert server.count("GET", "/works") == 1
     assert server.count("GET", f"/works/{PONE}") == 0
-    assert server.count("GET", f"/works/{missing}") == 1
+    assert server.count("GET", f"/works/{missing}") == 0
+    assert server.count("GET", f"/works/{missing}/agency") == 1
 
 
 def test_title_search_uses_query_bibliographic_rows_5(server: ReplayServer) -> None:
@@ -140,3 +145,18 @@ def test_agency_answers_recorded() -> None:
     agencies = [r for r in load("crossref.jsonl") if r["request_url"].endswith("/agency")]
     assert {r["body_json"]["message"]["agency"]["id"] for r in agencies} == {
         "crossref", "datacite", "medra"}
+
+
+def test_the_subtitle_joins_the_title_unless_it_repeats_it_or_is_no_text() -> None:
+    """Crossref keeps subtitles apart; a citation writes "Title: Subtitle"."""
+    from citecheck_tex.sources.crossref import parse_work
+    items = {rec["item"]["DOI"]: rec["item"] for rec in load("crossref_subtitles.jsonl")}
+    assert parse_work(items["10.1111/geb.12517"]).title == (
+        "Mapping the global state of invasive alien species: patterns of invasion and "
+        "policy responses")  # the subtitle is already in the title
+    assert parse_work(items["10.5744/florida/9780813056371.003.0001"]).title == (
+        "Andean Ontologies: An Introduction to Substance")
+    assert parse_work(items["10.1111/jiec.12093"]).title == (
+        "Fit for Purpose? Rethinking Modeling in Industrial Ecology")
+    assert parse_work(items["10.1037/e718982007-001"]).title == (
+        "Aloha blossoms at state hospital")  # "(718982007-001)" is a number, not words

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from typing import Any
 
@@ -13,7 +14,7 @@ from citecheck_tex.sources.base import make_source
 from citecheck_tex.sources.http import open_http
 from citecheck_tex.sources.inspire import parse_hit
 from tests.replay import ReplayServer, Reply, Request
-from tests.sources.conftest import FAST, load, settings_for
+from tests.sources.conftest import FAST, ask, load, settings_for
 
 HITS = load("inspire_hits.jsonl")
 
@@ -143,9 +144,31 @@ def test_concurrent_journal_refs_are_coalesced_into_one_search(server: ReplaySer
     assert answers[0].records[0].texkeys == ("Sagnotti:2011qp",)
     assert answers[1].records[0].texkeys == ("Sobczyk:2012ms",)
     qs = [r.param("q") for r in server.requests]
-    # one OR-ed search, then the unmatched reference alone (never NOT_FOUND by batching)
-    assert qs == ['j "J.Phys.A,46,214006" or j "Phys.Rev.C,86,015504" or j "Phys.Rev.C,99,1"',
-                  'j "Phys.Rev.C,99,1"']
+    # one OR-ed search; its answer was complete (total = hits returned) and every hit
+    # matched a reference of the batch, so nothing sits at the third: no second search
+    assert qs == ['j "J.Phys.A,46,214006" or j "Phys.Rev.C,86,015504" or j "Phys.Rev.C,99,1"']
+
+
+def test_a_batch_hit_no_reference_matches_sends_the_unmatched_one_alone(
+        server: ReplayServer) -> None:
+    """A hit of the batch that no cited journal reference matches (an unusual journal
+    spelling on either side): the unmatched reference is asked alone, never NOT_FOUND
+    by batching."""
+    def odd(req: Request) -> Reply | None:
+        if req.path == "/api/literature" and " or " in req.param("q"):
+            got = literature(req)
+            assert got is not None
+            body = json.loads(got.body)
+            body["hits"]["hits"].append(HITS[3])  # matches neither reference
+            body["hits"]["total"] += 1
+            return Reply.make(200, body)
+        return literature(req)
+
+    server.add_handler(odd)
+    answers = ask(server, "inspire", [jref("J.Phys.A", "46", "214006"),
+                                      jref("Phys.Rev.C", "99", "1")])
+    assert [a.status for a in answers] == [SourceStatus.FOUND, SourceStatus.NOT_FOUND]
+    assert [r.param("q") for r in server.requests][1:] == ['j "Phys.Rev.C,99,1"']
 
 
 # --------------------------------------------------------------------------- query strings

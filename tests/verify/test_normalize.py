@@ -88,3 +88,13 @@ def test_hep_notation_spellings_are_one_title(cited: str, record: str) -> None:
 ])
 def test_hep_notation_keeps_real_differences(a: str, b: str) -> None:
     assert nz.title_key(a) != nz.title_key(b)
+
+
+def test_a_short_main_title_before_a_colon_is_the_title_without_its_subtitle() -> None:
+    # Real: Crossref records the KDD paper 10.1145/2939672.2939785 as "XGBoost" alone
+    # (tests/fixtures/api/crossref_payloads.jsonl); the citation has the full title.
+    cited = "XGBoost: A Scalable Tree Boosting System"
+    assert nz.title_similarity(cited, "XGBoost") == 0.97
+    assert nz.is_subtitle_variant(cited, "XGBoost")
+    # a dash still needs a longer main title: "B - L" is not "B" without a subtitle
+    assert nz.title_similarity("Gauged B - L Symmetry", "Gauged") < 0.97
