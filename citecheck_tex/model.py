@@ -107,6 +107,9 @@ class VerdictCode(enum.Enum):
     UNRELIABLE_PARSE = ("unreliable-parse", Label.UNVERIFIED,
                         "Would be MAJOR, but the free-text parser flagged its reading of the "
                         "reference as unreliable: what looks fabricated may be a misread.")
+    TOO_FEW_SOURCES = ("too-few-sources", Label.UNVERIFIED,
+                       "Would be MAJOR, but not enough of the sources that could hold the work "
+                       "answered (online): the minimum evidence for MAJOR is missing.")
     PROPOSED_UNCONFIRMED = ("proposed-unconfirmed", Label.UNVERIFIED,
                             "Only the LLM web search proposes a work that fits; no "
                             "authoritative record confirms it.")
@@ -180,6 +183,8 @@ class DiscrepancyCode(enum.Enum):
                      "the work appeared in.")
     DOI_MISMATCH = ("doi-mismatch", "The cited DOI differs from the record's.")
     ARXIV_MISMATCH = ("arxiv-mismatch", "The cited arXiv id differs from the record's.")
+    ARXIV_UNKNOWN = ("arxiv-unknown", "arXiv itself answered that no paper has the cited "
+                     "arXiv id (the work was found otherwise).")
     IDENTIFIER_OTHER_WORK = ("identifier-other-work",
                              "The cited DOI or arXiv id belongs to another paper; the record "
                              "found by title and authors has its own.")

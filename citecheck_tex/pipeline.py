@@ -363,7 +363,7 @@ def _settled(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[An
     pubnote = bool(entry.venue) and all(checks.get(f) is not False
                                         for f in ("journal", "volume", "pages")) \
         and checks.get("volume") is True
-    return resolved_by_identifier(c) or bool(rev.note) or pubnote
+    return resolved_by_identifier(c) or bool(rev.other_work) or pubnote
 
 
 def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Answer],
@@ -381,17 +381,18 @@ def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Ans
                                      {n: s.kinds for n, s in sources.items()})
     if not missing:
         return verdict
+    record = {"record": f"{verdict.match.source} {verdict.match.id}"} if verdict.match else {}
     return replace(verdict, label=Label.UNVERIFIED, confidence=min(verdict.confidence, 0.3),
-                   match=None, suggested=None,
-                   reason=f"{verdict.reason} Not enough sources answered to call it "
-                          f"fabricated ({', '.join(missing)} did not); not MAJOR.")
+                   match=None, suggested=None, code=VerdictCode.TOO_FEW_SOURCES,
+                   facts={**verdict.facts, **record, "was": verdict.code.value,
+                          "missing": ", ".join(missing)})
 
 
 def _unknown_arxiv_id(entry: Entry, answers: Sequence[Answer], verdict: Verdict) -> Verdict:
     """A cited arXiv id that arXiv itself answered "no such paper" for, on a work found
     otherwise whose records know no arXiv id (so the comparison saw nothing to
     contradict): a MINOR naming the id, with nothing to suggest in its place."""
-    from citecheck_tex.model import Discrepancy
+    from citecheck_tex.model import Discrepancy, DiscrepancyCode
 
     if not entry.arxiv or verdict.match is None or verdict.match.arxiv \
             or any(d.field == "eprint" for d in verdict.discrepancies):
@@ -401,13 +402,12 @@ def _unknown_arxiv_id(entry: Entry, answers: Sequence[Answer], verdict: Verdict)
     if not any(a.source == authority and a.status is SourceStatus.NOT_FOUND for a in asked) \
             or any(a.status is SourceStatus.FOUND for a in asked):
         return verdict
-    d = Discrepancy("eprint", entry.arxiv, "", "arXiv has no paper with this id")
-    fields = ", ".join(dict.fromkeys((*(x.field for x in verdict.discrepancies), "eprint")))
-    src = verdict.match.source
-    return replace(verdict, label=Label.MINOR, discrepancies=(*verdict.discrepancies, d),
-                   reason=f"Real work found in {src} ({verdict.match.id}), but {fields} "
-                          f"contradict{'s' if fields == 'eprint' else ''} it (arXiv has no "
-                          f"paper {entry.arxiv}).")
+    d = Discrepancy("eprint", entry.arxiv, "", "arXiv has no paper with this id",
+                    DiscrepancyCode.ARXIV_UNKNOWN)
+    facts = {k: v for k, v in verdict.facts.items() if k != "other_work"}
+    return replace(verdict, label=Label.MINOR, code=VerdictCode.FIELD_MISMATCH,
+                   discrepancies=(*verdict.discrepancies, d),
+                   facts={**facts, "arxiv_unknown": entry.arxiv})
 
 
 async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],

@@ -22,8 +22,11 @@ Fact names (all values are text):
 ``tau_exact``    the threshold an EXACT's score fell below
 ``authors``      the author-match note of a chimera
 ``why``          why an entry was skipped or read too poorly (a clause)
-``issue``, ``was``  what the free-text parser found wrong with its reading, and the code
-                 of the MAJOR verdict an unreliable parse is not called
+``issue``        what the free-text parser found wrong with its reading
+``was``          the code of the MAJOR verdict an unreliable-parse or too-few-sources
+                 verdict is not called (its sentence is part of theirs)
+``missing``      the sources whose answer MAJOR needs and did not get
+``arxiv_unknown`` a cited arXiv id arXiv itself does not know (on a MINOR)
 ``n``, ``ids``   how many works tie, and their "source id" list
 ``fits``         "fits" / "nearly fits" for a proposal
 ``editions``     the other editions found ("inspire 1 (2018), ...")
@@ -78,10 +81,19 @@ def _exact_sparse(v: Verdict, advice: bool) -> str:
             f"(score {v.score:.1f} below {v.facts.get('tau_exact', '?')}).")
 
 
+def _record(v: Verdict) -> str:
+    """"source id" of the record the verdict names (its match, or the one it recorded)."""
+    if v.match is not None:
+        return f"{v.match.source} {v.match.id}"
+    return v.facts.get("record", "? ?")
+
+
 def _field_mismatch(v: Verdict, advice: bool) -> str:
     src, rid = _match_id(v)
     note = (f" (the cited identifier resolves to another paper ({v.facts['other_work']!r}))"
             if v.facts.get("other_work") else "")
+    if v.facts.get("arxiv_unknown"):
+        note = f" (arXiv has no paper {v.facts['arxiv_unknown']})"
     verb = "contradicts" if len(v.discrepancies) == 1 else "contradict"
     return f"Real work found in {src} ({rid}), but {_fields(v)} {verb} it{note}."
 
@@ -111,8 +123,7 @@ def _identifier_mismatch(v: Verdict, advice: bool) -> str:
 
 
 def _chimera(v: Verdict, advice: bool) -> str:
-    src, rid = _match_id(v)
-    return (f"A chimera: the work exists ({src} {rid}) but most of the cited authors are "
+    return (f"A chimera: the work exists ({_record(v)}) but most of the cited authors are "
             f"not its authors ({v.facts.get('authors', '')}).")
 
 
@@ -157,14 +168,26 @@ def _poor_parse(v: Verdict, advice: bool) -> str:
     return f"No record found, but {why}: not enough to call it fabricated."
 
 
+def _would_have_been(v: Verdict, advice: bool) -> str:
+    """The sentence of the MAJOR verdict ``v`` is not called (its code in ``was``)."""
+    was = next((c for c in VerdictCode if c.value == v.facts.get("was")), None)
+    if was is None or was in _WRAPPERS:
+        return ""
+    return _RENDER[was](replace(v, label=was.label, code=was), advice)
+
+
 def _unreliable_parse(v: Verdict, advice: bool) -> str:
     head = (f"Could not read the reference reliably ({v.facts.get('issue', '')}); not called "
             "an error.")
-    was = next((c for c in VerdictCode if c.value == v.facts.get("was")), None)
-    if was is None:
-        return head
-    # the sentence of the MAJOR verdict it would have been
-    return f"{head} {_RENDER[was](replace(v, label=was.label, code=was), advice)}"
+    was = _would_have_been(v, advice)
+    return f"{head} {was}" if was else head
+
+
+def _too_few_sources(v: Verdict, advice: bool) -> str:
+    tail = (f"Not enough sources answered to call it fabricated "
+            f"({v.facts.get('missing', '?')} did not); not MAJOR.")
+    was = _would_have_been(v, advice)
+    return f"{was} {tail}" if was else tail
 
 
 def _proposed(v: Verdict, advice: bool) -> str:
@@ -240,6 +263,7 @@ _RENDER: dict[VerdictCode, Callable[[Verdict, bool], str]] = {
     VerdictCode.INDEX_COMPLETE_REFUTED: _index_incomplete,
     VerdictCode.POOR_PARSE: _poor_parse,
     VerdictCode.UNRELIABLE_PARSE: _unreliable_parse,
+    VerdictCode.TOO_FEW_SOURCES: _too_few_sources,
     VerdictCode.PROPOSED_UNCONFIRMED: _proposed,
     VerdictCode.ANOTHER_EDITION: _another_edition,
     VerdictCode.AMBIGUOUS: _ambiguous,
@@ -252,6 +276,10 @@ _RENDER: dict[VerdictCode, Callable[[Verdict, bool], str]] = {
     VerdictCode.LLM_MINOR: _llm_overruled,
     VerdictCode.LLM_MAJOR: _llm_overruled,
 }
+
+
+#: Codes that record the code of the MAJOR they replace (``facts["was"]``).
+_WRAPPERS = frozenset({VerdictCode.UNRELIABLE_PARSE, VerdictCode.TOO_FEW_SOURCES})
 
 
 def _llm_opinion(v: Verdict) -> str:
