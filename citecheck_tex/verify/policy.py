@@ -19,6 +19,10 @@ Steps (each a small function):
    only if the user declares it complete (``index_complete``); otherwise the
    entries it cannot match are UNVERIFIED, with what to do next.
 
+Every verdict carries the :class:`~citecheck_tex.model.VerdictCode` of the step that
+decided it and the data its sentence needs (``Verdict.facts``); the sentence itself is
+rendered by :mod:`citecheck_tex.reasons`. Code that needs to know why compares codes.
+
 Proposals (``Record.proposed``: the LLM web search) are leads, not evidence.
 The rule is: a proposal never settles an entry nor lends years or
 publications to a confirmed record of the same work (the confirmed record is
