@@ -25,6 +25,7 @@ MODULES = (
     "bench.bench_frontend",
     "bench.bench_index",
     "bench.bench_online",
+    "bench.bench_faults",
     "bench.bench_watch",
 )
 

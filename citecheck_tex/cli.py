@@ -33,6 +33,7 @@ from citecheck_tex.model import RunResult
 logger = logging.getLogger("citecheck_tex")
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C, after the partial report was written
 
 SUBCOMMANDS = ("index", "watch", "gate", "latexmk-rc", "ignore", "completion", "man")
 
@@ -264,6 +265,8 @@ def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
         from citecheck_tex.report.github import render_github
 
         sys.stdout.write(render_github(result, prefix=ci_path_prefix(result, settings)))
+    if result.partial == "interrupted":
+        return EXIT_INTERRUPTED
     return exit_status(result, settings.fail_on)
 
 
@@ -340,8 +343,12 @@ def run_index(argv: Sequence[str]) -> int:
 
 
 def _setup_logging(settings: Settings) -> None:
+    from citecheck_tex.redact import install_filter
+
     level = logging.DEBUG if settings.verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:  # every record, from any logger: no secrets
+        install_filter(handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -376,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("citecheck-tex: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:  # a bug: one line by default, the traceback with --verbose
         if "-v" in args or "--verbose" in args:
             raise

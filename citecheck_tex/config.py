@@ -113,8 +113,23 @@ class Settings:
     tau_exact: float = TAU_EXACT  # score >= tau_exact: EXACT
     ignore: tuple[str, ...] = ()
     refresh: bool = False
+    # Network limits (docs/sources.md "Faults and time limits"). timeout_s bounds one
+    # HTTP attempt in total (connect + headers + body), so a server that drips its
+    # answer cannot hold a request.
     timeout_s: float = 20.0
     max_retries: int = 3
+    # The whole run's retrieval must end within deadline_s + deadline_per_reference_s
+    # per reference checked (120 + 3 x 40 = 240 s for 40 references); what is unsettled
+    # then is UNVERIFIED and a partial report is written. 0 disables the deadline.
+    deadline_s: float = 120.0
+    deadline_per_reference_s: float = 3.0
+    # A Retry-After up to this is waited for; a longer one gives the source up for the run.
+    max_retry_after_s: float = 60.0
+    # A source whose last N attempts all failed or were throttled is not asked again
+    # in this run (0: never give up).
+    give_up_after: int = 6
+    # Answers larger than this are refused without being held in memory.
+    max_response_bytes: int = 20_000_000
     quiet: bool = False
     verbose: bool = False
     emit_fixed: bool = False
@@ -143,6 +158,12 @@ class Settings:
         if self.cache_path:
             return Path(self.cache_path).expanduser()
         return _default_cache_dir() / "cache.sqlite"
+
+    def run_deadline(self, references: int) -> float | None:
+        """Seconds the retrieval of ``references`` references may take; None: no deadline."""
+        if self.deadline_s <= 0:
+            return None
+        return self.deadline_s + max(0.0, self.deadline_per_reference_s) * max(0, references)
 
     def base_url(self, source: str) -> str:
         """The base URL of ``source`` without a trailing slash."""
@@ -262,6 +283,11 @@ def _validate(s: Settings) -> Settings:
         check_web_search(s)
     if not 0 <= s.tau_minor <= s.tau_exact <= 10:
         raise UsageError("thresholds must satisfy 0 <= tau_minor <= tau_exact <= 10")
+    if s.timeout_s <= 0 or s.max_retries < 0 or s.max_retry_after_s < 0 \
+            or s.max_response_bytes <= 0 or s.give_up_after < 0 or s.deadline_per_reference_s < 0:
+        raise UsageError("network limits must be positive: timeout_s > 0, max_retries >= 0, "
+                         "max_retry_after_s >= 0, max_response_bytes > 0, give_up_after >= 0, "
+                         "deadline_per_reference_s >= 0")
     if s.llm_mode not in ("off", "judge", "fallback", "review"):
         raise UsageError("llm_mode must be one of off, judge, fallback, review")
     return s

@@ -53,12 +53,14 @@ class LocalIndexError(CitecheckError):
 
 
 class SourceError(CitecheckError):
-    """A source failed to answer."""
+    """A source failed to answer. The message and URL never hold an API key (masked)."""
 
     def __init__(self, message: str, *, source: str = "", url: str = "", status: int = 0) -> None:
-        super().__init__(message)
+        from citecheck_tex.redact import redact
+
+        super().__init__(redact(message))
         self.source = source
-        self.url = url
+        self.url = redact(url)
         self.status = status
 
 

@@ -110,6 +110,13 @@ class VerdictCode(enum.Enum):
     TOO_FEW_SOURCES = ("too-few-sources", Label.UNVERIFIED,
                        "Would be MAJOR, but not enough of the sources that could hold the work "
                        "answered (online): the minimum evidence for MAJOR is missing.")
+    UNSETTLED_DEADLINE = ("unsettled-deadline", Label.UNVERIFIED,
+                          "The run's deadline passed before every source that could settle "
+                          "the reference was asked: the report is partial (see the deadline "
+                          "problem); re-run to finish.")
+    UNSETTLED_INTERRUPTED = ("unsettled-interrupted", Label.UNVERIFIED,
+                             "The run was interrupted (Ctrl-C) before every source that could "
+                             "settle the reference was asked: the report is partial.")
     PROPOSED_UNCONFIRMED = ("proposed-unconfirmed", Label.UNVERIFIED,
                             "Only the LLM web search proposes a work that fits; no "
                             "authoritative record confirms it.")
@@ -330,7 +337,9 @@ class Problem:
     Stable codes: undefined-key, unused-entry, duplicate-key, parse-error,
     empty-bib, missing-file, missing-field, bbl-mismatch, artefact-mismatch,
     no-bibliography, missing-title-and-id, arxiv-id-form, doi-syntax, ambiguous-main,
-    index-incomplete, network (a source could not be reached). Its
+    index-incomplete, network (a source could not be reached, throttled us or did not
+    answer like the API), deadline and interrupted (retrieval stopped early: the
+    report is partial). Its
     :attr:`severity` follows from the code (:data:`ERROR_CODES`).
     """
 
@@ -557,6 +566,9 @@ class Verdict:
     # UNVERIFIED only because a local index not declared complete was all that was
     # consulted (offline): the reports give the advice once instead of per entry
     index_only: bool = False
+    # UNVERIFIED because retrieval stopped (deadline, Ctrl-C) before every source
+    # that could settle it was asked: the report is partial
+    unsettled: bool = False
     facts: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -589,6 +601,9 @@ class RunResult:
     # None when no LLM part was configured for the run.
     llm_usage: Mapping[str, Mapping[str, int]] | None = None
     llm_model: str = ""  # the model those parts asked, when any
+    # "" for a complete run; "deadline" or "interrupted" when retrieval stopped early:
+    # the report is partial (references not yet settled are UNVERIFIED)
+    partial: str = ""
 
     def summary(self) -> dict[str, int]:
         """Counts per label, every label present."""

@@ -60,6 +60,39 @@ class ProgressState:
 
 ProgressCallback = Callable[[ProgressState], None]
 
+
+@dataclass(slots=True)
+class Stop:
+    """Why retrieval ended early, filled in by :func:`run_cascade`.
+
+    ``reason`` is "" (it ran to the end), "deadline" (the run's deadline,
+    :meth:`Settings.run_deadline`, passed) or "interrupted" (the task was
+    cancelled: Ctrl-C). ``unsettled`` counts the references still open then;
+    they are UNVERIFIED. With ``absorb_cancel`` a cancellation is turned into a
+    partial result instead of propagating (the CLI's Ctrl-C: the report is
+    still written).
+    """
+
+    absorb_cancel: bool = False
+    reason: str = ""
+    deadline_s: float = 0.0
+    unsettled: int = 0
+
+    def problem(self) -> Problem | None:
+        """The run-level problem that says the report is partial, or None."""
+        if not self.reason:
+            return None
+        if self.reason == "deadline":
+            return Problem("deadline", (
+                f"the run's deadline ({self.deadline_s:.0f} s) passed with {self.unsettled} "
+                "reference(s) not yet settled: they are UNVERIFIED and this report is partial. "
+                "Re-run to finish (answers received are cached), or raise deadline_s / "
+                "deadline_per_reference_s (docs/sources.md)."))
+        return Problem("interrupted", (
+            f"interrupted with {self.unsettled} reference(s) not yet settled: they are "
+            "UNVERIFIED and this report is partial. Re-run to finish (answers received "
+            "are cached)."))
+
 #: Kinds whose later sources are asked even when an earlier one found something: a
 #: title or author+year search returns look-alikes, not proof (a local index holding
 #: only the author's other papers must not keep INSPIRE from being asked).
@@ -179,11 +212,15 @@ async def run_cascade(
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
     problems: list[Problem] | None = None,
+    stop: Stop | None = None,
 ) -> list[Verdict]:
     """Retrieve candidates for every entry and decide each verdict.
 
     ``usage``, when given, receives what the LLM judge cost (key "judge"); ``problems``,
-    when given, receives run-level problems (``index-incomplete``).
+    when given, receives run-level problems (``index-incomplete``). Retrieval ends at
+    the run's deadline (:meth:`Settings.run_deadline`); the references not settled by
+    then are UNVERIFIED, and ``stop`` (when given) records why. A verdict is returned
+    for every entry, always.
     """
     from citecheck_tex.verify import policy
 
@@ -204,6 +241,86 @@ async def run_cascade(
             continue
         active.add(i)
     state.done = n - len(active)
+    stop = stop if stop is not None else Stop()
+
+    async def retrieve() -> None:
+        await _retrieve(entries, sources, settings, queries, answers, verdicts, active, state,
+                        progress)
+
+    deadline = settings.run_deadline(len(active))
+    try:
+        async with asyncio.timeout(deadline):
+            await retrieve()
+    except TimeoutError:
+        stop.reason, stop.deadline_s = "deadline", deadline or 0.0
+    except asyncio.CancelledError:
+        if not stop.absorb_cancel:
+            raise
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        stop.reason = "interrupted"
+    stop.unsettled = len(active) if stop.reason else 0
+    if stop.reason:
+        logger.warning("retrieval stopped (%s) with %d reference(s) unsettled", stop.reason,
+                       len(active))
+
+    for i in sorted(active):
+        verdict = _decide(entries[i], queries[i], answers[i], settings, sources)
+        if stop.reason:
+            verdict = _unsettled(verdict, stop)
+        verdicts[i] = verdict
+        state.done += 1
+        state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
+    if progress:
+        state.stage = "done" if not stop.reason else f"stopped ({stop.reason})"
+        progress(state)
+    result = [v for v in verdicts if v is not None]
+    # before any LLM judge: the guard is about the index's silence, not a judge's opinion
+    result, refused = policy.guard_index_complete(result, settings)
+    if refused is not None and problems is not None:
+        problems.append(refused)
+    if settings.llm_mode != "off" and not stop.reason:
+        from citecheck_tex.verify.llm import apply_llm
+
+        pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
+        result, judged = await apply_llm(pairs, settings)
+        logger.warning("LLM: %s", judged.describe())
+        if usage is not None:
+            usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
+    return result
+
+
+def _unsettled(verdict: Verdict, stop: Stop) -> Verdict:
+    """The verdict of a reference still open when retrieval stopped: UNVERIFIED (the
+    sources not yet asked might have settled it), with what was known so far."""
+    if verdict.label is Label.SKIPPED:
+        return verdict
+    from citecheck_tex.reasons import wrapped_facts
+
+    code = (VerdictCode.UNSETTLED_DEADLINE if stop.reason == "deadline"
+            else VerdictCode.UNSETTLED_INTERRUPTED)
+    answered = any(not a.status.failed and a.status is not SourceStatus.SKIPPED
+                   for a in verdict.attempts)
+    facts = {**wrapped_facts(verdict), "so_far": verdict.code.value} if answered else {}
+    return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, discrepancies=(),
+                   suggested=None, index_only=False, unsettled=True, code=code,
+                   facts={**facts, "deadline_s": f"{stop.deadline_s:.0f}"})
+
+
+async def _retrieve(
+    entries: Sequence[Entry],
+    sources: dict[str, Source],
+    settings: Settings,
+    queries: list[dict[QueryKind, Query]],
+    answers: list[list[Answer]],
+    verdicts: list[Verdict | None],
+    active: set[int],
+    state: ProgressState,
+    progress: ProgressCallback | None,
+) -> None:
+    """The cascade's stages over every active entry; settles entries in place."""
+    from citecheck_tex.verify import policy
 
     enabled = tuple(sources)
     cross_checked: set[int] = set()
@@ -267,29 +384,6 @@ async def run_cascade(
     if active:
         state.stage = "confirming proposed identifiers"
         await _confirm_proposals(sorted(active), answers, sources)
-
-    for i in sorted(active):
-        verdict = _decide(entries[i], queries[i], answers[i], settings, sources)
-        verdicts[i] = verdict
-        state.done += 1
-        state.counts[verdict.label.value] = state.counts.get(verdict.label.value, 0) + 1
-    if progress:
-        state.stage = "done"
-        progress(state)
-    result = [v for v in verdicts if v is not None]
-    # before any LLM judge: the guard is about the index's silence, not a judge's opinion
-    result, refused = policy.guard_index_complete(result, settings)
-    if refused is not None and problems is not None:
-        problems.append(refused)
-    if settings.llm_mode != "off":
-        from citecheck_tex.verify.llm import apply_llm
-
-        pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
-        result, judged = await apply_llm(pairs, settings)
-        logger.warning("LLM: %s", judged.describe())
-        if usage is not None:
-            usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
-    return result
 
 
 def _should_ask(name: str, kind: QueryKind, entry: Entry, answers: Sequence[Answer],
@@ -381,10 +475,11 @@ def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Ans
                                      {n: s.kinds for n, s in sources.items()})
     if not missing:
         return verdict
-    record = {"record": f"{verdict.match.source} {verdict.match.id}"} if verdict.match else {}
+    from citecheck_tex.reasons import wrapped_facts
+
     return replace(verdict, label=Label.UNVERIFIED, confidence=min(verdict.confidence, 0.3),
                    match=None, suggested=None, code=VerdictCode.TOO_FEW_SOURCES,
-                   facts={**verdict.facts, **record, "was": verdict.code.value,
+                   facts={**wrapped_facts(verdict), "was": verdict.code.value,
                           "missing": ", ".join(missing)})
 
 
@@ -542,8 +637,14 @@ async def _build_sources(
     return sources, problems
 
 
-def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
-    """One clear message per failing source instead of one per reference."""
+def _network_problems(verdicts: Sequence[Verdict],
+                      given_up: Mapping[str, str] | None = None) -> list[Problem]:
+    """One clear message per failing source instead of one per reference.
+
+    ``given_up`` maps a source the HTTP layer stopped asking to the reason (which
+    says when to retry); it is the message of that source's problem.
+    """
+    given_up = given_up or {}
     failures: dict[str, tuple[int, str]] = {}
     for v in verdicts:
         seen: set[str] = set()
@@ -554,6 +655,7 @@ def _network_problems(verdicts: Sequence[Verdict]) -> list[Problem]:
                 failures[a.source] = (count + 1, msg or a.message)
     out = []
     for src, (count, msg) in sorted(failures.items()):
+        msg = given_up.get(src, msg).rstrip(".")
         out.append(Problem(
             "network",
             f"source {src} failed for {count} reference(s): {msg}. Affected references are "
@@ -581,32 +683,40 @@ async def check_entries_async(
     http: Http | None = None,
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
+    stop: Stop | None = None,
 ) -> tuple[list[Verdict], list[Problem], int]:
     """Verify entries; returns verdicts, run-level problems and the HTTP request count.
 
     ``usage``, when given, receives what the LLM parts cost, by part ("judge", and
-    "websearch" when that source ran).
+    "websearch" when that source ran). ``stop`` receives why retrieval ended early
+    (deadline, interruption); a ``deadline`` or ``interrupted`` problem says so.
     """
     from citecheck_tex.sources.http import open_http
 
+    stop = stop if stop is not None else Stop()
     cache = _open_cache(settings)
     try:
         if http is None:
             async with open_http(settings) as own_http:
                 sources, problems = await _build_sources(own_http, settings, cache)
                 verdicts = await run_cascade(entries, sources, settings, progress, usage,
-                                             problems)
+                                             problems, stop)
                 requests = own_http.requests
+                given_up = {k: msg for k, (msg, _) in own_http.given_up.items()}
         else:
             sources, problems = await _build_sources(http, settings, cache)
-            verdicts = await run_cascade(entries, sources, settings, progress, usage, problems)
+            verdicts = await run_cascade(entries, sources, settings, progress, usage, problems,
+                                         stop)
             requests = http.requests
+            given_up = {k: msg for k, (msg, _) in http.given_up.items()}
     finally:
         if cache is not None:
             cache.close()
     if usage is not None:
         _add_source_usage(sources, usage)
-    return verdicts, problems + _network_problems(verdicts), requests
+    stopped = stop.problem()
+    return (verdicts, problems + _network_problems(verdicts, given_up)
+            + ([stopped] if stopped else []), requests)
 
 
 async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict[str, Record]:
@@ -654,7 +764,9 @@ def _explain_undefined(problems: Sequence[Problem], settings: Settings) -> list[
     if not keys:
         return list(problems)
     try:
-        records = asyncio.run(resolve_texkeys_async(keys, settings))
+        # an optional hint: bounded like one request with its retries, never the run
+        records = asyncio.run(asyncio.wait_for(resolve_texkeys_async(keys, settings),
+                                               timeout=2 * settings.timeout_s))
     except Exception:  # an optional hint must never stop the run
         logger.debug("texkey lookup for undefined keys failed", exc_info=True)
         return list(problems)
@@ -713,8 +825,11 @@ def check(
 
         if any(needs_parse(e) for e in entries):
             entries, usage["parse"] = asyncio.run(llm_parse_entries(entries, settings))
+    # Ctrl-C cancels the run's task: the references not yet settled become UNVERIFIED
+    # and the result is returned (partial) so that the reports are still written
+    stop = Stop(absorb_cancel=True)
     verdicts, problems, requests = asyncio.run(
-        check_entries_async(entries, settings, progress=progress, usage=usage)
+        check_entries_async(entries, settings, progress=progress, usage=usage, stop=stop)
     )
     verdicts = list(explain_ignored(verdicts, load_ignores(project_folder(project))))
     problems = list(ignore_problems) + problems
@@ -726,8 +841,10 @@ def check(
         verdicts=tuple(with_sites),
         # after a network failure, name undefined texkeys from the index and cache only
         problems=tuple(_explain_undefined(project.problems, settings if not any(
-            p.code == "network" for p in problems) else replace(settings, offline=True)))
+            p.code == "network" for p in problems) and not stop.reason
+            else replace(settings, offline=True)))
         + tuple(problems),
+        partial=stop.reason,
         tool_version=__version__,
         elapsed_s=time.perf_counter() - t0,
         http_requests=requests,

@@ -25,6 +25,10 @@ Fact names (all values are text):
 ``issue``        what the free-text parser found wrong with its reading
 ``was``          the code of the MAJOR verdict an unreliable-parse or too-few-sources
                  verdict is not called (its sentence is part of theirs)
+``so_far``       the code of the verdict an unsettled one had reached when retrieval
+                 stopped; ``deadline_s`` the deadline
+``n_discrepancies`` how many discrepancies a replaced verdict had (see
+                 :func:`wrapped_facts`)
 ``missing``      the sources whose answer MAJOR needs and did not get
 ``arxiv_unknown`` a cited arXiv id arXiv itself does not know (on a MINOR)
 ``n``, ``ids``   how many works tie, and their "source id" list
@@ -63,7 +67,10 @@ def _fields(v: Verdict) -> str:
 
 def _match_id(v: Verdict) -> tuple[str, str]:
     m = v.match
-    return (m.source, m.id) if m is not None else ("?", "?")
+    if m is not None:
+        return m.source, m.id
+    src, _, rid = v.facts.get("record", "? ?").partition(" ")
+    return src, rid
 
 
 def _hint(advice: bool, lead: str) -> str:
@@ -88,13 +95,25 @@ def _record(v: Verdict) -> str:
     return v.facts.get("record", "? ?")
 
 
+def wrapped_facts(verdict: Verdict) -> dict[str, str]:
+    """The facts of ``verdict`` plus what its sentence reads from the verdict itself
+    (record, differing fields), for a verdict that replaces it and clears those
+    (too-few-sources, unsettled-*): its sentence stays renderable from the facts alone."""
+    own = {"fields": describe_fields(verdict.discrepancies),
+           "n_discrepancies": str(len(verdict.discrepancies))}
+    if verdict.match is not None:
+        own["record"] = f"{verdict.match.source} {verdict.match.id}"
+    return {**own, **verdict.facts}
+
+
 def _field_mismatch(v: Verdict, advice: bool) -> str:
     src, rid = _match_id(v)
     note = (f" (the cited identifier resolves to another paper ({v.facts['other_work']!r}))"
             if v.facts.get("other_work") else "")
     if v.facts.get("arxiv_unknown"):
         note = f" (arXiv has no paper {v.facts['arxiv_unknown']})"
-    verb = "contradicts" if len(v.discrepancies) == 1 else "contradict"
+    n = int(v.facts.get("n_discrepancies", len(v.discrepancies)))
+    verb = "contradicts" if n == 1 else "contradict"
     return f"Real work found in {src} ({rid}), but {_fields(v)} {verb} it{note}."
 
 
@@ -168,12 +187,13 @@ def _poor_parse(v: Verdict, advice: bool) -> str:
     return f"No record found, but {why}: not enough to call it fabricated."
 
 
-def _would_have_been(v: Verdict, advice: bool) -> str:
-    """The sentence of the MAJOR verdict ``v`` is not called (its code in ``was``)."""
-    was = next((c for c in VerdictCode if c.value == v.facts.get("was")), None)
-    if was is None or was in _WRAPPERS:
+def _would_have_been(v: Verdict, advice: bool, key: str = "was") -> str:
+    """The sentence of the verdict ``v`` replaced (its code in ``facts[key]``)."""
+    was = next((c for c in VerdictCode if c.value == v.facts.get(key)), None)
+    if was is None or was is v.code:
         return ""
-    return _RENDER[was](replace(v, label=was.label, code=was), advice)
+    facts = {k: val for k, val in v.facts.items() if k != key}
+    return _RENDER[was](replace(v, label=was.label, code=was, facts=facts), advice)
 
 
 def _unreliable_parse(v: Verdict, advice: bool) -> str:
@@ -188,6 +208,15 @@ def _too_few_sources(v: Verdict, advice: bool) -> str:
             f"({v.facts.get('missing', '?')} did not); not MAJOR.")
     was = _would_have_been(v, advice)
     return f"{was} {tail}" if was else tail
+
+
+def _unsettled(v: Verdict, advice: bool) -> str:
+    why = (f"the run's deadline ({v.facts.get('deadline_s', '?')} s) passed"
+           if v.code is VerdictCode.UNSETTLED_DEADLINE else "the run was interrupted")
+    so_far = _would_have_been(v, advice, "so_far")
+    if so_far:
+        return f"Not settled: {why} before every source was asked. So far: {so_far}"
+    return f"Not settled: {why} before any source answered."
 
 
 def _proposed(v: Verdict, advice: bool) -> str:
@@ -264,6 +293,8 @@ _RENDER: dict[VerdictCode, Callable[[Verdict, bool], str]] = {
     VerdictCode.POOR_PARSE: _poor_parse,
     VerdictCode.UNRELIABLE_PARSE: _unreliable_parse,
     VerdictCode.TOO_FEW_SOURCES: _too_few_sources,
+    VerdictCode.UNSETTLED_DEADLINE: _unsettled,
+    VerdictCode.UNSETTLED_INTERRUPTED: _unsettled,
     VerdictCode.PROPOSED_UNCONFIRMED: _proposed,
     VerdictCode.ANOTHER_EDITION: _another_edition,
     VerdictCode.AMBIGUOUS: _ambiguous,
@@ -276,10 +307,6 @@ _RENDER: dict[VerdictCode, Callable[[Verdict, bool], str]] = {
     VerdictCode.LLM_MINOR: _llm_overruled,
     VerdictCode.LLM_MAJOR: _llm_overruled,
 }
-
-
-#: Codes that record the code of the MAJOR they replace (``facts["was"]``).
-_WRAPPERS = frozenset({VerdictCode.UNRELIABLE_PARSE, VerdictCode.TOO_FEW_SOURCES})
 
 
 def _llm_opinion(v: Verdict) -> str:

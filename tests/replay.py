@@ -14,6 +14,12 @@ turn, the last one repeating (so "429, then 200" is two ``add`` calls).
 Handlers (``add_handler``) see every request first and may return a
 :class:`Reply`, :data:`DROP` (close the connection without answering) or None
 (fall through to the recorded exchanges). Unknown requests get 404.
+
+Faulty servers (tests/sources/test_network_faults.py, bench/bench_faults.py):
+a :class:`Reply` may drip its body one byte every ``drip_s`` seconds, or produce
+it in chunks (``stream``, sent without Content-Length unless ``declared_length``
+is given, then the connection is closed); ``sent`` counts the body bytes the
+server managed to write.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -48,6 +54,9 @@ class Reply:
     status: int = 200
     body: bytes = b""
     headers: Mapping[str, str] = field(default_factory=dict)
+    drip_s: float = 0.0  # seconds between the body's bytes (a server that drips)
+    stream: Callable[[], Iterator[bytes]] | None = None  # a body made in chunks (large)
+    declared_length: int | None = None  # Content-Length announced for a streamed body
 
     @classmethod
     def make(cls, status: int = 200, body: Any = b"", *, content_type: str | None = None,
@@ -122,6 +131,7 @@ class ReplayServer:
         self._handlers: list[Handler] = []
         self._lock = threading.Lock()
         self.requests: list[Request] = []
+        self.sent = 0  # body bytes written to clients
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -231,11 +241,33 @@ class ReplayServer:
                     self.send_response(reply.status)
                     for k, v in reply.headers.items():
                         self.send_header(k, v)
+                    if reply.stream is not None:
+                        if reply.declared_length is not None:
+                            self.send_header("Content-Length", str(reply.declared_length))
+                        self.send_header("Connection", "close")
+                        self.end_headers()
+                        self.close_connection = True
+                        for chunk in reply.stream():
+                            self.wfile.write(chunk)
+                            self._count(len(chunk))
+                        return
                     self.send_header("Content-Length", str(len(reply.body)))
                     self.end_headers()
+                    if reply.drip_s:
+                        for i in range(len(reply.body)):
+                            self.wfile.write(reply.body[i:i + 1])
+                            self.wfile.flush()
+                            self._count(1)
+                            time.sleep(reply.drip_s)
+                        return
                     self.wfile.write(reply.body)
+                    self._count(len(reply.body))
                 except (BrokenPipeError, ConnectionResetError):
                     self.close_connection = True  # the client gave up (time-out test)
+
+            def _count(self, n: int) -> None:
+                with outer._lock:
+                    outer.sent += n
 
             do_GET = do_POST = do_PUT = do_HEAD = _handle  # noqa: N815
 

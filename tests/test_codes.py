@@ -83,8 +83,9 @@ def test_docs_and_readme_describe_every_code() -> None:
 
 def test_no_code_searches_the_reason_text() -> None:
     """Decisions are read from codes: the English reason may be reworded any day."""
-    pattern = re.compile(r"""(["'][^"']*["']\s+(not\s+)?in\s+\w+\.reason\b)|"""
-                         r"""(\.reason\s*(==|!=|\.startswith|\.find|\.endswith))|"""
+    verdict = r"\b(v|verdict|vd|major|minor)\.reason\b"
+    pattern = re.compile(rf"""(["'][^"']*["']\s+(not\s+)?in\s+{verdict})|"""
+                         rf"""({verdict}\s*(==|!=|\.startswith|\.find|\.endswith|\[))|"""
                          r"""(in\s+\w+\.note\b)""")
     offenders = []
     for path in (ROOT / "citecheck_tex").rglob("*.py"):
@@ -117,3 +118,35 @@ def test_a_major_of_an_unreliable_parse_keeps_what_it_would_have_been() -> None:
     assert v.facts["was"] == "identifier-mismatch"
     assert v.reason == ("Could not read the reference reliably (the title read looks like an "
                         "author list); not called an error. " + major.reason)
+
+
+def test_a_replacing_verdict_keeps_the_sentence_of_the_one_it_replaces() -> None:
+    """An unsettled reference (deadline) or a MAJOR without the minimum evidence keeps
+    what was known so far, although the discrepancies and the match are cleared."""
+    from dataclasses import replace
+
+    from citecheck_tex.model import Discrepancy, DiscrepancyCode, Record
+    from citecheck_tex.reasons import wrapped_facts
+
+    rec = Record("inspire", "1234")
+    minor = Verdict(ENTRY, Label.MINOR, 8.0, 0.9, VerdictCode.FIELD_MISMATCH, match=rec,
+                    discrepancies=(Discrepancy("year", "2013", "2014", "off by 1",
+                                               DiscrepancyCode.YEAR_OFF_BY_ONE),))
+    assert minor.reason == "Real work found in inspire (1234), but year contradicts it."
+    late = replace(minor, label=Label.UNVERIFIED, code=VerdictCode.UNSETTLED_DEADLINE,
+                   discrepancies=(), suggested=None, unsettled=True,
+                   facts={**wrapped_facts(minor), "so_far": "field-mismatch",
+                          "deadline_s": "5"})
+    assert late.reason == ("Not settled: the run's deadline (5 s) passed before every source "
+                           "was asked. So far: " + minor.reason)
+    chimera = Verdict(ENTRY, Label.MAJOR, 7.0, 0.8, VerdictCode.CHIMERA, match=rec,
+                      facts={"authors": "author 'X' not in the record"})
+    few = replace(chimera, label=Label.UNVERIFIED, code=VerdictCode.TOO_FEW_SOURCES,
+                  match=None, facts={**wrapped_facts(chimera), "was": "chimera",
+                                     "missing": "crossref"})
+    assert few.reason == (chimera.reason + " Not enough sources answered to call it "
+                          "fabricated (crossref did not); not MAJOR.")
+    stopped = replace(few, code=VerdictCode.UNSETTLED_INTERRUPTED,
+                      facts={**wrapped_facts(few), "so_far": "too-few-sources"})
+    assert stopped.reason == ("Not settled: the run was interrupted before every source was "
+                              "asked. So far: " + few.reason)

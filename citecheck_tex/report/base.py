@@ -234,6 +234,18 @@ USAGE_COUNTS: tuple[str, ...] = ("requests", "calls", "cache_hits", "failures",
                                  "prompt_tokens", "completion_tokens")
 
 
+def describe_partial(result: RunResult) -> str:
+    """One line saying the report is partial and why, or "" for a complete run."""
+    if not result.partial:
+        return ""
+    why = {"deadline": "the run's deadline passed",
+           "interrupted": "the run was interrupted"}.get(result.partial, result.partial)
+    open_refs = sum(1 for v in result.verdicts if v.unsettled)
+    return (f"PARTIAL REPORT: {why} before every source was asked; {open_refs} "
+            f"reference{'' if open_refs == 1 else 's'} not yet settled "
+            f"{'is' if open_refs == 1 else 'are'} UNVERIFIED. Re-run to finish.")
+
+
 def proposed_by(record: Record | None) -> str:
     """Who proposed an unconfirmed record (the model of the LLM web search), else ''.
 

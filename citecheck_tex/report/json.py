@@ -123,6 +123,11 @@ def build_report(result: RunResult) -> dict[str, Any]:
              "file": p.file, "line": p.line}
             for p in result.problems
         ],
+        # null for a complete run; else why retrieval stopped early ("deadline",
+        # "interrupted") and how many references it left UNVERIFIED
+        "partial": {"reason": result.partial,
+                    "unsettled": sum(1 for v in result.verdicts if v.unsettled)}
+        if result.partial else None,
         "elapsed_s": round(float(result.elapsed_s), 3),
         "http_requests": result.http_requests,
         "usage": _usage(result),

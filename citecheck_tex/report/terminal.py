@@ -16,6 +16,7 @@ from citecheck_tex.model import Label, Verdict
 from citecheck_tex.report.base import (
     INDEX_ONLY_ADVICE,
     LABEL_ORDER,
+    describe_partial,
     describe_usage,
     is_index_only,
     location,
@@ -197,6 +198,9 @@ def render_terminal(
     if lines and not quiet:
         lines.append("")
     lines.append(f"Summary: {counts}{tail}")
+    partial = describe_partial(result)
+    if partial:
+        lines.append(paint("UNVERIFIED", partial))
     missing = sum(1 for v in result.verdicts if is_index_only(v))
     if missing:
         # once per run, not per reference: the cause and the cure are the same for all

@@ -35,7 +35,9 @@ from citecheck_tex.sources.base import (
     clean_text,
     elapsed_ms,
     error_detail,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_name,
@@ -51,6 +53,8 @@ FIELDS = ("bibcode,title,author,year,pub,volume,page,page_range,doi,identifier,d
 ROWS = 5
 _ARXIV_IDENT = re.compile(r"^arXiv:(.+)$", re.IGNORECASE)
 _BIBCODE_YEAR = re.compile(r"^(1[5-9]\d\d|20\d\d)")
+#: An answer is a Solr result, ``{"responseHeader": ..., "response": {"docs": [...]}}``.
+EXPECT = expect_json(lambda b: has(b, "response", "docs", kind=list), "response.docs")
 _ARXIV_PUBS = frozenset({"arxiv e-prints", "arxiv"})
 
 #: ADS ``doctype`` -> BibTeX-like entry type (unknown doctypes stay "").
@@ -97,7 +101,7 @@ class AdsSource:
         try:
             resp = await self._http.request(
                 self.name, "GET", self._url, params={"q": q, "fl": FIELDS, "rows": str(ROWS)},
-                headers={"Authorization": f"Bearer {self._token}"})
+                headers={"Authorization": f"Bearer {self._token}"}, expect=EXPECT)
             if resp.status_code != 200:
                 raise SourceError(_http_message(resp), source=self.name, url=self._url,
                                   status=resp.status_code)

@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from citecheck_tex.config import Settings
-from citecheck_tex.errors import RateLimited, SourceError
+from citecheck_tex.errors import SourceError
 from citecheck_tex.model import Answer, Query, QueryKind, Record, SourceStatus
 from citecheck_tex.names import authors_from_names
 from citecheck_tex.sources.base import (
@@ -29,6 +29,7 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    expect_atom,
     failed_answer,
     register,
     year_of,
@@ -48,6 +49,8 @@ _ERROR_ID = re.compile(r"errors#incorrect_id_format_for_(.+)$")
 _ABS_ID = re.compile(r"arxiv\.org/abs/(.+)$")
 BATCH = 100
 TITLE_ROWS = 5
+#: An answer is an Atom feed; "Rate exceeded." with HTTP 200 is throttling.
+EXPECT = expect_atom(throttle_text=b"Rate exceeded")
 
 
 class ArxivSource:
@@ -62,7 +65,6 @@ class ArxivSource:
     def __init__(self, http: Http, settings: Settings) -> None:
         self._http = http
         self._url = settings.base_url("arxiv") + "/query"
-        self._retries = max(0, settings.max_retries)
 
     async def fetch(self, query: Query) -> Answer:
         """Answer one query."""
@@ -85,22 +87,17 @@ class ArxivSource:
         return [a for a in out if a is not None]
 
     async def _get(self, params: dict[str, str]) -> tuple[int, str]:
-        """GET the query endpoint; handle "Rate exceeded." (HTTP 200) as a rate limit."""
-        attempt = 0
-        while True:
-            resp = await self._http.request(self.name, "GET", self._url, params=params)
-            text = resp.text
-            if text.strip().lower().startswith("rate exceeded"):
-                self._http.penalise(self.name)
-                if attempt >= self._retries:
-                    raise RateLimited("arxiv: Rate exceeded.", source=self.name,
-                                      url=str(resp.url))
-                attempt += 1
-                continue
-            if resp.status_code not in (200, 400):
-                raise SourceError(f"arxiv: HTTP {resp.status_code}", source=self.name,
-                                  url=str(resp.url), status=resp.status_code)
-            return resp.status_code, text
+        """GET the query endpoint: an Atom feed (200, or 400 naming malformed ids).
+
+        The shared HTTP layer turns "Rate exceeded." (HTTP 200) into a rate limit
+        and any other body that is not a feed into a fault (:data:`EXPECT`).
+        """
+        resp = await self._http.request(self.name, "GET", self._url, params=params,
+                                        expect=EXPECT)
+        if resp.status_code not in (200, 400):
+            raise SourceError(f"arxiv: HTTP {resp.status_code}", source=self.name,
+                              url=str(resp.url), status=resp.status_code)
+        return resp.status_code, resp.text
 
     async def _fetch_ids(self, queries: Sequence[Query]) -> list[Answer]:
         started = time.perf_counter()

@@ -12,6 +12,7 @@ import logging
 import re
 import time
 import unicodedata
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -23,7 +24,7 @@ from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
-    from citecheck_tex.sources.http import Http
+    from citecheck_tex.sources.http import Expect, Http
 
 logger = logging.getLogger(__name__)
 
@@ -183,6 +184,129 @@ def error_detail(resp: Any) -> str:
     titles = [clean_text(as_dict(e).get("title")) for e in as_list(body.get("errors"))]
     return ("; ".join(t for t in titles if t) or clean_text(body.get("error"))
             or clean_text(body.get("message")) or clean_text(as_dict(body.get("error")).get("msg")))
+
+
+# ---------------------------------------------------------------------------
+# What a real answer looks like. Each adapter declares the shape of its
+# endpoints' answers with these helpers; the shared HTTP layer
+# (:meth:`~citecheck_tex.sources.http.Http.request`) checks every response
+# against it, so an HTTP 200 carrying an error (an HTML gateway page,
+# ``{"status": "error"}``, ``<error>maintenance</error>``, "Rate exceeded.") is a
+# source failure (UNVERIFIED, never cached), not an empty answer (MAJOR).
+
+_ERROR_STATUSES = frozenset({"error", "failed", "fail", "failure"})
+_TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+ATOM_FEED = "{http://www.w3.org/2005/Atom}feed"
+
+
+def _head(resp: Any, n: int = 4096) -> bytes:
+    return bytes(resp.content[:n])
+
+
+def _snippet(data: bytes, n: int = 80) -> str:
+    text = " ".join(data[:400].decode("utf-8", "replace").split())
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text[:n] + ("..." if len(text) > n else "")
+
+
+def is_html(resp: Any) -> bool:
+    """True when the body is an HTML page (a gateway, proxy or login page)."""
+    head = _head(resp, 1024).lstrip().lower()
+    ctype = str(resp.headers.get("Content-Type", "")).lower()
+    return head.startswith((b"<!doctype html", b"<html")) or (
+        "text/html" in ctype and head.startswith(b"<"))
+
+
+def describe_body(resp: Any) -> str:
+    """A short account of a body that is not an answer: empty, an HTML page (its
+    title), or its first characters."""
+    head = _head(resp)
+    if not head.strip():
+        return "an empty body"
+    if is_html(resp):
+        m = _TITLE.search(head)
+        title = _snippet(m.group(1)) if m else _snippet(re.sub(rb"<[^>]*>", b" ", head))
+        return f"an HTML page ({title})" if title else "an HTML page"
+    return f"'{_snippet(head)}'"
+
+
+def _json_problem(resp: Any, fits: Callable[[Any], bool], what: str) -> str:
+    if is_html(resp) or not _head(resp).strip():
+        return describe_body(resp)
+    try:
+        body = resp.json()
+    except ValueError:
+        return f"not JSON: {describe_body(resp)}"
+    if fits(body):
+        return ""
+    if isinstance(body, dict):
+        status = body.get("status")
+        detail = error_detail(resp)
+        if (isinstance(status, str) and status.lower() in _ERROR_STATUSES) or detail \
+                or "error" in body or "errors" in body:
+            return "an error message (" + (detail or f"status {status!r}") + ")"
+        keys = ", ".join(sorted(str(k) for k in body)[:6])
+        return f"JSON without {what} (keys: {keys or 'none'})"
+    return f"JSON without {what} (a {type(body).__name__})"
+
+
+def expect_json(fits: Callable[[Any], bool], what: str, *,
+                not_found: frozenset[int] = frozenset()) -> Expect:
+    """The shape of a JSON API's answers: a 200 body must be JSON on which ``fits``
+    is true (``what`` names what it holds, for messages); a status of ``not_found``
+    that the adapter reads as "not found" must at least not be an HTML page."""
+    from citecheck_tex.sources.http import Expect
+
+    def problem(resp: Any) -> str:
+        if resp.status_code == 200:
+            return _json_problem(resp, fits, what)
+        return describe_body(resp) if is_html(resp) else ""
+
+    return Expect(problem, frozenset({200}) | not_found)
+
+
+def _xml_root(data: bytes) -> str:
+    """The tag of the first element of an XML document, "" when it is not XML."""
+    parser: Any = ET.XMLPullParser(events=("start",))
+    try:
+        for i in range(0, min(len(data), 1 << 16), 4096):
+            parser.feed(data[i:i + 4096])
+            for event in parser.read_events():
+                return str(getattr(event[1], "tag", ""))
+    except ET.ParseError:
+        return ""
+    return ""
+
+
+def expect_atom(*, throttle_text: bytes = b"") -> Expect:
+    """The shape of an Atom API's answers (arXiv): the body's root is an Atom
+    ``<feed>`` (200, and 400 which arXiv uses for malformed ids); a body that starts
+    with ``throttle_text`` is a rate limit sent with HTTP 200."""
+    from citecheck_tex.sources.http import Expect
+
+    def problem(resp: Any) -> str:
+        head = _head(resp, 1 << 16)
+        root = _xml_root(head)
+        if root == ATOM_FEED:
+            return ""
+        if root and not is_html(resp):
+            return f"XML <{root.rsplit('}', 1)[-1]}> instead of an Atom feed ({_snippet(head)})"
+        return describe_body(resp)
+
+    def throttled(resp: Any) -> bool:
+        return bool(throttle_text) and _head(resp, 256).strip().lower().startswith(
+            throttle_text.lower())
+
+    return Expect(problem, frozenset({200, 400}), throttled if throttle_text else None)
+
+
+def has(value: Any, *path: str, kind: type = dict) -> bool:
+    """True when ``value[path[0]][path[1]]...`` exists and is a ``kind`` (JSON shapes)."""
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            return False
+        value = value[key]
+    return isinstance(value, kind)
 
 
 def as_dict(value: Any) -> dict[str, Any]:

@@ -32,7 +32,9 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_parts,
@@ -51,6 +53,18 @@ TITLE_ROWS = 5
 #: Fields asked for in searches and batches (keeps responses small).
 SELECT = ("DOI,title,subtitle,author,container-title,short-container-title,issued,"
           "published-print,published-online,volume,page,article-number,type,score,URL")
+
+#: Answers: ``{"status": "ok", "message": {...}}``; a list answer's message holds
+#: ``items``. An unknown DOI is a 404 with the text "Resource not found.".
+EXPECT_WORK = expect_json(lambda b: _ok(b) and has(b, "message"), "a work message",
+                          not_found=frozenset({404}))
+EXPECT_LIST = expect_json(lambda b: _ok(b) and has(b, "message", "items", kind=list),
+                          "message.items")
+
+
+def _ok(body: Any) -> bool:
+    return isinstance(body, dict) and body.get("status", "ok") == "ok"
+
 
 _TYPES = {
     "journal-article": "article", "proceedings-article": "inproceedings",
@@ -113,7 +127,8 @@ class CrossrefSource:
             return await self._via_datacite(query, started, 0, "DataCite prefix")
         url = f"{self._base}/works/{quote(doi, safe='/:;()[]<>')}"
         try:
-            resp = await self._http.request(self.name, "GET", url, params=self._params())
+            resp = await self._http.request(self.name, "GET", url, params=self._params(),
+                                            expect=EXPECT_WORK)
             if resp.status_code == 404:
                 return await self._not_in_crossref(query, doi, started, 1)
             if resp.status_code == 400:
@@ -141,7 +156,8 @@ class CrossrefSource:
         """Ask which agency registered the DOI; follow DataCite ones."""
         url = f"{self._base}/works/{quote(doi, safe='/:;()[]<>')}/agency"
         try:
-            resp = await self._http.request(self.name, "GET", url, params=self._params())
+            resp = await self._http.request(self.name, "GET", url, params=self._params(),
+                                            expect=EXPECT_WORK)
             requests += 1
             agency = ""
             if resp.status_code == 200:
@@ -180,7 +196,8 @@ class CrossrefSource:
                                   rows=str(len(chunk) * 2), select=SELECT)
             try:
                 requests += 1
-                resp = await self._http.request(self.name, "GET", url, params=params)
+                resp = await self._http.request(self.name, "GET", url, params=params,
+                                                expect=EXPECT_LIST)
                 if resp.status_code != 200:
                     raise SourceError(f"crossref: HTTP {resp.status_code} for a DOI batch",
                                       source=self.name, url=url, status=resp.status_code)
@@ -245,7 +262,8 @@ class CrossrefSource:
         params = self._params(**{"query.bibliographic": text, "rows": str(TITLE_ROWS),
                                  "select": SELECT})
         try:
-            resp = await self._http.request(self.name, "GET", url, params=params)
+            resp = await self._http.request(self.name, "GET", url, params=params,
+                                            expect=EXPECT_LIST)
             if resp.status_code != 200:
                 detail = _error_text(json_body(resp, self.name)) if resp.status_code == 400 else ""
                 raise SourceError(f"crossref: HTTP {resp.status_code} {detail}".strip(),

@@ -41,7 +41,9 @@ from citecheck_tex.sources.base import (
     clean_text,
     elapsed_ms,
     error_detail,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_name,
@@ -57,6 +59,9 @@ logger = logging.getLogger(__name__)
 DATACITE_PREFIXES = ("10.48550/", "10.5281/", "10.6084/", "10.5061/", "10.17632/")
 
 _ARXIV_DOI = "10.48550/arxiv."
+
+#: An answer is a JSON:API document with a ``data`` object; an unknown DOI is a 404.
+EXPECT = expect_json(lambda b: has(b, "data"), "a data object", not_found=frozenset({404}))
 
 #: DataCite ``resourceTypeGeneral`` -> BibTeX-like entry type.
 _TYPES = {
@@ -99,7 +104,7 @@ class DataCiteSource:
             return Answer(self.name, query, SourceStatus.NOT_FOUND, message="datacite: empty DOI")
         url = f"{self._base}/dois/{quote(doi, safe='/:;()[]')}"
         try:
-            resp = await self._http.request(self.name, "GET", url)
+            resp = await self._http.request(self.name, "GET", url, expect=EXPECT)
             if resp.status_code == 404:
                 return Answer(self.name, query, SourceStatus.NOT_FOUND,
                               message=f"datacite: no DOI {doi}", latency_ms=elapsed_ms(started),

@@ -24,7 +24,9 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_name,
@@ -39,6 +41,9 @@ TITLE_ROWS = 5
 _TYPES = {"Journal Articles": "article", "Conference and Workshop Papers": "inproceedings",
           "Informal and Other Publications": "preprint", "Books and Theses": "book",
           "Parts in Books or Collections": "incollection"}
+#: An answer is ``{"result": {"hits": {"@total": n, "hit": [...]}}}`` (no ``hit``
+#: when there are none).
+EXPECT = expect_json(lambda b: has(b, "result", "hits"), "result.hits")
 _CORR = re.compile(r"abs/(\d{4}\.\d{4,5})")
 
 
@@ -64,7 +69,7 @@ class DblpSource:
             return Answer(self.name, query, SourceStatus.NOT_FOUND, message="empty title")
         try:
             resp = await self._http.request(self.name, "GET", self._url, params={
-                "q": text, "format": "json", "h": str(TITLE_ROWS)})
+                "q": text, "format": "json", "h": str(TITLE_ROWS)}, expect=EXPECT)
             if resp.status_code != 200:
                 raise SourceError(f"dblp: HTTP {resp.status_code}", source=self.name,
                                   url=self._url, status=resp.status_code)

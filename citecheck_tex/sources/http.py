@@ -8,6 +8,15 @@ Per host it keeps a circuit breaker: once a host cannot be reached at all
 (DNS or connect failure), every later request to it fails at once, so a run
 without network finishes quickly with one clear message.
 
+Bounded by construction (issue 12): one attempt has ``timeout_s`` in total
+(connect + headers + body: a drip cannot hold it); bodies are streamed and
+refused past ``max_response_bytes``; a ``Retry-After`` beyond
+``max_retry_after_s`` gives the source up for the run instead of being waited
+out, and so do ``give_up_after`` failed or throttled attempts in a row. Each
+adapter declares what a real answer looks like (:class:`Expect`); a response
+without that shape (an HTML page or an error document with HTTP 200) is a fault
+here, in one place, never an empty answer in nine.
+
 Published limits (defaults of :data:`DEFAULT_LIMITS`):
 
 - arXiv: one request every 3 s for the whole process, one at a time.
@@ -28,7 +37,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,6 +46,7 @@ import httpx
 
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import RateLimited, SourceError
+from citecheck_tex.redact import install_filter
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +85,10 @@ DEFAULT_LIMITS: Mapping[str, HostLimit] = {
 #: Used for a source without an entry in the limits.
 FALLBACK_LIMIT = HostLimit(2, 1.0, concurrency=2)
 
+#: Server faults, retried (a 503's Retry-After is honoured up to the cap).
 _RETRY_STATUSES = frozenset({500, 502, 503, 504})
+#: "Slow down": waited for (Retry-After up to the cap), reported as RATE_LIMITED.
+_THROTTLE_STATUSES = frozenset({429})
 
 # arXiv asks for one request every 3 s *per process*, and a process may run
 # several checks (watch mode): this is the one deliberate piece of
@@ -150,7 +163,45 @@ class _SourceState:
     sem: asyncio.Semaphore
     requests: int = 0
     rate_limited: int = 0
+    failures_in_row: int = 0  # failed or throttled attempts since the last real answer
     costs: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What a real answer of one endpoint looks like (built by the helpers in
+    :mod:`citecheck_tex.sources.base`, declared by each adapter).
+
+    ``problem(resp)`` returns "" when the body has the API's shape, else what
+    came instead ("an HTML page (502 Bad Gateway)"); it is consulted for the
+    ``statuses`` the adapter reads as answers (200, and a 404 read as "not
+    found"). ``throttled(resp)`` recognises a rate-limit message sent with HTTP
+    200 (arXiv's "Rate exceeded."), handled like a 429.
+    """
+
+    problem: Callable[[httpx.Response], str]
+    statuses: frozenset[int] = frozenset({200})
+    throttled: Callable[[httpx.Response], bool] | None = None
+
+
+class _TooLarge(Exception):  # noqa: N818 - private signal of _send
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+def _size(n: int) -> str:
+    return f"{n / 1_000_000:.3g} MB" if n >= 1_000_000 else f"{n:,} bytes"
+
+
+def _human(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:.0f} days"
 
 
 def parse_retry_after(value: str | None, *, now: float | None = None) -> float:
@@ -211,6 +262,9 @@ class Http:
             self._limits.update(limits)
         self._states: dict[str, _SourceState] = {}
         self.down_hosts: dict[str, str] = {}
+        #: sources given up for the run (too long a Retry-After, throttling or failing
+        #: again and again): the message, and whether it was throttling
+        self.given_up: dict[str, tuple[str, bool]] = {}
         self._connect_failures: dict[str, int] = {}
         self.requests = 0
         self.requests_by_source: dict[str, int] = {}
@@ -229,13 +283,6 @@ class Http:
             self._states[source] = state
         return state
 
-    def penalise(self, source: str, retry_after: float = 0.0) -> None:
-        """Tell the limiter that ``source`` throttled us in its own way (arXiv's
-        "Rate exceeded." with HTTP 200)."""
-        state = self._state(source)
-        state.rate_limited += 1
-        state.bucket.penalise(retry_after or state.limit.backoff_base)
-
     def backoff(self, source: str, attempt: int) -> float:
         """Seconds to wait before retry ``attempt`` (0-based): exponential with jitter."""
         limit = self.limit_for(source)
@@ -252,6 +299,81 @@ class Http:
             "Check the network, or run with --offline and a local index."
         )
 
+    def give_up(self, source: str, message: str, *, rate_limited: bool) -> None:
+        """Ask ``source`` nothing more in this run; later requests fail at once with ``message``."""
+        if source not in self.given_up:
+            logger.warning("%s", message)
+            self.given_up[source] = (message, rate_limited)
+
+    def _check_given_up(self, source: str, url: str) -> None:
+        if source in self.given_up:
+            message, rate_limited = self.given_up[source]
+            if rate_limited:
+                raise RateLimited(message, source=source, url=url)
+            raise SourceError(message, source=source, url=url)
+
+    def _note_failure(self, source: str, state: _SourceState, what: str, url: str, *,
+                      throttled: bool) -> None:
+        """Count one failed or throttled attempt; give the source up after too many in a row."""
+        state.failures_in_row += 1
+        limit = self.settings.give_up_after
+        if limit and state.failures_in_row >= limit:
+            if throttled:
+                message = (f"{source}: throttled us {state.failures_in_row} times in a row "
+                           f"({what}); not asked again in this run. Re-run later (answers "
+                           "already received are cached).")
+            else:
+                message = (f"{source}: {state.failures_in_row} failed attempts in a row "
+                           f"(last: {what}); not asked again in this run. Re-run when it "
+                           "answers again (answers already received are cached).")
+            self.give_up(source, message, rate_limited=throttled)
+            self._check_given_up(source, url)
+
+    def _retry_after_cap(self, state: _SourceState) -> float:
+        return min(state.limit.max_retry_after, self.settings.max_retry_after_s)
+
+    def _too_long_a_wait(self, source: str, wait: float, cap: float, what: str,
+                         url: str) -> RateLimited:
+        """Give ``source`` up for the run: it asked us to wait ``wait`` s, beyond the cap."""
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(min(time.time() + wait,
+                                                                     253402300799.0)))
+        message = (f"{source}: {what} with Retry-After {_human(wait)}, longer than the "
+                   f"{cap:g} s we wait; not asked again in this "
+                   f"run. Retry after {when}.")
+        self.give_up(source, message, rate_limited=True)
+        return RateLimited(message, source=source, url=url, retry_after=wait)
+
+    async def _send(
+        self, method: str, url: str, *, params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None, json: Any,
+    ) -> httpx.Response:
+        """One attempt within the total time budget, the body read up to the size cap.
+
+        ``timeout_s`` bounds the whole attempt (connect, headers and body), so a
+        server that drips its answer cannot hold it; a body over
+        ``max_response_bytes`` (declared or counted while streaming) is refused
+        without being held in memory.
+        """
+        cap = self.settings.max_response_bytes
+        async with asyncio.timeout(self.settings.timeout_s):
+            async with self.client.stream(method, url, params=params, headers=headers,
+                                          json=json) as resp:
+                declared = resp.headers.get("Content-Length", "")
+                if declared.isdigit() and int(declared) > cap:
+                    raise _TooLarge(int(declared))
+                chunks: list[bytes] = []
+                size = 0
+                async for chunk in resp.aiter_bytes():
+                    size += len(chunk)
+                    if size > cap:
+                        raise _TooLarge(size)
+                    chunks.append(chunk)
+        # the body is decoded already: drop the headers that describe its transfer form
+        kept = [(k, v) for k, v in resp.headers.multi_items()
+                if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        return httpx.Response(resp.status_code, headers=kept, content=b"".join(chunks),
+                              request=resp.request)
+
     async def request(
         self,
         source: str,
@@ -261,11 +383,17 @@ class Http:
         params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
         json: Any = None,
+        expect: Expect | None = None,
     ) -> httpx.Response:
-        """Send one request politely; return any response below 500 except 429.
+        """Send one request politely; return a response that is an answer of the API.
 
-        Raises :class:`RateLimited` when the source keeps throttling, and
-        :class:`SourceError` for connection failures, time-outs and 5xx after
+        ``expect`` says what a real answer looks like: a response of one of its
+        statuses that does not have that shape (an HTML gateway page, an error
+        document, a rate-limit text with HTTP 200) is a fault, retried like a 5xx,
+        never returned. Raises :class:`RateLimited` when the source keeps
+        throttling, asks for a ``Retry-After`` beyond ``max_retry_after_s`` or was
+        given up earlier in the run, and :class:`SourceError` for connection
+        failures, time-outs, 5xx, non-answers and oversized bodies after
         ``settings.max_retries`` retries, or at once when the host is down.
         """
         host = urlsplit(url).netloc
@@ -274,12 +402,14 @@ class Http:
         attempt = 0
         free_retry = False  # a failed connect reached no server: its retry costs no token
         while True:
+            self._check_given_up(source, url)
             if host in self.down_hosts:
                 raise SourceError(
                     f"{source}: {host} is unreachable ({self.down_hosts[host]})",
                     source=source, url=url,
                 )
             async with state.sem:
+                self._check_given_up(source, url)  # given up while we queued: fail at once
                 if not free_retry:
                     await state.bucket.acquire()
                     if state.limit.process_wide:
@@ -288,15 +418,15 @@ class Http:
                         if wait > 0:
                             await asyncio.sleep(wait)
                 free_retry = False
+                self._check_given_up(source, url)  # given up while we waited for a slot
                 if host in self.down_hosts:
                     continue
                 self.requests += 1
                 self.requests_by_source[source] = self.requests_by_source.get(source, 0) + 1
                 state.requests += 1
                 try:
-                    resp = await self.client.request(
-                        method, url, params=params, headers=headers, json=json
-                    )
+                    resp = await self._send(method, url, params=params, headers=headers,
+                                            json=json)
                 except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                     reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
                     # consecutive connect failures of the host, whichever request saw them
@@ -314,8 +444,18 @@ class Http:
                     delay = min(0.25 * (2.0**attempt), 1.0)
                     error: str = reason
                     free_retry = True
-                except httpx.TransportError as exc:  # read/write errors, time-outs, drops
-                    error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                except _TooLarge as exc:
+                    error = (f"an answer of more than {_size(self.settings.max_response_bytes)} "
+                             f"({_size(exc.size)} seen), refused")
+                    self._note_failure(source, state, error, url, throttled=False)
+                    raise SourceError(f"{source}: {error}", source=source, url=url) from exc
+                except (httpx.TransportError, TimeoutError) as exc:  # read errors, drops, budget
+                    if isinstance(exc, TimeoutError):
+                        error = (f"no complete answer within {self.settings.timeout_s:g} s "
+                                 "(time budget of one request)")
+                    else:
+                        error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                    self._note_failure(source, state, error, url, throttled=False)
                     if attempt >= retries:
                         raise SourceError(
                             f"{source}: {error} after {attempt + 1} attempt(s)",
@@ -325,35 +465,50 @@ class Http:
                 else:
                     self._connect_failures.pop(host, None)
                     self._observe(source, state, resp)
-                    if resp.status_code == 429:
+                    status = resp.status_code
+                    answer_text = status == 200 and expect is not None \
+                        and expect.throttled is not None and expect.throttled(resp)
+                    if status in _THROTTLE_STATUSES or answer_text:
+                        what = f"HTTP {status}" + (" with a rate-limit message" if answer_text
+                                                   else "")
                         wait = parse_retry_after(resp.headers.get("Retry-After"))
                         state.rate_limited += 1
+                        cap = self._retry_after_cap(state)
+                        if wait > cap:
+                            raise self._too_long_a_wait(source, wait, cap, what, url)
+                        self._note_failure(source, state, what, url, throttled=True)
                         state.bucket.penalise(wait or self.backoff(source, attempt))
-                        if attempt >= retries or wait > state.limit.max_retry_after:
+                        if attempt >= retries:
                             raise RateLimited(
-                                f"{source}: rate limited (HTTP 429"
+                                f"{source}: rate limited ({what}"
                                 + (f", Retry-After {wait:g} s)" if wait else ")"),
                                 source=source, url=url, retry_after=wait,
                             )
-                        logger.info("%s: HTTP 429, waiting %.1f s", source, wait)
+                        logger.info("%s: %s, waiting %.1f s", source, what, wait)
                         attempt += 1
                         continue
-                    if resp.status_code in _RETRY_STATUSES:
+                    problem = ""
+                    if status in _RETRY_STATUSES:
+                        problem = f"HTTP {status}"
+                    elif expect is not None and status in expect.statuses:
+                        shape = expect.problem(resp)
+                        if shape:
+                            problem = f"HTTP {status} but not an answer of the API: {shape}"
+                    if problem:
+                        wait = parse_retry_after(resp.headers.get("Retry-After"))
+                        cap = self._retry_after_cap(state)
+                        if wait > cap:
+                            raise self._too_long_a_wait(source, wait, cap, f"HTTP {status}", url)
+                        self._note_failure(source, state, problem, url, throttled=False)
                         if attempt >= retries:
                             raise SourceError(
-                                f"{source}: HTTP {resp.status_code} after {attempt + 1} "
-                                "attempt(s)",
-                                source=source, url=url, status=resp.status_code,
-                            )
-                        wait = parse_retry_after(resp.headers.get("Retry-After"))
-                        if wait > state.limit.max_retry_after:
-                            raise SourceError(
-                                f"{source}: HTTP {resp.status_code}, retry after {wait:g} s",
-                                source=source, url=url, status=resp.status_code,
+                                f"{source}: {problem} after {attempt + 1} attempt(s)",
+                                source=source, url=url, status=status,
                             )
                         delay = max(wait, self.backoff(source, attempt))
-                        error = f"HTTP {resp.status_code}"
+                        error = problem
                     else:
+                        state.failures_in_row = 0
                         state.bucket.relax()
                         return resp
             logger.debug("%s: %s, retry %d in %.2f s", source, error, attempt + 1, delay)
@@ -408,6 +563,7 @@ async def open_http(
     ``transport`` lets tests pass ``httpx.MockTransport``; ``limits``
     overrides the rate limits of some sources (tests and benchmarks).
     """
+    install_filter(logging.getLogger("httpx"))  # httpx logs every request URL at INFO
     timeout = httpx.Timeout(settings.timeout_s, connect=min(settings.timeout_s, 10.0))
     client = httpx.AsyncClient(
         headers={"User-Agent": settings.user_agent()},

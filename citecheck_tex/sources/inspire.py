@@ -55,7 +55,9 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_name,
@@ -89,6 +91,9 @@ AUTHOR_YEAR_ROWS_ANY_JOURNAL = 25
 FIELDS = ("titles,authors.full_name,author_count,collaborations,arxiv_eprints,dois,"
           "publication_info,texkeys,control_number,document_type,earliest_date,preprint_date,"
           "imprints,report_numbers")
+
+#: An answer is a search result, ``{"hits": {"hits": [...], "total": n}}``.
+EXPECT = expect_json(lambda b: has(b, "hits", "hits", kind=list), "hits.hits")
 
 _DOC_TYPES = {"article": "article", "conference paper": "inproceedings", "book": "book",
               "book chapter": "incollection", "thesis": "phdthesis", "proceedings": "proceedings",
@@ -124,7 +129,8 @@ class InspireSource:
     async def _search_total(self, q: str, size: int) -> tuple[list[dict[str, Any]], int]:
         """The hits of one search and the total number of hits INSPIRE reports."""
         resp = await self._http.request(
-            self.name, "GET", self._url, params={"q": q, "size": str(size), "fields": FIELDS}
+            self.name, "GET", self._url, params={"q": q, "size": str(size), "fields": FIELDS},
+            expect=EXPECT,
         )
         if resp.status_code != 200:
             raise SourceError(f"inspire: HTTP {resp.status_code}", source=self.name,

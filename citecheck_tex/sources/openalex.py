@@ -28,7 +28,9 @@ from citecheck_tex.sources.base import (
     clean_doi,
     clean_text,
     elapsed_ms,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_name,
@@ -48,6 +50,8 @@ _VOLUME_LETTER = re.compile(r"^[A-Za-z]+(?=\d)")  # INSPIRE's "B106": OpenAlex h
 SELECT = ("id,doi,title,display_name,publication_year,publication_date,authorships,type,"
           "primary_location,locations,ids,biblio")
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:\.pdf)?$", re.IGNORECASE)
+#: An answer is ``{"meta": {...}, "results": [...]}``.
+EXPECT = expect_json(lambda b: has(b, "results", kind=list), "a results list")
 _TYPES = {"article": "article", "book": "book", "book-chapter": "incollection",
           "dataset": "dataset", "preprint": "preprint", "dissertation": "phdthesis",
           "proceedings-article": "inproceedings"}
@@ -73,7 +77,7 @@ class OpenAlexSource:
 
     async def _get(self, params: dict[str, str]) -> list[dict[str, Any]]:
         resp = await self._http.request(self.name, "GET", self._url,
-                                        params={**params, **self._extra})
+                                        params={**params, **self._extra}, expect=EXPECT)
         if resp.status_code != 200:
             raise SourceError(f"openalex: HTTP {resp.status_code}", source=self.name,
                               url=self._url, status=resp.status_code)

@@ -24,7 +24,9 @@ from citecheck_tex.sources.base import (
     clean_text,
     elapsed_ms,
     error_detail,
+    expect_json,
     failed_answer,
+    has,
     json_body,
     parse_each,
     person_from_name,
@@ -37,6 +39,11 @@ logger = logging.getLogger(__name__)
 
 BATCH = 500
 FIELDS = "title,authors,year,venue,journal,externalIds,publicationDate,publicationVenue"
+#: ``/paper/batch`` answers a list (``null`` for unknown ids); ``/paper/search/match``
+#: an object with a ``data`` list, or a 404 ``{"error": "Title match not found"}``.
+EXPECT_BATCH = expect_json(lambda b: isinstance(b, list), "a list of papers")
+EXPECT_MATCH = expect_json(lambda b: has(b, "data", kind=list), "a data list",
+                           not_found=frozenset({404}))
 _TYPES = {"JournalArticle": "article", "Conference": "inproceedings", "Book": "book",
           "BookSection": "incollection", "Dataset": "dataset"}
 
@@ -86,7 +93,8 @@ class SemanticScholarSource:
             try:
                 requests += 1
                 resp = await self._http.request(self.name, "POST", url, params={"fields": FIELDS},
-                                                headers=self._headers, json={"ids": chunk})
+                                                headers=self._headers, json={"ids": chunk},
+                                                expect=EXPECT_BATCH)
                 if resp.status_code != 200:
                     raise SourceError(f"semanticscholar: HTTP {resp.status_code} "
                                       f"{error_detail(resp)}".strip(), source=self.name, url=url,
@@ -126,7 +134,7 @@ class SemanticScholarSource:
         try:
             resp = await self._http.request(self.name, "GET", url,
                                             params={"query": query.value, "fields": FIELDS},
-                                            headers=self._headers)
+                                            headers=self._headers, expect=EXPECT_MATCH)
             if resp.status_code == 404:
                 return Answer(self.name, query, SourceStatus.NOT_FOUND,
                               message=f"semanticscholar: {error_detail(resp) or 'no match'}",
