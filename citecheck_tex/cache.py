@@ -117,25 +117,57 @@ class Cache:
         self.clock = clock
         self.found_ttl_s = FOUND_TTL_S
         self.not_found_ttl_s = NOT_FOUND_TTL_S
+        #: Set at the first failing read or write: the cache is then left alone for
+        #: the rest of the run (it is an optimisation, never a reason to stop).
+        self.failure = ""
+
+    def fail(self, exc: BaseException) -> None:
+        """Stop using the cache for this run after ``exc``; warn once."""
+        if not self.failure:
+            self.failure = str(exc) or type(exc).__name__
+            logger.warning("answer cache %s failed (%s); the run goes on without it",
+                           self.path, self.failure)
+
+    @classmethod
+    def open_or_none(cls, path: str | Path, *, warn: bool = True) -> Cache | None:
+        """:meth:`open`, or None with one warning when the file cannot serve as a cache.
+
+        A read-only or corrupt file, a file that is not SQLite, a full disk: the
+        cache only saves requests, so the run goes on without it.
+        """
+        try:
+            return cls.open(path)
+        except (sqlite3.Error, OSError) as exc:
+            logger.log(logging.WARNING if warn else logging.DEBUG,
+                       "answer cache %s unusable (%s); the run goes on without it "
+                       "(delete the file, or pass --cache none or another --cache PATH)",
+                       path, exc)
+            return None
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time,
              busy_timeout_s: float = 30.0) -> Cache:
         """Open (creating if needed) the cache at ``path``.
 
-        A database of another schema version is cleared, not trusted.
+        A database of another schema version is cleared, not trusted. Raises
+        ``sqlite3.Error`` or ``OSError`` when the file cannot be used (see
+        :meth:`open_or_none`).
         """
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(p), timeout=busy_timeout_s, check_same_thread=False,
                                isolation_level=None)
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.OperationalError as exc:  # e.g. a network file system
-            logger.debug("cache: WAL unavailable (%s)", exc)
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("BEGIN IMMEDIATE")
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+            except sqlite3.OperationalError as exc:  # e.g. a network file system
+                logger.debug("cache: WAL unavailable (%s)", exc)
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            conn.close()
+            raise
         try:
             for stmt in _SCHEMA.strip().split(";"):
                 if stmt.strip():
@@ -159,7 +191,10 @@ class Cache:
                     logger.debug("cache %s: %d expired answers deleted", p, gone)
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:  # the failure may have ended the transaction already
+                pass
             conn.close()
             raise
         return cls(conn, str(p), clock)
@@ -245,21 +280,23 @@ class CachedSource:
         self.batch_kinds: frozenset[QueryKind] = getattr(inner, "batch_kinds", frozenset())
 
     async def _lookup(self, query: Query) -> Answer | None:
-        if self.cache is None or (self.refresh and not self.offline):
+        cache = self.cache
+        if cache is None or cache.failure or (self.refresh and not self.offline):
             return None
         try:
-            return await self.cache.get(self.name, self.version, query)
-        except sqlite3.Error as exc:
-            logger.warning("cache read failed (%s); asking %s", exc, self.name)
+            return await cache.get(self.name, self.version, query)
+        except (sqlite3.Error, OSError, MemoryError) as exc:  # corrupt, vanished, unreadable
+            cache.fail(exc)
             return None
 
     async def _store(self, answer: Answer) -> None:
-        if self.cache is None:
+        cache = self.cache
+        if cache is None or cache.failure:
             return
         try:
-            await self.cache.put(answer, self.version)
-        except sqlite3.Error as exc:
-            logger.warning("cache write failed (%s)", exc)
+            await cache.put(answer, self.version)
+        except (sqlite3.Error, OSError) as exc:  # read-only, full disk, corrupt
+            cache.fail(exc)
 
     async def fetch(self, query: Query) -> Answer:
         """Answer from the cache, or ask the inner source and remember its answer."""

@@ -21,13 +21,13 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from citecheck_tex import __version__
 from citecheck_tex.config import FAIL_ON_CHOICES, Settings, load_settings
-from citecheck_tex.errors import CitecheckError, UsageError
+from citecheck_tex.errors import CitecheckError, OutputError, UsageError
 from citecheck_tex.model import RunResult
 
 logger = logging.getLogger("citecheck_tex")
@@ -56,6 +56,9 @@ def _add_check_options(p: argparse.ArgumentParser) -> None:
                    "else the user data folder)")
     p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
     p.add_argument("--out", metavar="DIR", help="report folder (default: citecheck-report/ beside INPUT)")
+    p.add_argument("--project-root", metavar="DIR",
+                   help="folder the paper's files may come from (default: the main file's); "
+                   "files read from outside it are reported and their entries not checked")
     p.add_argument("--format", metavar="LIST",
                    help="comma-separated: terminal,json,html,bib,sarif,github "
                    "(default terminal,json,html,bib)")
@@ -111,6 +114,7 @@ def _overrides(ns: argparse.Namespace) -> dict[str, Any]:
         "index_path": ns.index,
         "cache_path": ns.cache,
         "out_dir": ns.out,
+        "project_root": ns.project_root,
         "formats": ns.format,
         "fail_on": ns.fail_on,
         "mailto": ns.mailto,
@@ -145,21 +149,36 @@ def default_out_dir(input_path: Path) -> Path:
     return base / "citecheck-report"
 
 
+#: Formats written as files into the report folder (the others go to stdout).
+FILE_FORMATS = frozenset({"json", "html", "bib", "sarif"})
+
+
+def writes_files(settings: Settings) -> bool:
+    """Whether ``settings`` ask for report files (so the folder must be writable)."""
+    return bool(FILE_FORMATS & set(settings.formats)) or settings.emit_fixed
+
+
 def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[Path]:
-    """Render the file reports chosen in settings into ``out_dir``; returns written paths."""
+    """Render the file reports chosen in settings into ``out_dir``; returns written paths.
+
+    Each file is replaced atomically; raises :class:`~citecheck_tex.errors.OutputError`
+    when one cannot be written.
+    """
+    from citecheck_tex.outfiles import check_out_dir, write_atomic, write_text_atomic
     from citecheck_tex.report import annotated_bib, html, sarif
     from citecheck_tex.report import json as json_report
+    from citecheck_tex.tex.encoding import decode_copy, iter_encode_copy
 
     written: list[Path] = []
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_out_dir(out_dir)
 
-    def put(name: str, text: str) -> None:
+    def put(name: str, text: str | Iterable[str]) -> None:
         path = out_dir / name
-        path.write_text(text, encoding="utf-8", errors="surrogateescape", newline="")
+        write_text_atomic(path, text)  # a full disk leaves the old file, never half a new one
         written.append(path)
 
     if "json" in settings.formats:
-        put("report.json", json_report.render_json(result))
+        put("report.json", json_report.iter_json(result))  # streamed: one entry at a time
     if "html" in settings.formats:
         put("report.html", html.render_html(result))
     if "sarif" in settings.formats:
@@ -168,15 +187,20 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
         root = project_root(result)
         for bib in _bib_files(result):
             try:
-                text = (root / bib).read_text(encoding="utf-8", errors="surrogateescape")
+                text, encoding = decode_copy((root / bib).read_bytes())
             except OSError:
                 continue
             mine = [v for v in result.verdicts if v.entry.file == bib]
             stem = Path(bib).stem
-            if "bib" in settings.formats:
-                put(f"{stem}.annotated.bib", annotated_bib.render_annotated(text, mine))
+            copies: list[tuple[str, Iterable[str]]] = []
+            if "bib" in settings.formats:  # streamed piece by piece
+                copies.append((f"{stem}.annotated.bib",
+                               annotated_bib.iter_annotated(text, mine)))
             if settings.emit_fixed:
-                put(f"{stem}.fixed.bib", annotated_bib.render_fixed(text, mine))
+                copies.append((f"{stem}.fixed.bib", [annotated_bib.render_fixed(text, mine)]))
+            for name, copy in copies:  # in the original's encoding (UTF-16 stays UTF-16)
+                write_atomic(out_dir / name, iter_encode_copy(copy, encoding))
+                written.append(out_dir / name)
     return written
 
 
@@ -200,7 +224,8 @@ def project_root(result: RunResult) -> Path:
 def _bib_files(result: RunResult) -> list[str]:
     files: list[str] = []
     for e in result.project.all_entries:
-        if e.file.endswith(".bib") and e.file not in files:
+        # a file outside the project (outside-project) is never copied into the reports
+        if e.file.endswith(".bib") and e.file not in files and not e.outside_project:
             files.append(e.file)
     return files
 
@@ -220,7 +245,14 @@ def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
     if not input_path.exists():
         raise UsageError(f"{input_path}: no such file or folder",
                          hint="give a .tex, .bib, .bbl, .txt or .md file, or a folder")
-    project = load_project(input_path)
+    out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
+    if writes_files(settings):
+        from citecheck_tex.outfiles import check_out_dir
+
+        # before the run: an unwritable folder must not cost the run (nothing is left
+        # behind: the run may still end without reports)
+        check_out_dir(out_dir, keep=False)
+    project = load_project(input_path, project_root=settings.resolved_project_root())
     if not project.all_entries and not project.entries:
         codes = {p.code for p in project.problems}
         for p in project.problems:
@@ -251,8 +283,11 @@ def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
         result = replace(result, input=shown_as)
     if progress is not None and hasattr(progress_display, "finish"):
         progress_display.finish()
-    out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
-    written = write_reports(result, settings, out_dir)
+    write_error: OutputError | None = None
+    try:
+        written = write_reports(result, settings, out_dir)
+    except OutputError as exc:  # e.g. the disk filled up: still show the result below
+        written, write_error = [], exc
     if "terminal" in settings.formats:
         from citecheck_tex.report.terminal import render_terminal
 
@@ -265,6 +300,8 @@ def run_check(argv: Sequence[str], *, shown_as: str = "") -> int:
         from citecheck_tex.report.github import render_github
 
         sys.stdout.write(render_github(result, prefix=ci_path_prefix(result, settings)))
+    if write_error is not None:
+        raise write_error
     if result.partial == "interrupted":
         return EXIT_INTERRUPTED
     return exit_status(result, settings.fail_on)
@@ -284,8 +321,10 @@ def _run_check_zip(archive: Path, argv: list[str], ns: argparse.Namespace) -> in
 
 
 def _problem_line(p: Any) -> str:
+    from citecheck_tex.report.controls import strip_controls
+
     where = f"{p.file}:{p.line}: " if p.file and p.line else (f"{p.file}: " if p.file else "")
-    return f"{where}{p.code}: {p.message}"
+    return strip_controls(f"{where}{p.code}: {p.message}")
 
 
 def index_parser() -> argparse.ArgumentParser:
@@ -334,7 +373,7 @@ def run_index(argv: Sequence[str]) -> int:
                   "docs/local-index.md)", file=sys.stderr)
             return EXIT_USAGE
         return EXIT_OK
-    idx = local_index.LocalIndex.open(path, create=False)
+    idx = local_index.LocalIndex.open(path, create=False, readonly=True)
     try:
         print(local_index.format_stats(idx.stats()))
     finally:

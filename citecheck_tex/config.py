@@ -97,6 +97,9 @@ class Settings:
     index_complete: bool = False
     cache_path: str = ""  # empty: user cache dir / cache.sqlite; "none" disables
     out_dir: str = ""  # empty: citecheck-report/ beside the input
+    # the folder the paper's files may come from; empty: the main file's folder. A file
+    # read from outside it is reported (outside-project) and its entries are not checked
+    project_root: str = ""
     formats: tuple[str, ...] = ("terminal", "json", "html", "bib")
     fail_on: str = "major"
     mailto: str = ""
@@ -144,6 +147,10 @@ class Settings:
     # optional LLM web-search fallback source (docs/llm.md); adds "websearch" to sources
     web_search: bool = False
     web_search_tool: str = "none"  # none (model knowledge) | chat (web_search_options) | responses
+
+    def resolved_project_root(self) -> Path | None:
+        """The project folder set by ``project_root`` (None: the main file's folder)."""
+        return Path(self.project_root).expanduser() if self.project_root else None
 
     def resolved_index_path(self) -> Path:
         """Where the local index lives."""

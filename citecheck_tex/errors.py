@@ -6,6 +6,7 @@
      +-- UsageError           bad command line or configuration (unknown key, bad value)
      +-- InputError           an input file is missing, unreadable or unusable
      |    +-- ParseError      a file could not be parsed at all (carries file and line)
+     +-- OutputError          a report file or folder cannot be written
      +-- LocalIndexError      the local index is unusable (wrong schema, corrupt)
      +-- SourceError          a source failed (carries source and URL); the pipeline
           +-- RateLimited     turns these into UNVERIFIED, never into MAJOR
@@ -46,6 +47,10 @@ class InputError(CitecheckError):
 
 class ParseError(InputError):
     """A file could not be parsed."""
+
+
+class OutputError(CitecheckError):
+    """A report file or the report folder cannot be written."""
 
 
 class LocalIndexError(CitecheckError):

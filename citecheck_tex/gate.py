@@ -84,8 +84,11 @@ class GateReport:
 
     def render(self) -> str:
         """The CI-log summary: one line per check, then the verdict."""
-        lines = [f"citecheck-tex gate: {self.folder}"]
-        lines += [c.render() for c in self.checks]
+        from citecheck_tex.report.controls import strip_controls
+
+        # file names and keys come from the submission: no escape sequences in the CI log
+        lines = [strip_controls(f"citecheck-tex gate: {self.folder}")]
+        lines += [strip_controls(c.render()) for c in self.checks]
         n_fail = sum(c.status == FAIL for c in self.checks)
         n_warn = sum(c.status == WARN for c in self.checks)
         verdict = "PASS" if self.passed else "FAIL"
@@ -409,7 +412,7 @@ def verify_references(main: Path, settings: Settings) -> tuple[RunResult, GateCh
     from citecheck_tex.ignore import apply_ignores
     from citecheck_tex.tex.project import load_project
 
-    project = load_project(main)
+    project = load_project(main, project_root=settings.resolved_project_root())
     settings, _ = apply_ignores(project, settings)
     result = pipeline.check(project, settings)
     counts = result.summary()

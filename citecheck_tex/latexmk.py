@@ -170,7 +170,7 @@ def run_hook(argv: Sequence[str]) -> int:
     if not input_path.exists():
         raise UsageError(f"{input_path}: no such file", hint="run from the paper's folder")
     settings = load_settings(input_path, cli._overrides(ns))
-    project = load_project(input_path)
+    project = load_project(input_path, project_root=settings.resolved_project_root())
     out_dir = Path(settings.out_dir) if settings.out_dir else cli.default_out_dir(input_path)
     stamp = out_dir / STAMP_NAME
     extra = [ignore_file_for(Path(project.main_file or input_path))]

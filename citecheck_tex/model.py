@@ -18,6 +18,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 
 class Label(enum.Enum):
@@ -300,6 +301,9 @@ class Entry:
     # why the free-text parse of this entry is unreliable ("" when fine, and always for
     # BibTeX): the policy never calls such an entry MAJOR (see verify.policy.decide)
     parse_issue: str = ""
+    # defined in a file outside the project folder: only key, file and line are kept,
+    # and the entry is not checked (problem ``outside-project``)
+    outside_project: bool = False
 
     def get(self, name: str, default: str = "") -> str:
         """A decoded field by lowercase name."""
@@ -337,9 +341,10 @@ class Problem:
     Stable codes: undefined-key, unused-entry, duplicate-key, parse-error,
     empty-bib, missing-file, missing-field, bbl-mismatch, artefact-mismatch,
     no-bibliography, missing-title-and-id, arxiv-id-form, doi-syntax, ambiguous-main,
-    index-incomplete, network (a source could not be reached, throttled us or did not
-    answer like the API), deadline and interrupted (retrieval stopped early: the
-    report is partial). Its
+    index-incomplete, index-unusable (the local index could not be read),
+    outside-project (a file read from outside the project folder), network (a source
+    could not be reached, throttled us or did not answer like the API), deadline and
+    interrupted (retrieval stopped early: the report is partial). Its
     :attr:`severity` follows from the code (:data:`ERROR_CODES`).
     """
 
@@ -542,6 +547,11 @@ class Comparison:
     identity: float  # 0..1: how sure we are that the record is the work meant
 
 
+#: The facts of a verdict that needs none: one shared, read-only mapping (no dict per
+#: verdict on 100,000 references).
+_NO_FACTS: Mapping[str, str] = MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The decided label of one entry with its evidence.
@@ -569,7 +579,7 @@ class Verdict:
     # UNVERIFIED because retrieval stopped (deadline, Ctrl-C) before every source
     # that could settle it was asked: the report is partial
     unsettled: bool = False
-    facts: Mapping[str, str] = field(default_factory=dict)
+    facts: Mapping[str, str] = field(default_factory=lambda: _NO_FACTS)
 
     def __post_init__(self) -> None:
         if self.code.label is not self.label:

@@ -151,19 +151,21 @@ _YEAR_RE = re.compile(r"(1[6-9]\d\d|20\d\d)")
 
 
 def author_year_query(entry: Entry) -> Query | None:
-    """The AUTHOR_YEAR question of a title-less reference without identifiers.
+    """The AUTHOR_YEAR question of a title-less reference.
 
     Such a reference (``J. Maldacena, Adv. Theor. Math. Phys. 3, 231 (1998)``) is
     found by its journal reference alone; when that is incomplete or corrupted,
     first author + year (+ the journal) still finds candidates. Entries with a
-    title, a DOI or an arXiv id have better questions and get none (None); so do
-    entries without an author family name or a year. A texkey does not count: it
-    is often only the citation key, and a texkey that INSPIRE does not know must
-    not leave the reference without a question.
+    title have a better question and get none (None); so do entries without an
+    author family name or a year. A DOI or an arXiv id does not stop the question:
+    it is asked only when their look-ups found nothing (:func:`_should_ask`), as
+    when the index holds only the preprint of a work cited by its journal DOI. A
+    texkey does not count either: it is often only the citation key, and a texkey
+    that INSPIRE does not know must not leave the reference without a question.
     """
     from citecheck_tex.verify.normalize import is_arxiv_venue
 
-    if entry.title.strip() or entry.doi or entry.arxiv:
+    if entry.title.strip():
         return None
     families = tuple(p.full_family for p in entry.authors if p.family)[:6]
     m = _YEAR_RE.search(entry.year)
@@ -394,6 +396,10 @@ def _should_ask(name: str, kind: QueryKind, entry: Entry, answers: Sequence[Answ
         return False
     if kind not in _ASK_ALL and i in found_for_kind:
         return False
+    if kind is QueryKind.AUTHOR_YEAR and any(
+            a.query.kind in (QueryKind.DOI, QueryKind.ARXIV) and a.status is SourceStatus.FOUND
+            for a in answers):
+        return False  # an identifier found the work: first author + year is for the rest
     if name != "local" and plan.authority_answered(kind, answers):
         return False  # an authority answered for the identifier: nobody else is asked
     if name in plan.FALLBACK:
@@ -655,6 +661,13 @@ def _network_problems(verdicts: Sequence[Verdict],
                 failures[a.source] = (count + 1, msg or a.message)
     out = []
     for src, (count, msg) in sorted(failures.items()):
+        if src == "local":  # a file on this machine: no network involved, no "re-run later"
+            out.append(Problem(
+                "index-unusable",
+                f"the local index could not be read for {count} reference(s): {msg}. "
+                "Affected references are UNVERIFIED, not MAJOR.",
+            ))
+            continue
         msg = given_up.get(src, msg).rstrip(".")
         out.append(Problem(
             "network",
@@ -665,15 +678,14 @@ def _network_problems(verdicts: Sequence[Verdict],
     return out
 
 
-def _open_cache(settings: Settings) -> Cache | None:
-    """The answer cache of ``settings`` (None when disabled)."""
+def _open_cache(settings: Settings, *, warn: bool = True) -> Cache | None:
+    """The answer cache of ``settings``: None when disabled or unusable (one warning)."""
     cache_path = settings.resolved_cache_path()
     if cache_path is None:
         return None
     from citecheck_tex.cache import Cache
 
-    cache_path.parent.mkdir(parents=True, exist_ok=True)
-    return Cache.open(cache_path)
+    return Cache.open_or_none(cache_path, warn=warn)
 
 
 async def check_entries_async(
@@ -737,7 +749,7 @@ async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict
                       for n in ((step,) if isinstance(step, str) else step)}
     settings = replace(settings, sources=tuple(s for s in settings.sources
                                                if s in texkey_sources))
-    cache = _open_cache(settings)
+    cache = _open_cache(settings, warn=False)  # the main run has warned already
     try:
         async with open_http(settings) as http:
             sources, _ = await _build_sources(http, settings, cache)

@@ -58,10 +58,10 @@ def default_check(entries: Sequence[Entry], settings: Settings) -> tuple[
     return asyncio.run(check_entries_async(entries, settings))
 
 
-def _default_load(path: Path) -> Project:
+def _default_load(path: Path, *, project_root: Path | None = None) -> Project:
     from citecheck_tex.tex.project import load_project
 
-    return load_project(path)
+    return load_project(path, project_root=project_root)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +149,8 @@ class WatchSession:
         self.settings = settings
         self.out_dir = out_dir
         self._check = check or default_check
-        self._load = load or _default_load
+        root = settings.resolved_project_root()
+        self._load = load or (lambda path: _default_load(path, project_root=root))
         self._verdicts: dict[_CacheKey, Verdict] = {}
         self._run_problems: tuple[Problem, ...] = ()
         self._digests: dict[Path, str] = {}

@@ -58,9 +58,12 @@ def test_author_year_query_golden() -> None:
         QueryKind.AUTHOR_YEAR, "Hod 2013", authors=("Hod",), year="2013")
     assert author_year_query(entry(venue="arXiv")).journal == ""  # type: ignore[union-attr]
     assert author_year_query(entry(texkey="Hod:2013abc")) is not None
-    for no in (entry(title="A title"), entry(doi="10.1/x"), entry(arxiv="1302.6658"),
-               entry(year=""), entry(authors=())):
+    for no in (entry(title="A title"), entry(year=""), entry(authors=())):
         assert author_year_query(no) is None
+    # an identifier does not stop the question: it is asked when the identifier's
+    # look-ups found nothing (the index may hold only the preprint)
+    assert author_year_query(entry(doi="10.1/x")) is not None
+    assert author_year_query(entry(arxiv="1302.6658")) is not None
     assert QueryKind.AUTHOR_YEAR in build_queries(entry(venue="JHEP"))
     assert QueryKind.AUTHOR_YEAR not in build_queries(entry(title="A title"))
 

@@ -17,6 +17,7 @@ from citecheck_tex.report.base import (
     register_reporter,
     sorted_verdicts,
 )
+from citecheck_tex.report.controls import strip_controls
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -28,7 +29,9 @@ _COMMAND = {Label.MAJOR: "error", Label.MINOR: "warning", Label.UNVERIFIED: "not
 
 
 def escape_data(text: str) -> str:
-    """Escape a workflow command's message."""
+    """Escape a workflow command's message (control characters and escape sequences
+    from keys, fields or records are dropped: the log is shown in a terminal too)."""
+    text = strip_controls(text, keep_newlines=True)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

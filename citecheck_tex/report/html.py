@@ -38,6 +38,7 @@ from citecheck_tex.report.base import (
     sites_of,
     sorted_verdicts,
 )
+from citecheck_tex.report.controls import strip_controls
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -283,13 +284,37 @@ def _attempt_model(source: str, v: Verdict, result: RunResult) -> str:
     return result.llm_model
 
 
+#: References shown in full detail, most severe first. Past it the page would grow
+#: by ~8 KB a reference (756 MB for a 100,000-entry .bib): the next ones are listed
+#: in a compact table (key, label, location, reason), and past COMPACT_LIMIT they are
+#: only counted. report.json always holds every reference.
+DETAIL_LIMIT = 2_000
+COMPACT_LIMIT = 20_000
+_COMPACT_REASON = 100
+
+
+def _compact(v: Verdict) -> dict[str, str]:
+    reason = v.reason if len(v.reason) <= _COMPACT_REASON else \
+        v.reason[:_COMPACT_REASON - 1] + "…"
+    return {"key": v.entry.key, "label": v.label.value,
+            "loc": location(v.entry.file, v.entry.line), "reason": reason}
+
+
 def build_context(result: RunResult) -> dict[str, Any]:
     """The template's data: references (most severe first), counts, problems, and what
-    the run's LLM parts cost."""
+    the run's LLM parts cost.
+
+    ``refs`` holds the first DETAIL_LIMIT references in full; ``compact`` the next
+    ones up to COMPACT_LIMIT in short; ``omitted`` counts the rest.
+    """
     summary = result.summary()
-    refs = [_reference(v, result, i + 1) for i, v in enumerate(sorted_verdicts(result.verdicts))]
+    ordered = sorted_verdicts(result.verdicts)
+    refs = [_reference(v, result, i + 1) for i, v in enumerate(ordered[:DETAIL_LIMIT])]
+    compact = [_compact(v) for v in ordered[DETAIL_LIMIT:COMPACT_LIMIT]]
     return {
-        "index_only": sum(1 for r in refs if r["index_only"]),
+        "compact": compact,
+        "omitted": max(0, len(ordered) - COMPACT_LIMIT),
+        "index_only": sum(1 for v in ordered if is_index_only(v)),
         "index_advice": INDEX_ONLY_ADVICE,
         "usage": describe_usage(result),
         "tool_version": result.tool_version,
@@ -301,7 +326,7 @@ def build_context(result: RunResult) -> dict[str, Any]:
         "http_requests": result.http_requests,
         "labels": [{"name": lab.value, "count": summary[lab.value],
                     "help": _LABEL_HELP[lab.value]} for lab in LABEL_ORDER],
-        "total": len(refs),
+        "total": len(ordered),
         "refs": refs,
         # broken input first, undefined keys first of all: they are the "?" in the PDF
         "problems": [{"code": p.code, "message": p.message, "key": p.key,
@@ -315,7 +340,9 @@ def build_context(result: RunResult) -> dict[str, Any]:
 def render_html(result: RunResult) -> str:
     """The self-contained HTML report as text."""
     template = _environment().get_template(TEMPLATE)
-    return template.render(**build_context(result))
+    # escaping makes markup inert, not control characters: those (and bidi overrides)
+    # from keys, fields or records are dropped, none belong to the page itself
+    return strip_controls(template.render(**build_context(result)), keep_newlines=True)
 
 
 @register_reporter("html")

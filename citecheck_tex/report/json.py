@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from citecheck_tex.model import Record, Verdict
@@ -109,6 +110,13 @@ def _entry(verdict: Verdict, result: RunResult) -> dict[str, Any]:
 
 def build_report(result: RunResult) -> dict[str, Any]:
     """The schema-2 report as plain JSON-ready data."""
+    report = _report_head(result)
+    report["entries"] = [_entry(v, result) for v in result.verdicts]
+    return report
+
+
+def _report_head(result: RunResult) -> dict[str, Any]:
+    """:func:`build_report` with ``entries`` left empty (they are streamed)."""
     summary = result.summary()
     return {
         "schema": SCHEMA_VERSION,
@@ -117,7 +125,7 @@ def build_report(result: RunResult) -> dict[str, Any]:
         "offline": result.offline,
         "summary": {k: summary.get(k, 0) for k in ("EXACT", "MINOR", "MAJOR", "UNVERIFIED",
                                                    "SKIPPED")},
-        "entries": [_entry(v, result) for v in result.verdicts],
+        "entries": [],
         "problems": [
             {"code": p.code, "severity": p.severity, "message": p.message, "key": p.key,
              "file": p.file, "line": p.line}
@@ -136,7 +144,35 @@ def build_report(result: RunResult) -> dict[str, Any]:
 
 def render_json(result: RunResult) -> str:
     """The schema-2 JSON report, pretty-printed, UTF-8 text with a final newline."""
-    return json.dumps(build_report(result), ensure_ascii=False, indent=2) + "\n"
+    return "".join(iter_json(result))
+
+
+def _nested(value: Any, indent: str) -> str:
+    """``value`` as ``json.dumps(indent=2)`` writes it at depth ``indent``."""
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
+
+
+def iter_json(result: RunResult) -> Iterator[str]:
+    """:func:`render_json` in pieces, one entry at a time.
+
+    The text is exactly ``json.dumps(build_report(result), indent=2)`` plus a
+    newline, but only one entry's data is held at a time: on a 100,000-entry
+    .bib the whole report's objects took gigabytes.
+    """
+    head = _report_head(result)
+    yield "{"
+    for n, (name, value) in enumerate(head.items()):
+        yield ("\n  " if n == 0 else ",\n  ") + json.dumps(name) + ": "
+        if name != "entries":
+            yield _nested(value, "  ")
+        elif not result.verdicts:
+            yield "[]"
+        else:
+            yield "["
+            for i, v in enumerate(result.verdicts):
+                yield ("\n    " if i == 0 else ",\n    ") + _nested(_entry(v, result), "    ")
+            yield "\n  ]"
+    yield "\n}\n"
 
 
 @register_reporter("json")

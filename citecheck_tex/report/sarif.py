@@ -73,6 +73,8 @@ PROBLEM_CODES: dict[str, str] = {
     "empty-bib": "A bibliography file defines no entries",
     "missing-field": "An entry lacks a field its type requires",
     "index-incomplete": "The local index declared complete lacks most cited works",
+    "index-unusable": "The local index could not be read",
+    "outside-project": "A file outside the project folder is read",
 }
 
 

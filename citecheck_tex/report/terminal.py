@@ -27,6 +27,7 @@ from citecheck_tex.report.base import (
     shorten,
     sorted_verdicts,
 )
+from citecheck_tex.report.controls import strip_controls, without_controls
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -162,7 +163,10 @@ def render_terminal(
     paint = _Painter(color)
     summary = result.summary()
     listed_labels = tuple(LABEL_ORDER) if verbose else _LISTED
-    verdicts = [v for v in sorted_verdicts(result.verdicts) if v.label in listed_labels]
+    # what is shown passes through strip_controls: keys, fields and records may carry
+    # escape sequences (screen clears, OSC titles and links) that must not reach the TTY
+    verdicts = [without_controls(v) for v in sorted_verdicts(result.verdicts)
+                if v.label in listed_labels]
     # a failing source: one line per source (in Problems), not one per reference
     failed_only = [] if verbose else [v for v in verdicts if _source_failed(v)]
     failed_only = failed_only if len(failed_only) > 1 else []
@@ -171,7 +175,8 @@ def render_terminal(
     if not quiet:
         mode = "offline" if result.offline else "online"
         lines.append(paint("bold", f"citecheck-tex {result.tool_version}") +
-                     f" · {result.input} · {len(result.verdicts)} references · {mode}")
+                     f" · {strip_controls(result.input)} · {len(result.verdicts)} references"
+                     f" · {mode}")
     key_w = min(max((len(v.entry.key) for v in verdicts), default=0), 32)
     loc_w = min(max((len(location(v.entry.file, v.entry.line)) for v in verdicts), default=0), 40)
     for v in verdicts:
@@ -192,7 +197,7 @@ def render_terminal(
     tail = ""
     if result.elapsed_s and not quiet:
         tail = f"  ({result.elapsed_s:.1f} s, {result.http_requests} HTTP requests)"
-    usage = describe_usage(result)
+    usage = strip_controls(describe_usage(result))
     if usage and not quiet:
         lines.append(paint("dim", usage))
     if lines and not quiet:
@@ -216,7 +221,7 @@ def _source_failed(verdict: Verdict) -> bool:
 
 def _problem_lines(result: RunResult, paint: _Painter, verbose: bool) -> list[str]:
     """Errors (broken input) first; unused entries counted unless ``verbose``."""
-    problems = sorted(result.problems, key=lambda p: p.severity != "error")
+    problems = without_controls(sorted(result.problems, key=lambda p: p.severity != "error"))
     unused = [p for p in problems if p.code == "unused-entry"]
     if not verbose and len(unused) > 1:
         problems = [p for p in problems if p.code != "unused-entry"]

@@ -39,7 +39,11 @@ from citecheck_tex.names import (
 )
 from citecheck_tex.tex import ids
 from citecheck_tex.tex.latex_text import decode_value, strip_markup
-from citecheck_tex.verify.journals import journal_display, split_volume_letter
+from citecheck_tex.verify.journals import (
+    is_known_journal,
+    journal_display,
+    split_volume_letter,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -242,8 +246,13 @@ def _make_row(
     if len(rec.authors) > MAX_AUTHORS:
         # corporate names past the cut are kept: a citation that lists them
         # ("{Astropy Collaboration} and ... and {Astropy Contributors}") must find them
-        tail = tuple(p for p in rec.authors[MAX_AUTHORS:]
-                     if p.literal and (is_collaboration(p.family) or " " in p.family))
+        # and so is the last author: 4.7% of INSPIRE records with a texkey list
+        # their first author last (a rotated collaboration list), and a reference
+        # "Aushev et al." names him
+        last = len(rec.authors) - 1
+        tail = tuple(p for k, p in enumerate(rec.authors[MAX_AUTHORS:], MAX_AUTHORS)
+                     if (p.literal and (is_collaboration(p.family) or " " in p.family))
+                     or k == last)
         rec = replace(rec, authors=rec.authors[:MAX_AUTHORS] + tail, authors_truncated=True)
     norm = normalize_title(rec.title)
     dois = _uniq([rec.doi, *extra_dois])
@@ -293,14 +302,16 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     authors = tuple(
         person_from_parts(_str(a.get("last_name")), _str(a.get("first_name")))
         if a.get("last_name") else parse_display_name(_str(a.get("full_name")))
-        for a in all_authors[:MAX_AUTHORS] if isinstance(a, dict)
+        for a in [*all_authors[:MAX_AUTHORS], *all_authors[MAX_AUTHORS:][-1:]]
+        if isinstance(a, dict)
     )
     collabs = _uniq(_str(c.get("value")) for c in md.get("collaborations") or [])
     dois = _uniq(normalize_doi(_str(d.get("value"))) for d in md.get("dois") or [])
     arxivs = _uniq(normalize_arxiv(_str(e.get("value"))) for e in md.get("arxiv_eprints") or [])
     texkeys = _uniq(_str(t) for t in md.get("texkeys") or [])
-    pubs = [p for p in md.get("publication_info") or [] if isinstance(p, dict)
-            and (p.get("journal_title") or p.get("journal_volume"))]
+    pubs = [p for p in (_freetext_pub(p) for p in md.get("publication_info") or []
+                        if isinstance(p, dict))
+            if p.get("journal_title") or p.get("journal_volume")]
     main = next((p for p in pubs if not p.get("material") or p.get("material") == "publication"),
                 pubs[0] if pubs else {})
     venue = inspire_venue(main.get("journal_title"))
@@ -409,6 +420,29 @@ _JREF_PAGE = re.compile(
 _JREF_LEADING_YEAR = re.compile(r"^(?:1[89]|20)\d\d\s+(?=[A-Za-z])")
 _JREF_PAREN_YEAR = re.compile(r"\((?:[A-Za-z]+\.?\s+)?((?:1[89]|20)\d\d)\)")
 _JREF_YEARS = re.compile(r"(?<![\d.])((?:1[89]|20)\d\d)(?![\d.])")
+
+
+_FREETEXT_LABEL = re.compile(r"\b(vol|pp|p|no)\s*:", re.IGNORECASE)
+
+
+def _freetext_pub(pub: dict[str, Any]) -> dict[str, Any]:
+    """An INSPIRE publication_info item; one that holds only ``pubinfo_freetext``
+    ("Physics Letters B, vol: 734, pp: 173 (2014)") is read with
+    :func:`parse_journal_ref` into journal, volume, page and year, when the journal is
+    a known one and volume and page are numbers (a place, a publisher or a report
+    line stays unread)."""
+    text = pub.get("pubinfo_freetext")
+    if pub.get("journal_title") or not isinstance(text, str) or not text.strip():
+        return pub
+    journal, volume, page, year = parse_journal_ref(_FREETEXT_LABEL.sub(r"\1.", text))
+    if not (journal and is_known_journal(journal) and re.search(r"\d", volume)
+            and re.fullmatch(r"[A-Za-z]?\d+", page)):
+        return pub
+    out: dict[str, Any] = {"journal_title": journal_display(journal), "journal_volume": volume,
+                           "page_start": page}
+    if year:
+        out["year"] = int(year)
+    return out
 
 
 def parse_journal_ref(text: str) -> tuple[str, str, str, str]:

@@ -72,6 +72,7 @@ from citecheck_tex.sources.importers import (
 )
 from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.tex.ids import normalize_report_number
+from citecheck_tex.verify.journals import series_keys
 
 logger = logging.getLogger(__name__)
 
@@ -339,13 +340,39 @@ def _parse_bib(text: str, filename: str) -> tuple[list[Entry], list[tuple[int, s
 # --------------------------------------------------------------------------- the index
 
 
+def _connect_readonly(path: Path) -> tuple[sqlite3.Connection, bool]:
+    """A read-only connection: ``mode=ro``, or ``immutable`` (True) on read-only storage.
+
+    An index is written in WAL mode; reading a WAL database needs its ``-shm``
+    file, which SQLite cannot create in a read-only folder or file system
+    ("attempt to write a readonly database"). When the plain read-only opening
+    fails that way, the file is opened as immutable: no locks, no ``-shm``, no
+    ``-wal``, nothing written (nobody can be writing to it there either).
+    """
+    from urllib.parse import quote
+
+    uri = "file:" + quote(str(Path(path).resolve()))
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return conn, False
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        logger.debug("local index %s: read-only opening failed (%s); opening it as immutable",
+                     path, exc)
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True), True
+
+
 class LocalIndex:
     """An SQLite index of bibliographic records; see the module docstring."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool, *,
+                 immutable: bool = False) -> None:
         self._conn = conn
         self.path = path
         self.readonly = readonly
+        #: Opened as immutable: the file is on storage this process cannot write.
+        self.immutable = immutable
         self._count: int | None = None  # records, for word rarity (refreshed on write)
 
     # ----------------------------------------------------------------- lifecycle
@@ -362,12 +389,13 @@ class LocalIndex:
             raise LocalIndexError("no local index here", file=str(path),
                               hint="build one with: citecheck-tex index add FILE...")
         try:
+            immutable = False
             if readonly:
-                conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+                conn, immutable = _connect_readonly(path)
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(path, timeout=30.0)
-            index = cls(conn, path, readonly)
+            index = cls(conn, path, readonly, immutable=immutable)
             index._prepare(create and not readonly)
         except sqlite3.DatabaseError as exc:
             raise LocalIndexError(f"unusable local index: {exc}", file=str(path),
@@ -415,6 +443,12 @@ class LocalIndex:
         inside the write transaction, so two processes opening one old index upgrade
         it once.
         """
+        if self.immutable:  # nothing can be written where it lies: say so, try nothing
+            raise LocalIndexError(
+                f"index schema version {version} needs an upgrade to {SCHEMA_VERSION}, and "
+                "it lies on storage that cannot be written", file=str(self.path),
+                hint="open it once where it is writable (citecheck-tex index stats), or "
+                     "re-import your dumps")
         try:
             conn = sqlite3.connect(self.path, timeout=30.0) if self.readonly else self._conn
             try:
@@ -666,9 +700,15 @@ class LocalIndex:
         key = journal_ref_key(journal, volume, page)
         if key is None:
             return []
-        return self._records(
-            "SELECT r.origin, r.format, r.rid, r.data FROM jref k JOIN records r ON r.rid = k.rid"
-            " WHERE k.jkey = ? AND k.volume = ? AND k.page = ? LIMIT 50", key)
+        sql = ("SELECT r.origin, r.format, r.rid, r.data FROM jref k JOIN records r"
+               " ON r.rid = k.rid WHERE k.jkey = ? AND k.volume = ? AND k.page = ? LIMIT 50")
+        found = self._records(sql, key)
+        if not found and key[1].isdigit():
+            # "Nucl. Phys. 148, 145" (1970): the series letter left out; the volume
+            # and page tell the series
+            for series in series_keys(journal):
+                found.extend(self._records(sql, (series, key[1], key[2])))
+        return found
 
     def by_author_year(self, authors: Sequence[str], year: str, *, journal: str = "",
                        volume: str = "", page: str = "",

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Mapping
+import sys
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass
 
 from bibtexparser import model as bpm
@@ -82,8 +83,28 @@ _WORD = re.compile(r"[^\s#]+")
 _QUOTED_SPECIAL = re.compile(r'["{}\\]')
 
 
-def expand_value(raw: str, strings: Mapping[str, str]) -> str:
-    """Expand a BibTeX field value: delimiters, ``#`` concatenation, macros, months."""
+#: An entry's fields, or one ``@string`` macro, may expand to at most this many
+#: characters; beyond it the entry is a ``parse-error`` (nested macros can otherwise
+#: grow a 700-byte file to gigabytes: 10 macros each concatenating the previous one
+#: ten times make 10**10 characters).
+MAX_EXPANDED_CHARS = 1_000_000
+#: What all ``@string`` expansion of one file may add beyond the raw text: a file of
+#: many macros each just under the cap would otherwise still hold gigabytes.
+MAX_EXPANSION_GROWTH = 16_000_000
+
+
+class ExpansionTooLargeError(ValueError):
+    """A value's ``@string`` expansion is over its size limit."""
+
+
+def expand_value(raw: str, strings: Mapping[str, str], *, limit: int | None = None,
+                 blocked: Container[str] = ()) -> str:
+    """Expand a BibTeX field value: delimiters, ``#`` concatenation, macros, months.
+
+    With ``limit``, raises :class:`ExpansionTooLargeError` as soon as the value
+    would exceed ``limit`` characters; so does a macro named in ``blocked`` (one
+    whose own expansion was too large).
+    """
     s = raw.strip()
     first = s[:1]
     if first == "{":
@@ -101,6 +122,7 @@ def expand_value(raw: str, strings: Mapping[str, str]) -> str:
     elif s.isdigit():
         return s
     parts: list[str] = []
+    size = 0
     i = 0
     while i < len(s):
         c = s[i]
@@ -119,7 +141,14 @@ def expand_value(raw: str, strings: Mapping[str, str]) -> str:
         if word.isdigit():
             parts.append(word)
         elif low in strings:
-            parts.append(strings[low])
+            value = strings[low]
+            size += len(value)
+            if limit is not None and size > limit:
+                raise ExpansionTooLargeError(f"it expands to over {limit:,} characters")
+            parts.append(value)
+        elif low in blocked:
+            raise ExpansionTooLargeError(f"it uses the @string macro {word!r}, which was too "
+                                         "large to expand")
         elif low in MONTHS:
             parts.append(MONTHS[low])
         else:
@@ -154,11 +183,14 @@ def build_entry(
     raw_text: str = "",
     decoded: Mapping[str, str] | None = None,
     parse_issue: str = "",
+    share_raw: bool = False,
 ) -> Entry:
     """Build an Entry from raw (LaTeX) field values, filling the convenience attributes.
 
     ``decoded`` may give already-decoded values (from a free-text parser);
     ``parse_issue`` says why that parse is unreliable (see ``refstring.parse_issue``).
+    With ``share_raw`` the entry keeps ``raw_fields`` itself (a dict the caller no
+    longer changes) instead of a copy: 100,000 entries hold one dict each, not two.
     """
     fields: dict[str, str] = {}
     for name, value in raw_fields.items():
@@ -167,7 +199,8 @@ def build_entry(
         elif name in ("doi", "url", "eprint", "arxiv"):
             fields[name] = value.replace("\\_", "_").replace("\\%", "%").strip().strip("{}")
         else:
-            fields[name] = latex_to_unicode(value)
+            text = latex_to_unicode(value)
+            fields[name] = value if text == value else text  # plain text: one string, not two
     if decoded is not None:
         for name, value in decoded.items():
             fields.setdefault(name, value)
@@ -215,7 +248,7 @@ def build_entry(
         line=line,
         origin=origin,
         fields=fields,
-        raw_fields=dict(raw_fields),
+        raw_fields=raw_fields if share_raw and isinstance(raw_fields, dict) else dict(raw_fields),
         authors=authors,
         authors_truncated=truncated,
         editors=editors,
@@ -550,6 +583,26 @@ def _split_blocks(text: str) -> list[_Block]:
     return out
 
 
+def _expand_fields(fields: tuple[tuple[str, str], ...], strings: Mapping[str, str],
+                   oversized: Container[str]) -> tuple[dict[str, str], int]:
+    """An entry's expanded fields and the characters expansion added.
+
+    Raises :class:`ExpansionTooLargeError` when they total over MAX_EXPANDED_CHARS.
+    """
+    raw: dict[str, str] = {}
+    budget = MAX_EXPANDED_CHARS
+    added = 0
+    for name, value in fields:
+        expanded = expand_value(value, strings, limit=budget, blocked=oversized)
+        budget -= len(expanded)
+        if budget < 0:
+            raise ExpansionTooLargeError(
+                f"its fields expand to over {MAX_EXPANDED_CHARS:,} characters")
+        added += max(0, len(expanded) - len(value))
+        raw[sys.intern(name.lower())] = expanded  # one "title" string for 100,000 entries
+    return raw, added
+
+
 def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]]:
     """Parse .bib text. Never raises: malformed blocks become ``parse-error`` problems.
 
@@ -566,13 +619,37 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
         return [], [Problem("parse-error", f"cannot parse {filename}: {exc}", file=filename,
                             line=1)]
     strings: dict[str, str] = {}
-    raw_entries: list[tuple[_Block, dict[str, str]]] = []
+    oversized: set[str] = set()  # macros whose expansion was over the cap
+    growth = 0  # characters that macro expansion added to the raw text, file-wide
+    # (key, type, first line, last line, expanded fields): the blocks themselves (their raw
+    # text and field tuples) are let go one by one, as they are read
+    raw_entries: list[tuple[str, str, int, int, dict[str, str]]] = []
     first_line: dict[str, int] = {}
-    for block in blocks:
+    blocks.reverse()
+    while blocks:
+        block = blocks.pop()
         line = block.line + 1
         kind = block.kind
         if kind == "string":
-            strings[block.key.lower()] = expand_value(block.fields[0][1], strings)
+            name = block.key.lower()
+            raw_value = block.fields[0][1]
+            try:
+                value = expand_value(raw_value, strings, limit=MAX_EXPANDED_CHARS,
+                                     blocked=oversized)
+                growth += max(0, len(value) - len(raw_value))
+                if growth > MAX_EXPANSION_GROWTH:
+                    raise ExpansionTooLargeError(
+                        f"it brings this file's @string expansion over "
+                        f"{MAX_EXPANSION_GROWTH:,} characters")
+            except ExpansionTooLargeError as exc:
+                strings.pop(name, None)
+                oversized.add(name)
+                problems.append(Problem(
+                    "parse-error", f"@string macro {block.key!r} at {filename}:{line} is too large: "
+                    f"{exc}; entries that use it are not checked", file=filename, line=line))
+                continue
+            oversized.discard(name)
+            strings[name] = value
         elif kind == "duplicate-key":
             key = block.key
             first = first_line.get(key, 0)
@@ -585,9 +662,22 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                 f"key {key!r} was already defined at {filename}:{first}; this definition is "
                 "ignored", key=key, file=filename, line=line))
         elif kind == "entry":
-            raw = {name.lower(): expand_value(value, strings) for name, value in block.fields}
             first_line.setdefault(block.key, line)
-            raw_entries.append((block, raw))
+            try:
+                raw, added = _expand_fields(block.fields, strings, oversized)
+                growth += added
+                if growth > MAX_EXPANSION_GROWTH:
+                    raise ExpansionTooLargeError(
+                        f"it brings this file's @string expansion over "
+                        f"{MAX_EXPANSION_GROWTH:,} characters")
+            except ExpansionTooLargeError as exc:
+                problems.append(Problem(
+                    "parse-error", f"entry {block.key!r} at {filename}:{line} is too large: "
+                    f"{exc}; it is not checked (the other entries are)",
+                    key=block.key, file=filename, line=line))
+                continue
+            raw_entries.append((block.key, block.entry_type, line,
+                                line + block.raw.rstrip().count("\n"), raw))
         elif kind == "duplicate-field":
             problems.append(Problem(
                 "parse-error", f"entry at {filename}:{line} repeats a field: "
@@ -601,13 +691,14 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                 "parse-error", f"malformed {what} at {filename}:{line}: {err}; fix the braces, "
                 "quotes or commas (the other entries are still checked)",
                 key=key, file=filename, line=line))
-    by_key = {b.key.lower(): raw for b, raw in raw_entries}
+    by_key = {key.lower(): raw for key, _, _, _, raw in raw_entries}
     entries: list[Entry] = []
-    for block, raw in raw_entries:
-        etype = block.entry_type.lower()
+    for key, entry_type, start, end, raw in raw_entries:
+        etype = entry_type.lower()
         if etype == "xdata":
             continue
-        merged = dict(raw)
+        # most entries inherit nothing: their dict is used as it is, not copied
+        merged = dict(raw) if "xdata" in raw or "crossref" in raw else raw
         for xkey in [k.strip() for k in raw.get("xdata", "").split(",") if k.strip()]:
             for k, v in by_key.get(xkey.lower(), {}).items():
                 merged.setdefault(k, v)
@@ -616,9 +707,9 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
             parent = by_key.get(parent_key.lower())
             if parent is None:
                 problems.append(Problem(
-                    "undefined-key", f"entry {block.key!r} has crossref {parent_key!r}, which "
+                    "undefined-key", f"entry {key!r} has crossref {parent_key!r}, which "
                     f"is not defined in {filename}", key=parent_key, file=filename,
-                    line=block.line + 1))
+                    line=start))
             else:
                 if "title" in parent and "booktitle" not in merged:
                     merged["booktitle"] = parent["title"]
@@ -626,9 +717,8 @@ def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]
                     if k not in ("title", "ids", "crossref") or k == "title" and \
                             etype not in ("inproceedings", "incollection", "inbook"):
                         merged.setdefault(k, v)
-        start = block.line + 1
-        end = start + block.raw.rstrip().count("\n")
-        entries.append(build_entry(block.key, etype, filename, start, merged, end_line=end))
+        entries.append(build_entry(key, etype, filename, start, merged, end_line=end,
+                                   share_raw=True))
     from citecheck_tex.tex.fields import missing_fields
 
     for e in entries:

@@ -28,6 +28,7 @@ from citecheck_tex.tex.cites import (
     ResourceEvent,
     scan_tex,
 )
+from citecheck_tex.tex.encoding import decode_source
 from citecheck_tex.tex.latex_text import blank_ignored
 from citecheck_tex.tex.textlist import parse_text_list
 
@@ -40,16 +41,19 @@ _DOCCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
 
 
 def read_text(path: Path) -> str:
-    """Read a file as UTF-8, falling back to Latin-1 (old arXiv sources)."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    """Read a file as UTF-16 (by its BOM or NUL bytes), else UTF-8, else Latin-1
+    (old arXiv sources)."""
+    return decode_source(path.read_bytes())
 
 
-def load_project(path: Path) -> Project:
+def load_project(path: Path, *, project_root: Path | None = None) -> Project:
     """Load what to check from a .tex, a folder, a .bib/.bbl or a .txt/.md reference list.
+
+    ``project_root`` is the folder the paper's files may come from (default: the
+    main file's folder). A file read from outside it (``\\input{../../etc/x}``,
+    ``\\addbibresource{/etc/passwd}``) is read as TeX reads it, but reported as
+    ``outside-project`` and nothing from it reaches the reports or the sources
+    beyond citation keys: its entries keep only key, file and line and are not checked.
 
     Raises InputError only when the input itself is missing, unreadable or
     unsupported, or when a folder has no or several candidate main files.
@@ -59,13 +63,13 @@ def load_project(path: Path) -> Project:
         raise InputError(f"{path} does not exist", hint="give a .tex, .bib, .bbl, .txt/.md file "
                          "or a folder holding the paper")
     if path.is_dir():
-        return _load_tex(find_main_file(path), input_=path)
+        return _load_tex(find_main_file(path), input_=path, project_root=project_root)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED:
         raise InputError(f"unsupported input {path.name!r}",
                          hint="give a .tex, .bib, .bbl, .txt or .md file, or a folder")
     if suffix == ".tex":
-        return _load_tex(path, input_=path)
+        return _load_tex(path, input_=path, project_root=project_root)
     text = _read_input(path)
     name = path.name
     if suffix == ".bib":
@@ -133,6 +137,7 @@ def find_main_file(folder: Path) -> Path:
 class _State:
     main: Path
     root: Path
+    fence: Path  # the project folder (resolved): files outside it are reported
     table: MacroTable = field(default_factory=MacroTable)
     files: list[str] = field(default_factory=list)
     sites: list[CiteSite] = field(default_factory=list)
@@ -149,6 +154,18 @@ class _State:
         except ValueError:
             return str(p)
 
+    def outside(self, p: Path) -> bool:
+        """Whether ``p`` (symbolic links followed, as TeX follows them) lies outside the project."""
+        return not p.resolve().is_relative_to(self.fence)
+
+    def report_outside(self, p: Path, what: str, file: str, line: int) -> None:
+        self.problems.append(Problem(
+            "outside-project",
+            f"{what} reads {p.resolve()}, a file outside the project folder {self.fence}: "
+            "it is read as TeX reads it, but its entries are not checked and nothing from "
+            "it but citation keys appears in the reports (move it into the project folder, "
+            "or pass --project-root)", file=file, line=line))
+
 
 def _resolve(bases: list[Path], target: str, exts: tuple[str, ...] = ("", ".tex")) -> Path | None:
     for base in bases:
@@ -157,6 +174,12 @@ def _resolve(bases: list[Path], target: str, exts: tuple[str, ...] = ("", ".tex"
             if cand.is_file():
                 return cand
     return None
+
+
+def _redact(entry: Entry) -> Entry:
+    """``entry`` reduced to key, file and line: it comes from outside the project."""
+    return Entry(key=entry.key, entry_type="misc", file=entry.file, line=entry.line,
+                 origin=entry.origin, end_line=entry.end_line, outside_project=True)
 
 
 def _walk(st: _State, path: Path, base: Path, depth: int) -> None:
@@ -189,6 +212,9 @@ def _walk(st: _State, path: Path, base: Path, depth: int) -> None:
         elif isinstance(ev, BibliographyEnvEvent):
             entries, problems = parse_bbl_text(ev.text, here, line_offset=ev.line - 1,
                                                origin=EntryOrigin.TEXT)
+            if st.outside(path):  # its text stays out of the reports
+                st.inline.extend(_redact(e) for e in entries)
+                continue
             st.inline.extend(entries)
             st.problems.extend(problems)
     st.stack.pop()
@@ -226,6 +252,8 @@ def _follow(st: _State, ev: IncludeEvent, path: Path, base: Path, depth: int) ->
         return
     if cmd == "subfile":
         new_base = found.parent
+    if st.outside(found) and not st.outside(path):  # said once, where the way out starts
+        st.report_outside(found, f"\\{ev.command}{{{target}}}", here, ev.line)
     _walk(st, found, new_base, depth + 1)
 
 
@@ -252,12 +280,13 @@ def _artefacts(st: _State) -> list[tuple[str, Artefact]]:
     return out
 
 
-def _load_tex(main: Path, *, input_: Path) -> Project:
+def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> Project:
     try:
         read_text(main)
     except OSError as exc:
         raise InputError(f"cannot read {main}: {exc}", hint="check the file's permissions") from exc
-    st = _State(main=main, root=main.parent)
+    st = _State(main=main, root=main.parent,
+                fence=(project_root if project_root is not None else main.parent).resolve())
     _walk(st, main, main.parent, 0)
     problems = st.problems
     # --- bibliography resources
@@ -291,6 +320,10 @@ def _load_tex(main: Path, *, input_: Path) -> Project:
                                     line=line))
             continue
         entries, probs = parse_bib_text(text, st.rel(found))
+        if st.outside(found):  # keys only: its fields and its problems' texts stay out
+            st.report_outside(found, f"bibliography {name!r}", file, line)
+            entries = [_redact(e) for e in entries]
+            probs = [p for p in probs if p.code == "duplicate-key"]
         bib_problems.extend(probs)
         problems.extend(_empty_bib(st.rel(found), entries, probs))
         for e in entries:

@@ -171,19 +171,23 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
 
 def _unique_persons(names: list[str]) -> list[str]:
     """Names without the repeats reference extraction leaves ("S. P. Martin, S. P. Martin";
-    "R Alonso, ..., R. Alonso"): one family name with one first initial is one person."""
+    "R Alonso, ..., R. Alonso"): one family name with compatible initials (one's
+    initials the start of the other's) is one person; "V.I. Baranov, V.T. Baranov"
+    are two."""
     out: list[str] = []
-    seen: set[tuple[str, str]] = set()
+    seen: list[tuple[str, str]] = []
     for n in names:
         if "," in n:
             fam, given = (x.strip() for x in n.split(",", 1))
         else:
             bits = n.split()
-            fam, given = (bits[-1], bits[0]) if len(bits) > 1 else (n, "")
-        key = (_compact(fam), _compact(given)[:1])
-        if key in seen and key[0]:
+            fam, given = (bits[-1], " ".join(bits[:-1])) if len(bits) > 1 else (n, "")
+        initials = "".join(w[0] for w in re.split(r"[\s.\-]+", given) if w).lower()
+        key = (_compact(fam), initials)
+        if key[0] and any(f == key[0] and (i.startswith(initials) or initials.startswith(i))
+                          for f, i in seen):
             continue
-        seen.add(key)
+        seen.append(key)
         out.append(n)
     return out
 

@@ -47,6 +47,12 @@ MISREAD_TITLE = 0.5
 #: Highest identity of a record for a title-less citation whose journal reference the
 #: record cannot confirm (it states no publication): below the calibrated tau_minor.
 UNCONFIRMED_PUBNOTE_IDENTITY = 0.5
+#: Authors an index record lists before its cut (``sources.importers.MAX_AUTHORS``);
+#: after them it keeps only its last author and corporate names.
+INDEX_LISTED_AUTHORS = 100
+#: More authors than this is a collaboration-sized list, whose order the collaboration
+#: sets: its first author is the one the texkey names, wherever he stands.
+LONG_AUTHOR_LIST = 30
 
 _YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)")
 _COLLAB = re.compile(r"\b(collaborations?|collab\.?|group|consortium|team)\b", re.IGNORECASE)
@@ -197,9 +203,13 @@ def _family_words(p: Person) -> list[str]:
 
 def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
                   found: tuple[Person, ...], found_truncated: bool,
-                  collaborations: tuple[str, ...] = ()) -> AuthorMatch:
+                  collaborations: tuple[str, ...] = (),
+                  texkeys: tuple[str, ...] = ()) -> AuthorMatch:
     """Align two author lists: family names with particles and transliterations,
-    initials compatible with full names, truncation on either side, order."""
+    initials compatible with full names, truncation on either side, order.
+
+    ``texkeys`` (INSPIRE's "Surname:2008xy") name the record's first author."""
+    texkey_names = {nz.name_key(k.split(":", 1)[0]) for k in texkeys if ":" in k}
     collab_keys = {_collab_key(c) for c in collaborations}
     collab_keys.update(_collab_key(_person_text(p)) for p in found if _is_collaboration(p))
     people = [p for p in cited if not _is_collaboration(p)]
@@ -266,6 +276,17 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     rest: list[int] = []
     for i in unmatched:
         p = people[i]
+        # a given name followed by the family initial ("Abhishodh, P" for Abhishodh
+        # Prakash): how South Indian names are often written (the initial stands for
+        # the family or father's name), the same person named in his own usage
+        gi = nz.initials(p.given)
+        hit = next((j for j, r in enumerate(rec) if j not in used and len(gi) == 1
+                    and r.given and nz.name_key(p.full_family) == nz.name_key(r.given.split()[0])
+                    and nz.name_key(r.full_family)[:1] == gi), -1)
+        if hit >= 0:
+            used.add(hit)
+            pairs.append((i, hit, 1.0))
+            continue
         parts = sorted(nz.name_key(w) for w in re.split(r"[\s\-]+", p.full_family) if w)
         hit = next((j for j, r in enumerate(rec) if j not in used and len(parts) > 1
                     and sorted(nz.name_key(w) for w in re.split(r"[\s\-]+", r.full_family)
@@ -316,6 +337,10 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
             still.append(i)
 
     limit = len(rec)
+    if found_truncated and len(found) > INDEX_LISTED_AUTHORS:
+        # an index record keeps its first INDEX_LISTED_AUTHORS authors and, after
+        # them, its last author: the cited ones past that prefix may be unlisted
+        limit = sum(1 for p in found[:INDEX_LISTED_AUTHORS] if not _is_collaboration(p))
     for i in still:
         # a record that lists only some authors cannot contradict the later ones
         if found_truncated and i >= limit:
@@ -326,7 +351,27 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         max_j = max(j for _, j, _ in pairs)
     else:
         max_j = -1
-    if cited_truncated:
+    # the first author of a long collaboration list may stand elsewhere in the
+    # record: where the record's texkey ("Aushev:2008su") names him, or last (4.7% of
+    # INSPIRE records with a texkey list their first author last, a rotated order);
+    # the names before him are then not missing
+    texkey_first = next((j for i, j, _ in pairs if i == 0 and (
+        j == len(rec) - 1 or (rec_keys[j] and rec_keys[j] in texkey_names))), -1)
+    # a rotated list: the cited first author last in the record, the cited second and
+    # third ones first and second ("Afonin, Baranov, Baranov, ..." for "Baranov,
+    # Baranov, ..., Afonin"): the record is read in the paper's order. (Two authors
+    # in that order are a swap, which a rotation of two cannot be told from.)
+    last = len(rec) - 1
+    rotated = last > 1 and {(0, last), (1, 0), (2, 1)} <= {(i, j) for i, j, _ in pairs}
+    if rotated:
+        pairs = [(i, 0 if j == last else j + 1, w) for i, j, w in pairs]
+        rec = [rec[last], *rec[:last]]
+        used = {j for _, j, _ in pairs}
+        max_j = max(j for _, j, _ in pairs)
+        texkey_first = -1
+    if cited_truncated and len(rec) > LONG_AUTHOR_LIST and texkey_first > 0:
+        missing = [j for j in range(texkey_first, max_j + 1) if j not in used]
+    elif cited_truncated:
         missing = [j for j in range(max_j + 1) if j not in used]
     elif found_truncated:
         missing = [j for j in range(min(len(rec), max_j + 1)) if j not in used]
@@ -346,7 +391,8 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     denom = max(1, counted + len(collabs))
     first = None
     if people and not collabs:
-        first = any(i == 0 and j == 0 and w >= 0.99 for i, j, w in pairs)
+        first = any(i == 0 and (j == 0 or j == texkey_first) and w >= 0.99
+                    for i, j, w in pairs)
     return AuthorMatch(min(1.0, total / denom), first, tuple(notes), len(pairs) + collab_ok,
                        denom, tuple(kinds))
 
@@ -409,7 +455,21 @@ _LEFTOVER_PREFIX = re.compile(r"(?:\b(?:1[5-9]|20)\d\d[a-z]?|\bet al)\.?\)?[,.:;
 _LEFTOVER_SUFFIX = re.compile(r"\s+(?:[-\u2013\u2014|]|\()\s*[^-\u2013\u2014|(]{0,60}$")
 
 
-def _title_part(cited: str, found: str) -> tuple[str, float, str, str]:
+#: A journal reference after a title: a name, then volume and page numbers.
+_TAIL_JOURNAL_REF = re.compile(r"([A-Za-z][^\d,;]{0,60}?)[\s,]+\d[\d\s\-–,:()]*$")
+
+
+def _is_journal_ref(tail: str, venues: tuple[str, ...]) -> bool:
+    """True when ``tail`` is the record's journal with numbers ("JHEAp 9-10 9")."""
+    m = _TAIL_JOURNAL_REF.fullmatch(tail.strip().rstrip("."))
+    if m is None:
+        return False
+    name = m.group(1).strip(" ,.")
+    return any(v and same_venue(name, v) for v in venues)
+
+
+def _title_part(cited: str, found: str,
+                venues: tuple[str, ...] = ()) -> tuple[str, float, str, str]:
     """The part of the cited title that is the title, its similarity to ``found``, the
     reference text cut from in front of it ("" when none), and the part of ``found``
     compared (without a site name when both name one).
@@ -450,8 +510,9 @@ def _title_part(cited: str, found: str) -> tuple[str, float, str, str]:
             rest = cited[start:]
             if not nz.title_key(rest).startswith(kf):
                 continue
-            tail = rest[_key_end(rest, len(kf)):].strip().lstrip(",;. ")
-            if (start and not tail) or _LEFTOVER_CODE.match(tail):
+            tail = rest[_key_end(rest, len(kf)):].strip().lstrip(",;.?! ")
+            if (start and not tail) or _LEFTOVER_CODE.match(tail) \
+                    or _is_journal_ref(tail, venues):
                 # (names in front are in no known form: not read as authors)
                 return found, 1.0, "", found
     return best, best_sim, best_pre, found if best != cited else whole
@@ -549,14 +610,19 @@ def compare(entry: Entry, record: Record) -> Comparison:
     t: float | None = None
     leftover = ""
     if entry.title and record.title:
-        cited_title, t, leftover, found_title = _title_part(entry.title, record.title)
+        cited_title, t, leftover, found_title = _title_part(
+            entry.title, record.title,
+            (record.venue, *record.venue_aliases, *(p[0] for p in record.extra_pubs)))
         exact = nz.title_key(cited_title) == nz.title_key(found_title)
-        sub = not exact and nz.is_subtitle_variant(cited_title, found_title)
-        note = "subtitle omitted" if sub else ("" if exact else f"similarity {t:.2f}")
+        loose = not exact and nz.same_title_but_formatting(cited_title, found_title)
+        sub = not exact and not loose and nz.is_subtitle_variant(cited_title, found_title)
+        note = "subtitle omitted" if sub else (
+            "differs only in articles or lost ligatures (formatting)" if loose
+            else ("" if exact else f"similarity {t:.2f}"))
         if cited_title != entry.title:
             note = ("leftover reference text around the title ignored"
                     + (f"; {note}" if note else ""))
-        add(FieldCheck("title", exact or sub, t, entry.title, record.title, note))
+        add(FieldCheck("title", exact or loose or sub, t, entry.title, record.title, note))
         site = _site_names(entry.title, record.title, cited_title)
         if site is not None:
             add(FieldCheck("journal", False, 0.0, site[0], site[1],
@@ -571,7 +637,7 @@ def compare(entry: Entry, record: Record) -> Comparison:
         cited_people, cited_truncated, prefix_year = _prefix_people(leftover)
         cited_year = cited_year or prefix_year
     am = match_authors(cited_people, cited_truncated, record.authors,
-                       record.authors_truncated, record.collaborations)
+                       record.authors_truncated, record.collaborations, record.texkeys)
     a = am.similarity
     if a is None:
         add(FieldCheck("author", None, 0.0, bibtex_authors(cited_people),

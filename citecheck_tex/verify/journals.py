@@ -252,7 +252,45 @@ def same_journal(a: str, b: str) -> bool:
     ka, kb = journal_key(a), journal_key(b)
     if not ka or not kb:
         return False
-    return ka == kb or is_acronym_of(a, b) or is_acronym_of(b, a)
+    return ka == kb or is_acronym_of(a, b) or is_acronym_of(b, a) \
+        or _same_without_qualifier(a, b)
+
+
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _same_without_qualifier(a: str, b: str) -> bool:
+    """True when one name is the other with a place qualifier in parentheses
+    ("Front.Phys." and INSPIRE's "Front.Phys.(Beijing)"): the bare name is how the
+    journal prints its own name."""
+    qa, qb = _QUALIFIER.search(a), _QUALIFIER.search(b)
+    if bool(qa) == bool(qb):
+        return False
+    ta = _compact(_tokens(_clean_latex(_QUALIFIER.sub("", a))))
+    tb = _compact(_tokens(_clean_latex(_QUALIFIER.sub("", b))))
+    return bool(ta) and ta == tb
+
+
+_SERIES_LETTERS = "ABCDEGLX"
+
+
+@functools.lru_cache(maxsize=4096)
+def series_keys(journal: str) -> tuple[str, ...]:
+    """Keys of the lettered series of a journal named without its letter:
+    "Nucl. Phys." -> ("nuclphysa", "nuclphysb"). Nuclear Physics had no series
+    letter before 1967 and references to its later volumes often omit it; the volume
+    and page then tell the series. Empty when ``journal`` already is a lettered series
+    or has none."""
+    base = journal_key(journal)
+    if not base:
+        return ()
+    name = _clean_latex(journal)
+    out = []
+    for letter in _SERIES_LETTERS:
+        key = journal_key(f"{name} {letter}")
+        if key != base and key in _tables().display and key.startswith(base):
+            out.append(key)
+    return tuple(out)
 
 
 _ACRONYM_SKIP = frozenset({"OF", "THE", "AND", "FOR", "IN", "ON", "&"})

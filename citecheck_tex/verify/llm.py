@@ -574,7 +574,11 @@ class _Session:
         cached, error = False, ""
         try:
             if self.cache is not None and not self.settings.refresh:
-                stored = await asyncio.to_thread(self.cache.get, self.model, version, key)
+                try:
+                    stored = await asyncio.to_thread(self.cache.get, self.model, version, key)
+                except (sqlite3.Error, OSError) as exc:  # corrupt or vanished: go on without
+                    logger.warning("LLM cache failed (%s); continuing without it", exc)
+                    self.cache, stored = None, None
                 if stored is not None:
                     value = validate(stored)
                     cached = value is not None
@@ -593,8 +597,9 @@ class _Session:
                 elif self.cache is not None:
                     try:
                         await asyncio.to_thread(self.cache.put, self.model, version, key, value)
-                    except sqlite3.Error as exc:
-                        logger.warning("LLM cache write failed (%s)", exc)
+                    except (sqlite3.Error, OSError) as exc:  # read-only, full disk: warn once
+                        logger.warning("LLM cache write failed (%s); continuing without it", exc)
+                        self.cache = None
         except Exception as exc:  # noqa: BLE001 - any failure keeps the deterministic verdict
             logger.warning("LLM call failed: %s", exc)
             value, error = None, f"{type(exc).__name__}: {exc}"

@@ -103,6 +103,8 @@ _HEP_NOTATION: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
     # sqrt(s): "\\sqrt{s}", "√s", "√ s", "sqrt(s)", "sqrts"
     (re.compile(r"\\sqrt\s*\{\s*s\s*\}|√\s*\(?\s*s\b\)?|\bsqrt\s*\(\s*s\s*\)|\bsqrt\s+s\b",
                 re.IGNORECASE), " sqrts "),
+    # "at s = 8 TeV": text copied from a PDF loses the root sign of sqrt(s)
+    (re.compile(r"(?<![\w√])s\s*=\s*(?=\d[\d.]*\s*[TGM]eV\b)"), " sqrts = "),
     # integrated luminosity: "fb^{-1}", "fb-1", "fb−1", "fb⁻¹", "inverse femtobarns"
     (re.compile(r"\b([fpna])b\s*(?:\^\s*\{?\s*[-−]\s*1\s*\}?|[-−]\s*1\b|⁻¹)", re.IGNORECASE),
      r" \1b1 "),
@@ -111,7 +113,9 @@ _HEP_NOTATION: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
     # quark-antiquark pairs: "t¯t", "tt̄", "t\\bar{t}", "ttbar", "tt-bar", and what the TeX
     # decoder makes of "$t\\bar{t}$" ("tt" + U+0305) or "$\\bar{t}t$"
     (re.compile(r"\b([tbcqs])\s*¯\s*\1|\b([tbcqs])\2[\u0304\u0305]|\b([tbcqs])\s*\\bar\s*\{?\s*\3\s*\}?"
-                r"|\b([tbcqs])\4\s*-?\s*bar\b|\b([tbcqs])[\u0304\u0305]\5\b", re.IGNORECASE),
+                r"|\b([tbcqs])\4\s*-?\s*bar\b|\b([tbcqs])[\u0304\u0305]\5\b"
+                # "t t ¯" / "t t-bar": a PDF's text layer puts the overline after the pair
+                r"|\b([tbcqs])\s+\6\s*(?:¯|-\s*bar\b)", re.IGNORECASE),
      _quark_pair),
 )
 
@@ -156,6 +160,49 @@ def _split_subtitle(title: str) -> str:
     return ""
 
 
+#: Articles a reference drops or adds without changing the title ("Measurement of
+#: b-tagging efficiency" for "Measurement of the b-tagging efficiency").
+_ARTICLES = frozenset({"the", "a", "an"})
+#: Typographic ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ) that text copied from a PDF loses: "efciency".
+_LIGATURES = ("ffi", "ffl", "ff", "fi", "fl")
+
+
+def _without_lost_ligatures(longer: str, shorter: str) -> bool:
+    """True when ``shorter`` is ``longer`` with some ligature letter pairs removed."""
+    i = j = 0
+    while i < len(longer):
+        if j < len(shorter) and longer[i] == shorter[j]:
+            i, j = i + 1, j + 1
+            continue
+        lig = next((g for g in _LIGATURES if longer.startswith(g, i)), "")
+        if not lig:
+            # the two pointers may have run into a ligature a letter too late
+            # ("ffi" read where "f" already matched): step back once
+            lig = next((g for g in _LIGATURES if i > 0 and j > 0
+                        and longer.startswith(g, i - 1) and shorter[j - 1] == longer[i - 1]), "")
+            if not lig:
+                return False
+            i, j = i - 1, j - 1
+        i += len(lig)
+    return j == len(shorter)
+
+
+@lru_cache(maxsize=65536)
+def same_title_but_formatting(a: str, b: str) -> bool:
+    """True when two titles differ only in what copying a title loses or adds without
+    changing it: articles ("the", "a", "an") and ligatures lost from PDF text
+    ("efciency" for "efficiency"). Every other word still counts."""
+    ta = [t for t in title_tokens(a) if t not in _ARTICLES]
+    tb = [t for t in title_tokens(b) if t not in _ARTICLES]
+    ka, kb = "".join(ta), "".join(tb)
+    if not ka or not kb:
+        return False
+    if ka == kb:
+        return True
+    longer, shorter = (ka, kb) if len(ka) > len(kb) else (kb, ka)
+    return len(longer) - len(shorter) <= 3 * 3 and _without_lost_ligatures(longer, shorter)
+
+
 def title_similarity(a: str, b: str) -> float:
     """Similarity of two titles in 0..1 after normalisation (normalised Levenshtein).
 
@@ -167,6 +214,8 @@ def title_similarity(a: str, b: str) -> float:
         return 0.0
     if ka == kb:
         return 1.0
+    if same_title_but_formatting(a, b):
+        return 0.99
     sim = Levenshtein.normalized_similarity(ka, kb)
     if sim < 0.97:
         for full, short in ((a, b), (b, a)):

@@ -16,7 +16,10 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rapidfuzz.distance import Levenshtein
+
 from citecheck_tex.model import Comparison, Discrepancy, DiscrepancyCode, Entry, FieldCheck
+from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import PENALTY_PER_DISCREPANCY
 
 logger = logging.getLogger(__name__)
@@ -87,9 +90,26 @@ def describes(c: Comparison) -> bool:
         return True
     if author is not None and author.agree is not None and author.similarity >= DESCRIBES_AUTHORS:
         return True
+    if _first_author_misspelt(c):
+        return True
     agree = {f: (fc := _check(c, f)) is not None and fc.agree is True
              for f in ("journal", "volume", "pages")}
     return (agree["journal"] and agree["volume"]) or agree["pages"]
+
+
+def _first_author_misspelt(c: Comparison) -> bool:
+    """True when the cited first author is the record's first author with one letter
+    changed and the same initials ("Lo, G." for "Li, Gang"): a misspelt name, which
+    says the authors agree, not that the identifier names another work."""
+    author = _check(c, "author")
+    rec = [p for p in c.record.authors if not p.literal]
+    if author is None or not author.cited or not rec:
+        return False
+    # the author check holds the cited authors in BibTeX form ("Lo, G. and ...")
+    family, _, given = author.cited.split(" and ")[0].partition(",")
+    a, b = nz.name_key(family), nz.name_key(rec[0].full_family)
+    return bool(a) and bool(b) and Levenshtein.distance(a, b) <= 1 \
+        and bool(nz.initials(given)) and nz.initials_compatible(given, rec[0].given)
 
 
 def review(entry: Entry, chosen: Comparison, others: Sequence[Comparison]) -> Review:

@@ -15,6 +15,13 @@ import pytest
 from citecheck_tex.tex.refstring import parse_reference
 
 CASES = [
+    # r06262 (two authors of one surname, different initials: both kept)
+    ("A.G. Afonin, V.I. Baranov, V.T. Baranov, G.I. Britvich, A.P. Bugorskiy, M.K. Bulgakov, "
+     "Y.A. Chesnokov, P.N. Chirkov et al., (in Russian), Pisma Zh. Eksp. Teor. Fiz. 96 (2012) "
+     "470.",
+     {"author": "A.G. Afonin and V.I. Baranov and V.T. Baranov and G.I. Britvich and "
+                "A.P. Bugorskiy and M.K. Bulgakov and Y.A. Chesnokov and P.N. Chirkov and others",
+      "journal": "Pisma Zh. Eksp. Teor. Fiz.", "volume": "96", "pages": "470", "year": "2012"}),
     ("J. S. O’Connell, T. W. Donnelly, J. D. Walecka, Phys.Rev. C6, 719 (1972)",
      {"author": "J. S. O’Connell and T. W. Donnelly and J. D. Walecka", "journal": "Phys.Rev.",
       "volume": "C6", "pages": "719", "year": "1972"}),

@@ -1,0 +1,101 @@
+"""Writing the report files: the folder is checked before the run, files replaced atomically.
+
+A check can take minutes of network time; learning only at the end that the
+report folder cannot be written loses all of it. :func:`check_out_dir` is
+called before the run starts. Each file is written to a temporary file in the
+same folder and moved over the old one with :func:`os.replace`, so a full disk
+or a crash leaves the previous report (or none), never a truncated one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from citecheck_tex.errors import OutputError
+
+_HINT = "pass --out DIR with a folder you can write to"
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+def check_out_dir(out_dir: Path, *, keep: bool = True) -> None:
+    """Create ``out_dir`` if needed and prove a file can be written in it.
+
+    With ``keep`` False the folders this call created are removed again (the check
+    before a run that may still end without reports). Raises
+    :class:`~citecheck_tex.errors.OutputError` (one line: the folder and why).
+    """
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"cannot write reports to {out_dir}: it is a file, not a folder",
+                          hint=_HINT)
+    created = [p for p in (out_dir, *out_dir.parents) if not p.exists()]
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out_dir, prefix=".citecheck-probe-")
+        try:
+            os.write(fd, b"ok\n")
+        finally:
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as exc:
+        raise OutputError(f"cannot write reports to {out_dir}: {_reason(exc)}",
+                          hint=_HINT) from exc
+    finally:
+        if not keep:
+            for folder in created:  # leaf first
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Replace ``path`` with ``data`` atomically (temporary file + :func:`os.replace`).
+
+    ``data`` may come in pieces (a large report is then never whole in memory).
+
+    On failure the temporary file is removed, ``path`` keeps its old content and
+    :class:`~citecheck_tex.errors.OutputError` says which file and why.
+    """
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = _new_file_mode()
+    tmp = ""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                for piece in data:
+                    fh.write(piece)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise OutputError(f"cannot write {path}: {_reason(exc)}; the previous file, if any, "
+                          "is unchanged", hint="free some disk space, or " + _HINT) from exc
+
+
+def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
+    """:func:`write_atomic` of ``text`` (or its pieces) as UTF-8 (lone surrogates from the
+    input kept as bytes)."""
+    if isinstance(text, str):
+        write_atomic(path, text.encode("utf-8", errors="surrogateescape"))
+    else:
+        write_atomic(path, (t.encode("utf-8", errors="surrogateescape") for t in text))
