@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from citecheck_tex.commands.watch import Diff, WatchSession, watch_loop
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Label
-from citecheck_tex.watch import Diff, WatchSession, watch_loop
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_FILES = sorted((ROOT / "sample_papers").glob("*/index_records.jsonl"))

@@ -17,15 +17,15 @@ Pure parsing lives in :func:`parse_ignore_text`; :func:`load_ignores` and
 
 from __future__ import annotations
 
-import argparse
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citecheck_tex.model import Entry, Problem, Project, Verdict, VerdictCode
+from citecheck_tex.tex.project import project_folder
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -171,12 +171,6 @@ def add_ignore(folder: Path, entry: Entry, reason: str) -> Path:
     return path
 
 
-def project_folder(project: Project) -> Path:
-    """The folder whose ignore file applies to a project: the main file's, else the input's."""
-    base = Path(project.main_file or project.input)
-    return base if base.is_dir() else base.parent
-
-
 def project_paths(project: Project) -> list[Path]:
     """Absolute paths of a project's files and bibliographies (names are relative to the
     main file's folder)."""
@@ -216,44 +210,3 @@ def explain_ignored(verdicts: Sequence[Verdict], ignores: IgnoreList) -> list[Ve
                 v = replace(v, facts={**v.facts, "why": reason})
         out.append(v)
     return out
-
-
-def parser() -> argparse.ArgumentParser:
-    """The argument parser of ``citecheck-tex ignore`` (also for completion and the man page)."""
-    p = argparse.ArgumentParser(prog="citecheck-tex ignore",
-                                description="Ignore references until they change.")
-    p.add_argument("keys", nargs="+", metavar="KEY")
-    p.add_argument("--reason", required=True, help="why the reference is not checked")
-    p.add_argument("--in", dest="input", default=".", metavar="INPUT",
-                   help="the paper (.tex, its folder, .bib or .bbl); default: this folder")
-    return p
-
-
-def main(argv: Sequence[str]) -> int:
-    """``citecheck-tex ignore KEY [KEY...] --reason TEXT [--in INPUT]``: append ignore lines."""
-    from citecheck_tex.errors import UsageError
-
-    p = parser()
-    try:
-        ns = p.parse_args(list(argv))
-    except SystemExit as exc:  # argparse exits on --help and on errors
-        if exc.code == 0:
-            return 0
-        raise UsageError("bad arguments", hint="see `citecheck-tex ignore --help`") from None
-    from citecheck_tex.tex.project import load_project
-
-    path = Path(ns.input)
-    if not path.exists():
-        raise UsageError(f"{path}: no such file or folder")
-    project = load_project(path)
-    pool: Mapping[str, Entry] = {e.key: e for e in (*project.all_entries, *project.entries)}
-    missing = [k for k in ns.keys if k not in pool]
-    if missing:
-        raise UsageError(f"no entry {missing[0]!r} in {path}",
-                         hint="give a key of the bibliography")
-    written = Path()
-    for key in ns.keys:
-        entry = pool[key]
-        written = add_ignore(project_folder(project), entry, ns.reason)
-        print(f"ignored {key} (hash {entry.content_hash}) in {written}")
-    return 0

@@ -2,7 +2,8 @@
 
 A check can take minutes of network time; learning only at the end that the
 report folder cannot be written loses all of it. :func:`check_out_dir` is
-called before the run starts. Each file is written to a temporary file in the
+called before the run starts. :func:`write_reports` is the one writer of report
+files: it asks the reporter registry for the chosen formats. Each file is written to a temporary file in the
 same folder and moved over the old one with :func:`os.replace`, so a full disk
 or a crash leaves the previous report (or none), never a truncated one.
 """
@@ -13,9 +14,14 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from citecheck_tex.errors import OutputError
+
+if TYPE_CHECKING:
+    from citecheck_tex.config import Settings
+    from citecheck_tex.model import RunResult
 
 _HINT = "pass --out DIR with a folder you can write to"
 
@@ -99,3 +105,54 @@ def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
         write_atomic(path, text.encode("utf-8", errors="surrogateescape"))
     else:
         write_atomic(path, (t.encode("utf-8", errors="surrogateescape") for t in text))
+
+
+def file_formats(settings: Settings) -> list[str]:
+    """The chosen formats whose reporter writes files (``bib`` also for ``emit_fixed``)."""
+    from citecheck_tex.report.base import FileReporter, make_reporter
+
+    names = list(dict.fromkeys(settings.formats))
+    if settings.emit_fixed and "bib" not in names:
+        names.append("bib")
+    return [n for n in names if isinstance(make_reporter(n), FileReporter)]
+
+
+def writes_files(settings: Settings) -> bool:
+    """Whether ``settings`` ask for report files (so the folder must be writable)."""
+    return bool(file_formats(settings))
+
+
+def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[Path]:
+    """Write the file reports of the formats chosen in ``settings`` into ``out_dir``
+    (the reporter registry says which formats are files and what they contain);
+    returns the written paths.
+
+    Each file is replaced atomically; raises :class:`~citecheck_tex.errors.OutputError`
+    when one cannot be written. Two reports never share a path: a later file with an
+    already written name is an error, not an overwrite.
+    """
+    from citecheck_tex.report.base import FileReporter, make_reporter
+
+    written: list[Path] = []
+    check_out_dir(out_dir)
+    for name in file_formats(settings):
+        reporter = make_reporter(name)
+        assert isinstance(reporter, FileReporter)
+        for report in reporter.files(result, settings):
+            rel = PurePosixPath(report.name)
+            if rel.is_absolute() or ".." in rel.parts:
+                raise OutputError(f"report {name!r} names a file outside {out_dir}: "
+                                  f"{report.name}", hint="report this bug")
+            path = out_dir.joinpath(*rel.parts)
+            if path in written:
+                raise OutputError(f"two reports would both be written to {path}",
+                                  hint="report this bug")
+            if path.parent != out_dir:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise OutputError(f"cannot write reports to {path.parent}: "
+                                      f"{_reason(exc)}", hint=_HINT) from exc
+            write_atomic(path, report.data)  # a full disk leaves the old file
+            written.append(path)
+    return written

@@ -819,18 +819,79 @@ def check_entries(entries: Sequence[Entry], settings: Settings) -> list[Verdict]
     return verdicts
 
 
+#: Verifies a batch of entries: (verdicts in order, run-level problems, HTTP requests).
+VerifyFn = Callable[[Sequence[Entry], Settings], tuple[list[Verdict], list[Problem], int]]
+
+#: An entry's identity for reusing its verdict: (key, content hash).
+EntryId = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """Verdicts an earlier run settled, for entries unchanged since (watch mode).
+
+    ``verdicts`` by (key, content hash), as the cascade gave them (before the user's
+    ignore reasons and the citation sites were added); ``problems`` are that run's
+    run-level problems (a source down, a deadline), kept when nothing is checked again.
+    """
+
+    verdicts: Mapping[EntryId, Verdict] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """:func:`check_project`'s answer: the run's result, which entries were verified
+    this time (the others reused a known verdict), and what a next run may reuse."""
+
+    result: RunResult
+    verified: tuple[Entry, ...]
+    known: Known
+
+
+def entry_id(entry: Entry) -> EntryId:
+    """The identity a verdict is reused by: key and content hash."""
+    return (entry.key, entry.content_hash)
+
+
 def check(
     project: Project,
     settings: Settings,
     *,
     progress: ProgressCallback | None = None,
+    known: Known | None = None,
 ) -> RunResult:
-    """Check every entry of a loaded project and return the run's result."""
-    from citecheck_tex.ignore import apply_ignores, explain_ignored, load_ignores, project_folder
+    """Check every entry of a loaded project and return the run's result (entries with a
+    ``known`` verdict are not verified again; see :func:`check_project`)."""
+    return check_project(project, settings, progress=progress, known=known).result
+
+
+def check_project(
+    project: Project,
+    settings: Settings,
+    *,
+    progress: ProgressCallback | None = None,
+    known: Known | None = None,
+    verify: VerifyFn | None = None,
+) -> Checked:
+    """Check a loaded project: LLM parsing of free-text entries (``--llm``), the cascade,
+    the user's ignore reasons, citation sites, texkey hints for undefined keys.
+
+    Entries whose (key, content hash) has a verdict in ``known`` keep it (with the
+    entry's current place in its file) and are neither parsed nor verified again; an
+    entry ignored in ``.citecheck-ignore`` is always checked (it is skipped at no
+    cost), and ``--refresh`` reuses nothing. ``verify`` replaces the cascade (tests, benchmarks).
+    """
+    from citecheck_tex.ignore import apply_ignores, explain_ignored, load_ignores
+    from citecheck_tex.tex.project import project_folder
 
     t0 = time.perf_counter()
     settings, ignore_problems = apply_ignores(project, settings)
-    entries = list(project.entries)
+    ignored = set(settings.ignore)
+    # --refresh bypasses every cached answer, known verdicts included
+    reuse = dict(known.verdicts) if known is not None and not settings.refresh else {}
+    entries = [e for e in project.entries
+               if entry_id(e) not in reuse or e.key in ignored]
     usage: dict[str, LlmUsage] = {}
     if settings.llm_mode != "off":
         from citecheck_tex.verify.llm import llm_parse_entries, needs_parse
@@ -840,13 +901,35 @@ def check(
     # Ctrl-C cancels the run's task: the references not yet settled become UNVERIFIED
     # and the result is returned (partial) so that the reports are still written
     stop = Stop(absorb_cancel=True)
-    verdicts, problems, requests = asyncio.run(
-        check_entries_async(entries, settings, progress=progress, usage=usage, stop=stop)
-    )
-    verdicts = list(explain_ignored(verdicts, load_ignores(project_folder(project))))
+    fresh: list[Verdict]
+    problems: list[Problem]
+    if not entries and known is not None:  # every verdict is known: nothing is opened
+        fresh, problems, requests = [], [], 0
+    elif verify is not None:
+        fresh, problems, requests = verify(entries, settings)
+    else:
+        fresh, problems, requests = asyncio.run(
+            check_entries_async(entries, settings, progress=progress, usage=usage, stop=stop)
+        )
+    if known is not None and all(e.key in ignored for e in entries):
+        problems = list(known.problems) + problems  # nothing new was asked: keep them
+    verified = tuple(e for e in project.entries if entry_id(e) not in reuse or e.key in ignored)
+    by_id: dict[EntryId, Verdict] = dict(zip((entry_id(e) for e in verified), fresh,
+                                             strict=True))
+    raw: list[Verdict] = []
+    for e in project.entries:
+        v = by_id.get(entry_id(e)) if (entry_id(e) not in reuse or e.key in ignored) else None
+        if v is None:
+            v = reuse[entry_id(e)]
+            # the known verdict with the current entry (it may have moved in its file);
+            # an entry the LLM parsed keeps its parsed fields, at the current place
+            v = replace(v, entry=e if v.entry.content_hash == e.content_hash else replace(
+                v.entry, file=e.file, line=e.line, end_line=e.end_line))
+        raw.append(v)
+    verdicts = list(explain_ignored(raw, load_ignores(project_folder(project))))
     problems = list(ignore_problems) + problems
     with_sites = [_with_sites(v, project) for v in verdicts]
-    return RunResult(
+    result = RunResult(
         input=project.input,
         offline=settings.offline,
         project=project,
@@ -863,6 +946,11 @@ def check(
         llm_usage={part: usage_counts(u) for part, u in usage.items()} or None,
         llm_model=settings.llm_model if usage else "",
     )
+    run_problems = tuple(problems[len(ignore_problems):])
+    # an ignored entry's SKIPPED verdict is never reused: ignores can be removed
+    return Checked(result, verified,
+                   Known({entry_id(e): v for e, v in zip(project.entries, raw, strict=True)
+                          if e.key not in ignored}, run_problems))
 
 
 def _with_sites(v: Verdict, project: Project) -> Verdict:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from citecheck_tex.cli import exit_status, main
+from citecheck_tex.cli import main
+from citecheck_tex.commands.options import exit_status
 from citecheck_tex.config import FAIL_ON_CHOICES
 from citecheck_tex.model import Label, Problem
 from citecheck_tex.report.terminal import render_terminal
@@ -95,6 +96,9 @@ def test_offline_advice_never_suggests_index_complete(holo_index: Path, tmp_path
 
 def test_fail_on_levels_are_ordered_and_errors_fail_by_default() -> None:
     assert FAIL_ON_CHOICES == ("never", "error", "major", "minor", "unverified", "warning")
+    from citecheck_tex.verify.policy import FAIL_LABELS
+
+    assert tuple(FAIL_LABELS) == FAIL_ON_CHOICES  # one level list: settings and policy agree
     clean = replace(run_result(), verdicts=tuple(
         v for v in run_result().verdicts if v.label in (Label.EXACT, Label.SKIPPED)),
         problems=())

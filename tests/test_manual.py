@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from citecheck_tex.cli import main
-from citecheck_tex.manual import render_completion, render_manpage
+from citecheck_tex.commands.manual import render_completion, render_manpage
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -46,7 +46,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_wheel_has_runtime_files_and_licence(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("citecheck_tex/cli.py", "citecheck_tex/templates/report.html.j2",
+    for needed in ("citecheck_tex/cli.py", "citecheck_tex/commands/check.py",
+                   "citecheck_tex/templates/report.html.j2",
                    "citecheck_tex/data/thresholds.json", "citecheck_tex/py.typed"):
         assert needed in names, needed
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)

@@ -25,15 +25,16 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from citecheck_tex.model import EntryOrigin, Label, Verdict
-from citecheck_tex.report.base import primary_link, register_reporter
+from citecheck_tex.report.base import ReportFile, primary_link, register_reporter
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
     from citecheck_tex.model import Entry, RunResult
+    from citecheck_tex.tex.encoding import TextEncoding
 
 logger = logging.getLogger(__name__)
 
@@ -525,68 +526,98 @@ def _as_value(raw: str) -> str:
 # --------------------------------------------------------------------------- registry
 
 
-def _decode(data: bytes) -> str:
-    from citecheck_tex.tex.encoding import sniff_utf16
-
-    if sniff_utf16(data) is not None:  # the text of a UTF-16 file; its BOM is not text
-        from citecheck_tex.tex.encoding import decode_copy
-
-        return decode_copy(data)[0]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        logger.warning("not UTF-8; read as Latin-1 (the annotated copy is written as UTF-8)")
-        return data.decode("latin-1")
+def copy_name(file: str, kind: str) -> str:
+    """Where the ``kind`` copy (``annotated``, ``fixed``) of the .bib ``file`` goes in the
+    report folder: ``file``'s path relative to the project folder, so ``a/refs.bib`` and
+    ``b/refs.bib`` give ``a/refs.annotated.bib`` and ``b/refs.annotated.bib`` (a ``..``
+    becomes ``_up``; an absolute path keeps only its name)."""
+    path = PurePosixPath(file.replace("\\", "/"))
+    parts = [path.name] if path.is_absolute() else [
+        "_up" if part == ".." else part for part in path.parts if part != "."]
+    return "/".join([*parts[:-1], f"{PurePosixPath(parts[-1]).stem}.{kind}.bib"])
 
 
-def _read_file(path: str) -> str:
-    return _decode(Path(path).read_bytes())
+def _copy_names(files: list[str], kind: str) -> dict[str, str]:
+    """:func:`copy_name` of each file, made unique with ``-2``, ``-3`` ... (two absolute
+    paths with one name, ``../x`` beside a real ``_up/x``)."""
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for file in files:
+        name = copy_name(file, kind)
+        n, stem = 2, name[: -len(f".{kind}.bib")]
+        while name in used:
+            name, n = f"{stem}-{n}.{kind}.bib", n + 1
+        used.add(name)
+        names[file] = name
+    return names
+
+
+def _bib_files(result: RunResult) -> list[str]:
+    """The .bib files to copy, in first-seen order: every parsed .bib entry's file and
+    every checked BIB entry's, never a file outside the project (outside-project)."""
+    files: list[str] = []
+    entries = [*result.project.all_entries,
+               *(v.entry for v in result.verdicts if v.entry.origin is EntryOrigin.BIB)]
+    for e in entries:
+        if e.file.endswith(".bib") and e.file not in files and not e.outside_project:
+            files.append(e.file)
+    return files
 
 
 @register_reporter("bib")
 class AnnotatedBibReporter:
-    """One ``<name>.annotated.bib`` per .bib file (and ``<name>.fixed.bib`` with emit_fixed).
+    """One ``<name>.annotated.bib`` per .bib file (and ``<name>.fixed.bib`` with
+    emit_fixed), at the .bib's own path relative to the project folder (:func:`copy_name`).
 
-    It reads the user's .bib files (input only, through ``reader``) and returns
-    file name -> content; the CLI writes them with ``newline=""`` so that line
-    endings are kept.
+    It reads the user's .bib files (input only) relative to the project folder, or
+    through ``reader`` (injected in tests). :meth:`files` writes each copy in its
+    original's encoding (UTF-16 stays UTF-16, line endings and a BOM are kept).
     """
 
     name = "bib"
 
-    def __init__(self, reader: Callable[[str], str] = _read_file) -> None:
-        """``reader`` returns the text of a .bib path (injected in tests)."""
+    def __init__(self, reader: Callable[[str], str] | None = None) -> None:
+        """``reader`` returns the text of a .bib file name (default: read from disk)."""
         self.reader = reader
 
-    def render(self, result: RunResult, settings: Settings) -> dict[str, str]:
-        """Annotated (and fixed) copies of every .bib file that has checked entries."""
-        by_file: dict[str, list[Verdict]] = {}
-        for v in result.verdicts:
-            if v.entry.origin is EntryOrigin.BIB and v.entry.file:
-                by_file.setdefault(v.entry.file, []).append(v)
-        out: dict[str, str] = {}
-        used: set[str] = set()
-        for file, verdicts in by_file.items():
+    def _sources(self, result: RunResult) -> Iterator[tuple[tuple[str, str], str,
+                                                            TextEncoding, list[Verdict]]]:
+        """Per readable .bib file: (annotated name, fixed name), text, encoding, verdicts."""
+        from citecheck_tex.tex.encoding import TextEncoding, decode_copy
+        from citecheck_tex.tex.project import project_folder
+
+        root = project_folder(result.project)
+        files = _bib_files(result)
+        annotated, fixed = _copy_names(files, "annotated"), _copy_names(files, "fixed")
+        for file in files:
             try:
-                text = self.reader(file)
+                if self.reader is not None:
+                    text, encoding = self.reader(file), TextEncoding()
+                else:
+                    text, encoding = decode_copy((root / file).read_bytes())
             except OSError as exc:
                 logger.warning("%s: cannot read (%s); no annotated copy", file, exc)
                 continue
-            stem = _unique_stem(Path(file), used)
-            out[f"{stem}.annotated.bib"] = render_annotated(text, verdicts)
+            mine = [v for v in result.verdicts if v.entry.file == file]
+            yield (annotated[file], fixed[file]), text, encoding, mine
+
+    def files(self, result: RunResult, settings: Settings) -> Iterator[ReportFile]:
+        """The annotated copies (format ``bib``) and the fixed ones (``emit_fixed``), streamed."""
+        from citecheck_tex.tex.encoding import iter_encode_copy
+
+        for (annotated, fixed), text, encoding, mine in self._sources(result):
+            if "bib" in settings.formats:
+                yield ReportFile(annotated,
+                                 iter_encode_copy(iter_annotated(text, mine), encoding))
             if settings.emit_fixed:
-                out[f"{stem}.fixed.bib"] = render_fixed(text, verdicts)
+                yield ReportFile(fixed,
+                                 iter_encode_copy(render_fixed(text, mine), encoding))
+
+    def render(self, result: RunResult, settings: Settings) -> dict[str, str]:
+        """Annotated (and, with emit_fixed, fixed) copies as file name -> text."""
+        out: dict[str, str] = {}
+        for (annotated, fixed), text, _encoding, mine in self._sources(result):
+            out[annotated] = render_annotated(text, mine)
+            if settings.emit_fixed:
+                out[fixed] = render_fixed(text, mine)
         return out
-
-
-def _unique_stem(path: Path, used: set[str]) -> str:
-    stem = path.stem
-    if stem in used:
-        stem = f"{path.parent.name}-{stem}" if path.parent.name else stem
-    n = 2
-    candidate = stem
-    while candidate in used:
-        candidate = f"{stem}-{n}"
-        n += 1
-    used.add(candidate)
-    return candidate

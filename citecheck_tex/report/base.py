@@ -2,16 +2,21 @@
 
 A reporter takes a :class:`~citecheck_tex.model.RunResult` and returns text:
 one ``str`` for a single report, or a mapping file name -> content when it
-produces one file per input (the annotated .bib reporter). Reporters never
-write files; the CLI does. Built-in reporters register themselves exactly as a
-third-party one would, through :func:`register_reporter`.
+produces one file per input (the annotated .bib reporter). A reporter whose
+output is a file also has ``files(result, settings)`` (:class:`FileReporter`):
+the files it produces as :class:`ReportFile` (a path inside the report folder
+and the bytes in pieces). Reporters never write files: the one writer,
+:func:`citecheck_tex.outfiles.write_reports`, asks the registry for the chosen
+formats and writes what their ``files`` give. Built-in reporters register
+themselves exactly as a third-party one would, through :func:`register_reporter`.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import quote
 
@@ -39,6 +44,30 @@ class Reporter(Protocol):
     def render(self, result: RunResult, settings: Settings) -> str | dict[str, str]:
         """Render ``result``; never writes files."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFile:
+    """One file of a report: ``name`` is its POSIX path inside the report folder (it may
+    have folders: ``a/refs.annotated.bib``), ``data`` its bytes in pieces (streamed)."""
+
+    name: str
+    data: Iterable[bytes]
+
+
+@runtime_checkable
+class FileReporter(Reporter, Protocol):
+    """A reporter whose output is written as files into the report folder."""
+
+    def files(self, result: RunResult, settings: Settings) -> Iterator[ReportFile]:
+        """The files of the report (none when there is nothing to write)."""
+        ...
+
+
+def utf8_pieces(text: str | Iterable[str]) -> Iterator[bytes]:
+    """``text`` (or its pieces) as UTF-8 bytes, lone surrogates from the input kept as bytes."""
+    for piece in [text] if isinstance(text, str) else text:
+        yield piece.encode("utf-8", errors="surrogateescape")
 
 
 #: A factory builds a reporter; it takes no argument (settings come with ``render``).
@@ -86,6 +115,17 @@ def _load_builtins() -> None:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def ci_path_prefix(result: RunResult, settings: Settings) -> str:
+    """The paper's folder relative to the repository root (``--path-root``,
+    ``$GITHUB_WORKSPACE`` or ``git rev-parse --show-toplevel``), for SARIF and GitHub
+    annotation paths; '' when the paper is at the root or no root is found."""
+    from citecheck_tex.repo import find_path_root, folder_prefix
+    from citecheck_tex.tex.project import project_folder
+
+    folder = project_folder(result.project)
+    return folder_prefix(folder, find_path_root(folder, settings.path_root))
 
 #: Labels in the order reports list them (most severe first).
 LABEL_ORDER: tuple[Label, ...] = tuple(sorted(Label, key=lambda lab: lab.rank))

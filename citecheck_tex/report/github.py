@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from citecheck_tex.model import Label
 from citecheck_tex.report.base import (
+    ci_path_prefix,
     primary_link,
     real_work_caption,
     register_reporter,
@@ -95,4 +96,4 @@ class GithubReporter:
 
     def render(self, result: RunResult, settings: Settings) -> str:
         """Render ``result`` as GitHub workflow commands."""
-        return render_github(result)
+        return render_github(result, prefix=ci_path_prefix(result, settings))

@@ -24,6 +24,7 @@ from citecheck_tex.report.base import (
     DISPLAY_FIELDS,
     INDEX_ONLY_ADVICE,
     LABEL_ORDER,
+    ReportFile,
     describe_partial,
     describe_usage,
     entry_field,
@@ -37,10 +38,13 @@ from citecheck_tex.report.base import (
     safe_url,
     sites_of,
     sorted_verdicts,
+    utf8_pieces,
 )
 from citecheck_tex.report.controls import strip_controls
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from citecheck_tex.config import Settings
     from citecheck_tex.model import RunResult
 
@@ -354,3 +358,7 @@ class HtmlReporter:
     def render(self, result: RunResult, settings: Settings) -> str:
         """Render ``result`` as one HTML page."""
         return render_html(result)
+
+    def files(self, result: RunResult, settings: Settings) -> Iterator[ReportFile]:
+        """``report.html``."""
+        yield ReportFile("report.html", utf8_pieces(render_html(result)))

@@ -17,7 +17,14 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from citecheck_tex.model import Record, Verdict
-from citecheck_tex.report.base import USAGE_COUNTS, register_reporter, sites_of, usage_totals
+from citecheck_tex.report.base import (
+    USAGE_COUNTS,
+    ReportFile,
+    register_reporter,
+    sites_of,
+    usage_totals,
+    utf8_pieces,
+)
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -184,3 +191,7 @@ class JsonReporter:
     def render(self, result: RunResult, settings: Settings) -> str:
         """Render ``result`` as schema-2 JSON."""
         return render_json(result)
+
+    def files(self, result: RunResult, settings: Settings) -> Iterator[ReportFile]:
+        """``report.json``, streamed one entry at a time."""
+        yield ReportFile("report.json", utf8_pieces(iter_json(result)))

@@ -19,14 +19,19 @@ from urllib.parse import quote
 
 from citecheck_tex.model import ERROR_CODES, Label, Verdict, VerdictCode
 from citecheck_tex.report.base import (
+    ReportFile,
+    ci_path_prefix,
     is_index_only,
     primary_link,
     proposed_by,
     real_work_caption,
     register_reporter,
+    utf8_pieces,
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from citecheck_tex.config import Settings
     from citecheck_tex.model import Problem, RunResult
 
@@ -227,10 +232,15 @@ def _problem_result(p: Problem, rule_index: int, fallback: str, root: str | None
 
 @register_reporter("sarif")
 class SarifReporter:
-    """Registry adapter for :func:`render_sarif`; URIs relative to the working folder."""
+    """Registry adapter for :func:`render_sarif`; paths relative to the repository root
+    (:func:`~citecheck_tex.report.base.ci_path_prefix`)."""
 
     name = "sarif"
 
     def render(self, result: RunResult, settings: Settings) -> str:
         """Render ``result`` as SARIF 2.1.0."""
-        return render_sarif(result, root=os.getcwd())
+        return render_sarif(result, prefix=ci_path_prefix(result, settings))
+
+    def files(self, result: RunResult, settings: Settings) -> Iterator[ReportFile]:
+        """``report.sarif``."""
+        yield ReportFile("report.sarif", utf8_pieces(self.render(result, settings)))

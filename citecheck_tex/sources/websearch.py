@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
     from citecheck_tex.sources.http import Http
-    from citecheck_tex.verify.llm import LlmTally, LlmUsage, _Session
+    from citecheck_tex.verify.llm import LlmSession, LlmTally, LlmUsage
 
 logger = logging.getLogger(__name__)
 
@@ -250,11 +250,11 @@ class WebSearchSource:
         self.version = (f"{ADAPTER_VERSION}/{WEBSEARCH_PROMPT_VERSION}/{self._model}/"
                         f"{self._tool}")
         self._sem = asyncio.Semaphore(max(1, concurrency))
-        self._session: _Session | None = None
+        self._session: LlmSession | None = None
         self._users = 0
         self.usage: LlmUsage = LlmUsage(model=self._model)
 
-    def _acquire(self) -> _Session:
+    def _acquire(self) -> LlmSession:
         from citecheck_tex.verify.llm import open_session
 
         if self._session is None:
@@ -288,7 +288,7 @@ class WebSearchSource:
         finally:
             await self._release()
 
-    async def _one(self, session: _Session, query: Query) -> Answer:
+    async def _one(self, session: LlmSession, query: Query) -> Answer:
         started = time.perf_counter()
         if query.kind is not QueryKind.TITLE or not query.value.strip():
             return Answer(self.name, query, SourceStatus.SKIPPED,

@@ -13,7 +13,7 @@ import logging
 import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
-from citecheck_tex.tex.bib import _read_delimited, build_entry, entry_hygiene
+from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.latex_text import blank_ignored, latex_to_unicode
 from citecheck_tex.tex.refstring import parse_issue, parse_reference
 
@@ -42,7 +42,7 @@ def _group(text: str, i: int, opener: str = "{") -> tuple[str, int] | None:
     if j >= len(text) or text[j] != opener:
         return None
     if opener == "{":
-        inner, end = _read_delimited(text, j)
+        inner, end = read_delimited(text, j)
         return inner, end
     depth = 0
     k = j

@@ -51,7 +51,7 @@ _BRACE_TOKENS = re.compile(r"\\.|[{}]", re.S)
 _QUOTE_TOKENS = re.compile(r"\\.|[{}\"]", re.S)
 
 
-def _read_delimited(s: str, i: int) -> tuple[str, int]:
+def read_delimited(s: str, i: int) -> tuple[str, int]:
     """Read a {...} or "..." value part starting at s[i]; return (inner, next index).
 
     A backslash protects the character after it; an unclosed part runs to the end.
@@ -112,7 +112,7 @@ def expand_value(raw: str, strings: Mapping[str, str], *, limit: int | None = No
             inner = s[1:-1]
             if "{" not in inner and "}" not in inner and "\\" not in inner:
                 return inner  # the usual {value}
-        inner, end = _read_delimited(s, 0)
+        inner, end = read_delimited(s, 0)
         if end == len(s):  # {value} with groups inside: nothing to concatenate
             return inner
     elif first == '"' and len(s) > 1 and s[-1] == '"':
@@ -130,7 +130,7 @@ def expand_value(raw: str, strings: Mapping[str, str], *, limit: int | None = No
             i += 1
             continue
         if c in '{"':
-            inner, i = _read_delimited(s, i)
+            inner, i = read_delimited(s, i)
             parts.append(inner)
             continue
         m = _WORD.match(s, i)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from citecheck_tex.errors import InputError
 from citecheck_tex.model import CiteSite, Entry, EntryOrigin, Problem, Project
+from citecheck_tex.repo import git_toplevel
 from citecheck_tex.tex.aux import Artefact, parse_aux_text, parse_bcf_text
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bib import parse_bib_text
@@ -37,7 +38,18 @@ logger = logging.getLogger(__name__)
 SUPPORTED = (".tex", ".bib", ".bbl", ".txt", ".md")
 _HYGIENE = frozenset({"missing-title-and-id", "arxiv-id-form", "doi-syntax", "missing-field"})
 _MAX_DEPTH = 50
-_DOCCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
+#: A main file's class line; ``\documentstyle`` is LaTeX 2.09's (old arXiv papers).
+_DOCCLASS = re.compile(r"\\document(?:class|style)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
+#: Classes of a file that is compiled alone but is part of another document.
+_PART_CLASSES = ("subfiles", "standalone")
+_BIBLATEX_PKG = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\bbiblatex\b[^}]*\}")
+
+
+def project_folder(project: Project) -> Path:
+    """The folder a project's file names are relative to: the main file's, else the input's
+    (its ignore file and the report copies of its .bib files are placed by this folder)."""
+    base = Path(project.main_file or project.input)
+    return base if base.is_dir() else base.parent
 
 
 def read_text(path: Path) -> str:
@@ -49,8 +61,9 @@ def read_text(path: Path) -> str:
 def load_project(path: Path, *, project_root: Path | None = None) -> Project:
     """Load what to check from a .tex, a folder, a .bib/.bbl or a .txt/.md reference list.
 
-    ``project_root`` is the folder the paper's files may come from (default: the
-    main file's folder). A file read from outside it (``\\input{../../etc/x}``,
+    ``project_root`` is the folder the paper's files may come from (default: the git
+    repository holding the main file, so a shared ``\bibliography{../refs}`` in the
+    same repository is checked; outside git, the main file's folder). A file read from outside it (``\\input{../../etc/x}``,
     ``\\addbibresource{/etc/passwd}``) is read as TeX reads it, but reported as
     ``outside-project`` and nothing from it reaches the reports or the sources
     beyond citation keys: its entries keep only key, file and line and are not checked.
@@ -92,15 +105,17 @@ def _read_input(path: Path) -> str:
                          hint="check the file's permissions") from exc
 
 
-def find_main_file(folder: Path) -> Path:
-    """The .tex with ``\\documentclass`` that no other file includes.
+def _tex_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.tex")
+                  if p.is_file() and len(p.relative_to(folder).parts) <= 4)
 
-    When several remain, the one with a .bbl/.aux beside it wins if it is
-    the only one; otherwise InputError lists the candidates.
-    """
-    texs = sorted(p for p in folder.rglob("*.tex") if p.is_file() and len(p.relative_to(folder).parts) <= 4)
-    if not texs:
-        raise InputError(f"no .tex file in {folder}", hint="give the main .tex file itself")
+
+def main_file_candidates(folder: Path) -> list[Path]:
+    """The .tex files of ``folder`` (up to 4 levels deep) that can be a main file: with
+    ``\\documentclass`` (or ``\\documentstyle``), not of a part class (``subfiles``,
+    ``standalone``), included by no other file. The one rule for ``check`` on a folder
+    and for ``gate`` (which adds arXiv's ``00README`` on top)."""
+    texs = _tex_files(folder)
     included: set[Path] = set()
     roots: list[Path] = []
     for p in texs:
@@ -110,14 +125,25 @@ def find_main_file(folder: Path) -> Path:
             continue
         clean = blank_ignored(text)
         m = _DOCCLASS.search(clean)
-        if m and m.group(1).strip() not in ("subfiles", "standalone"):
+        if m and m.group(1).strip() not in _PART_CLASSES:
             roots.append(p)
         for ev in scan_tex(text):
             if isinstance(ev, IncludeEvent):
                 for base in (folder, p.parent, folder / ev.folder, p.parent / ev.folder):
                     for cand in (base / ev.target, base / f"{ev.target}.tex"):
                         included.add(cand.resolve())
-    candidates = [p for p in roots if p.resolve() not in included]
+    return [p for p in roots if p.resolve() not in included]
+
+
+def find_main_file(folder: Path) -> Path:
+    """The main file of ``folder``: the only :func:`main_file_candidates` one.
+
+    When several remain, the one with a .bbl/.aux beside it wins if it is
+    the only one; otherwise InputError lists the candidates.
+    """
+    if not _tex_files(folder):
+        raise InputError(f"no .tex file in {folder}", hint="give the main .tex file itself")
+    candidates = main_file_candidates(folder)
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
@@ -147,6 +173,9 @@ class _State:
     includeonly: set[str] | None = None
     nocite_all: bool = False
     stack: list[Path] = field(default_factory=list)
+    paths: list[Path] = field(default_factory=list)  # the .tex files read, in reading order
+    biblatex: bool = False  # \usepackage{biblatex} or a biblatex resource command seen
+    bibliography_env: bool = False  # a thebibliography environment in the source
 
     def rel(self, p: Path) -> str:
         try:
@@ -182,6 +211,41 @@ def _redact(entry: Entry) -> Entry:
                  origin=entry.origin, end_line=entry.end_line, outside_project=True)
 
 
+@dataclass(frozen=True, slots=True)
+class TexWalk:
+    """What following a main file's includes found, before any bibliography is read.
+
+    ``files``: the .tex files read, main first, in reading order. ``resources``: per
+    bibliography named, (the file found or None, the name with ``.bib`` added for
+    ``\\bibliography``, the .tex file naming it, its line). ``sites``: the citations.
+    ``biblatex``: biblatex is loaded or a biblatex resource command is used.
+    ``bibliography_env``: a ``thebibliography`` environment is in the source.
+    """
+
+    main: Path
+    files: tuple[Path, ...]
+    resources: tuple[tuple[Path | None, str, str, int], ...]
+    sites: tuple[CiteSite, ...]
+    biblatex: bool
+    bibliography_env: bool
+    problems: tuple[Problem, ...]
+
+
+def walk_tex(main: Path, *, project_root: Path | None = None) -> TexWalk:
+    """Follow ``main``'s includes as :func:`load_project` does (the one include walker;
+    ``project_root`` as there) without reading the bibliographies."""
+    st = _new_state(main, project_root)
+    _walk(st, main, main.parent, 0)
+    return TexWalk(main, tuple(st.paths), tuple(st.resources), tuple(st.sites), st.biblatex,
+                   st.bibliography_env, tuple(st.problems))
+
+
+def _new_state(main: Path, project_root: Path | None) -> _State:
+    fence = project_root if project_root is not None else (git_toplevel(main.parent)
+                                                           or main.parent)
+    return _State(main=main, root=main.parent, fence=fence.resolve())
+
+
 def _walk(st: _State, path: Path, base: Path, depth: int) -> None:
     try:
         text = read_text(path)
@@ -190,7 +254,10 @@ def _walk(st: _State, path: Path, base: Path, depth: int) -> None:
                                    file=st.rel(path)))
         return
     st.files.append(st.rel(path))
+    st.paths.append(path)
     st.stack.append(path.resolve())
+    if "biblatex" in text and _BIBLATEX_PKG.search(blank_ignored(text)):
+        st.biblatex = True
     here = st.rel(path)
     for ev in scan_tex(text, st.table):
         if isinstance(ev, CiteEvent):
@@ -204,12 +271,14 @@ def _walk(st: _State, path: Path, base: Path, depth: int) -> None:
         elif isinstance(ev, IncludeEvent):
             _follow(st, ev, path, base, depth)
         elif isinstance(ev, ResourceEvent):
+            st.biblatex = st.biblatex or ev.command.lower() != "bibliography"
             for name in ev.names:
                 if ev.command == "bibliography" and not name.lower().endswith(".bib"):
                     name = f"{name}.bib"
                 found = _resolve([st.root, path.parent, base], name, ("",))
                 st.resources.append((found, name, here, ev.line))
         elif isinstance(ev, BibliographyEnvEvent):
+            st.bibliography_env = True
             entries, problems = parse_bbl_text(ev.text, here, line_offset=ev.line - 1,
                                                origin=EntryOrigin.TEXT)
             if st.outside(path):  # its text stays out of the reports
@@ -285,8 +354,7 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
         read_text(main)
     except OSError as exc:
         raise InputError(f"cannot read {main}: {exc}", hint="check the file's permissions") from exc
-    st = _State(main=main, root=main.parent,
-                fence=(project_root if project_root is not None else main.parent).resolve())
+    st = _new_state(main, project_root)
     _walk(st, main, main.parent, 0)
     problems = st.problems
     # --- bibliography resources

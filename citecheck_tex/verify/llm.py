@@ -473,7 +473,7 @@ def _input_hash(messages: Sequence[Mapping[str, str]]) -> str:
 # session: one client, one cache connection, usage totals
 
 
-class _Session:
+class LlmSession:
     """Client, cache and usage of one batch of LLM calls (not shared across runs)."""
 
     def __init__(self, settings: Settings, client: AsyncOpenAI, owns_client: bool,
@@ -488,7 +488,7 @@ class _Session:
         self.may_call = not settings.offline or _is_loopback(settings.llm_base_url)
 
     @classmethod
-    def open(cls, settings: Settings, client: AsyncOpenAI | None) -> _Session:
+    def open(cls, settings: Settings, client: AsyncOpenAI | None) -> LlmSession:
         own = client is None
         real = make_client(settings) if client is None else client
         cache = None
@@ -506,7 +506,7 @@ class _Session:
         if self.owns_client:
             await self.client.close()
 
-    async def __aenter__(self) -> _Session:
+    async def __aenter__(self) -> LlmSession:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -637,22 +637,22 @@ class _Tally:
     completion_tokens: int = 0
 
 
-#: Counters a custom ``post`` function of :meth:`_Session.ask` updates.
+#: Counters a custom ``post`` function of :meth:`LlmSession.ask` updates.
 LlmTally = _Tally
-#: A custom request function for :meth:`_Session.ask`: (messages, tally) -> reply text.
+#: A custom request function for :meth:`LlmSession.ask`: (messages, tally) -> reply text.
 PostFunction = Callable[[list[dict[str, str]], _Tally], Awaitable[str]]
-#: The ``error`` of :meth:`_Session.ask` when the reply was not the JSON asked for.
+#: The ``error`` of :meth:`LlmSession.ask` when the reply was not the JSON asked for.
 NOT_JSON = "the LLM reply is not the JSON asked for"
 
 
-def open_session(settings: Settings, client: AsyncOpenAI | None = None) -> _Session:
+def open_session(settings: Settings, client: AsyncOpenAI | None = None) -> LlmSession:
     """A session (client, response cache, usage totals) for another LLM-backed feature.
 
     Use it as ``async with open_session(settings) as s: await s.ask(...)``; it
     closes its cache and, when it made it, its client. Raises
     :class:`UsageError` when openai is not installed or no model is set.
     """
-    return _Session.open(settings, client)
+    return LlmSession.open(settings, client)
 
 
 # ---------------------------------------------------------------------------
@@ -667,14 +667,14 @@ async def llm_judge(entry: Entry, record: Record | None, settings: Settings, *,
     ``ok=False``. Raises :class:`UsageError` when openai is not installed or
     no model is configured. A passed ``client`` is not closed.
     """
-    async with _Session.open(settings, client) as session:
+    async with LlmSession.open(settings, client) as session:
         return await session.judge(entry, record)
 
 
 async def llm_parse_reference(text: str, settings: Settings, *,
                               client: AsyncOpenAI | None = None) -> dict[str, str]:
     """BibTeX-like fields of a free-text reference (empty when the LLM could not split it)."""
-    async with _Session.open(settings, client) as session:
+    async with LlmSession.open(settings, client) as session:
         return await session.parse(text)
 
 
@@ -701,7 +701,7 @@ async def llm_parse_entries(entries: Sequence[Entry], settings: Settings, *,
     if not todo:
         return out, LlmUsage(model=settings.llm_model)
     sem = asyncio.Semaphore(max(1, concurrency))
-    async with _Session.open(settings, client) as session:
+    async with LlmSession.open(settings, client) as session:
         async def one(i: int) -> None:
             e = entries[i]
             async with sem:
@@ -829,7 +829,7 @@ async def apply_llm(pairs: Sequence[tuple[Verdict, Record | None]], settings: Se
     if not todo:
         return verdicts, LlmUsage(model=settings.llm_model)
     sem = asyncio.Semaphore(max(1, concurrency))
-    async with _Session.open(settings, client) as session:
+    async with LlmSession.open(settings, client) as session:
         async def one(i: int) -> None:
             v, r = pairs[i]
             async with sem:

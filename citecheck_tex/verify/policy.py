@@ -757,3 +757,10 @@ def failures(result: RunResult, fail_on: str) -> tuple[list[Verdict], list[Probl
     bad = [v for v in result.verdicts if v.label in labels]
     severities = {"error", "warning"} if fail_on == "warning" else {"error"}
     return bad, [p for p in result.problems if p.severity in severities]
+
+
+def fails(result: RunResult, fail_on: str) -> bool:
+    """Whether the run fails at level ``fail_on`` (the exit policy of every command:
+    ``check``, ``watch --once``, ``gate``, the latexmk hook)."""
+    bad, problems = failures(result, fail_on)
+    return bool(bad or problems)

@@ -209,10 +209,10 @@ def test_reporter_reads_through_the_injected_reader() -> None:
     files = {BIB: bib_text()}
     reporter = AnnotatedBibReporter(reader=files.__getitem__)
     out = reporter.render(run_result(), Settings())
-    assert list(out) == ["refs.annotated.bib"]
-    assert strip_added(out["refs.annotated.bib"]) == files[BIB]
+    assert list(out) == ["paper/refs.annotated.bib"]  # BIB's path, relative to the project
+    assert strip_added(out["paper/refs.annotated.bib"]) == files[BIB]
     both = reporter.render(run_result(), Settings(emit_fixed=True))
-    assert set(both) == {"refs.annotated.bib", "refs.fixed.bib"}
+    assert set(both) == {"paper/refs.annotated.bib", "paper/refs.fixed.bib"}
 
 
 def test_reporter_skips_unreadable_files() -> None:

@@ -186,6 +186,9 @@ def test_minor_row_shows_the_fix_with_a_copy_button(driver: Any, demo_report: Pa
     button = fix.find_element(By.CSS_SELECTOR, "button.copy-val")
     assert button.get_attribute("data-value") == "2016"
     button.click()
+    # the label changes when the asynchronous clipboard write settles: wait for it
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(page, 10).until(lambda _: button.text in ("Copied", "Select and copy"))
     assert button.text in ("Copied", "Select and copy")
     copied = page.execute_async_script(
         "var done = arguments[0];"

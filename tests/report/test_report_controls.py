@@ -125,7 +125,7 @@ def test_without_controls_keeps_unchanged_objects() -> None:
 
 
 def test_gate_log_lines_carry_no_control_characters() -> None:
-    from citecheck_tex.gate import FAIL, GateCheck, GateReport
+    from citecheck_tex.commands.gate import FAIL, GateCheck, GateReport
 
     report = GateReport(folder=f"sub{CLEAR}mission", main_file="main.tex",
                         checks=(GateCheck("bbl-file", FAIL, f"missing {TITLE}x.bbl",

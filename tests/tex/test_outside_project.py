@@ -111,3 +111,30 @@ def test_project_root_option_of_the_cli(tmp_path: Path) -> None:
     assert "outside-project" not in {p["code"] for p in report["problems"]}
     secret = next(e for e in report["entries"] if e["key"] == "Secret2020")
     assert secret["label"] != "SKIPPED" and SECRET in secret["cited"]["title"]
+
+
+def test_a_shared_bibliography_in_the_same_git_repository_is_inside(tmp_path: Path) -> None:
+    """``papers/a/main.tex`` with ``\\bibliography{../../refs}`` in one repository: the
+    repository is the project, so the shared .bib is checked like any other."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    paper = repo / "papers" / "a"
+    paper.mkdir(parents=True)
+    (repo / "refs.bib").write_text((PAPER / "refs.bib").read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    (paper / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\cite{Hui2017}"
+        "\\bibliography{../../refs}\\end{document}\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    project = load_project(paper / "main.tex")
+    assert not [p for p in project.problems if p.code == "outside-project"]
+    hui = next(e for e in project.entries if e.key == "Hui2017")
+    assert hui.title and not hui.outside_project
+    # outside git, the paper's own folder is the project: the same layout is reported
+    shutil.rmtree(repo / ".git")
+    project = load_project(paper / "main.tex")
+    assert [p for p in project.problems if p.code == "outside-project"]

@@ -142,3 +142,16 @@ archivePrefix = {arXiv},
     assert entry.pages == ""
     assert entry.arxiv == "2403.19321"
     assert entry.venue == ""
+
+
+def test_folder_main_file_rule_knows_latex209_and_part_classes(tmp_path: Path) -> None:
+    """The one main-file rule (check on a folder, gate): ``\\documentstyle`` (LaTeX 2.09,
+    old arXiv papers) is a main file; a ``standalone`` or ``subfiles`` part is not."""
+    from citecheck_tex.tex.project import find_main_file, main_file_candidates
+
+    (tmp_path / "old.tex").write_text("\\documentstyle[12pt]{article}\n\\begin{document}\n"
+                                      "\\cite{a}\n\\end{document}\n", encoding="utf-8")
+    (tmp_path / "fig.tex").write_text("\\documentclass{standalone}\n", encoding="utf-8")
+    (tmp_path / "ch.tex").write_text("\\documentclass[old.tex]{subfiles}\n", encoding="utf-8")
+    assert main_file_candidates(tmp_path) == [tmp_path / "old.tex"]
+    assert find_main_file(tmp_path) == tmp_path / "old.tex"

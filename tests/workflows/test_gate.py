@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from citecheck_tex import gate
+from citecheck_tex.commands import gate
+from citecheck_tex.commands.gate import FAIL, PASS, WARN, parse_readme_toplevel, run_gate
 from citecheck_tex.config import Settings
-from citecheck_tex.gate import FAIL, PASS, WARN, parse_readme_toplevel, run_gate
 
 from .conftest import FAKE_AUTHORS, bib_entry, load_records, tex_source
 
@@ -187,11 +187,62 @@ def test_main_exit_codes_and_summary(tmp_path: Path, index_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     opts = ["--offline", "--index-complete", "--index", str(index_path), "--cache", "none"]
     clean = _submission(tmp_path / "clean")
-    assert gate.main([str(clean), *opts]) == 0
+    assert gate.cli([str(clean), *opts]) == 0
     out = capsys.readouterr().out
     assert out.strip().endswith("checks)") and "gate: PASS" in out
     broken = _submission(tmp_path / "broken", bbl_name="paper", split=True, corrupt=True)
-    assert gate.main([str(broken), *opts]) == 1
+    assert gate.cli([str(broken), *opts]) == 1
     out = capsys.readouterr().out
     assert "gate: FAIL" in out
     assert sum(line.startswith("FAIL") for line in out.splitlines()) >= 2
+
+
+# --------------------------------------------------- one walker and main-file rule (tex/project)
+
+
+def test_gate_and_check_pick_the_same_main_file(tmp_path: Path, settings: Settings) -> None:
+    """A ``standalone`` figure beside the paper is no second main file, for the gate as for
+    ``check`` on the folder (the gate's own rule once called both candidates)."""
+    from citecheck_tex.tex.project import load_project
+
+    folder = _submission(tmp_path / "s")
+    (folder / "figure.tex").write_text("\\documentclass[tikz]{standalone}\n\\begin{document}"
+                                       "x\\end{document}\n", encoding="utf-8")
+    report = run_gate(folder, settings, verify=False)
+    assert _status(report, "main-file") == PASS
+    assert Path(report.main_file) == folder / "main.tex"
+    assert Path(load_project(folder).main_file) == Path(report.main_file)
+
+
+def test_commented_biblatex_is_not_biblatex(tmp_path: Path, settings: Settings) -> None:
+    """``% \\usepackage{biblatex}`` is a comment: the paper uses BibTeX, so a missing .bbl
+    with the .bib present is a warning, not "arXiv does not run Biber"."""
+    folder = _submission(tmp_path / "s", bbl_name=None)
+    main = folder / "main.tex"
+    main.write_text(main.read_text(encoding="utf-8").replace(
+        "\\begin{document}", "% \\usepackage[backend=biber]{biblatex}\n\\begin{document}", 1),
+        encoding="utf-8")
+    assert "% \\usepackage[backend=biber]{biblatex}" in main.read_text(encoding="utf-8")
+    report = run_gate(folder, settings, verify=False)
+    assert _status(report, "bbl-file") == WARN
+
+
+def test_gate_follows_includes_as_the_project_loader_does(tmp_path: Path,
+                                                          settings: Settings) -> None:
+    """``\\subimport`` resolves from the including file's folder: a citation there is seen
+    by the gate (a key missing from the .bbl fails bbl-keys) as by ``check``."""
+    from citecheck_tex.tex.project import load_project
+
+    folder = _submission(tmp_path / "s")
+    (folder / "parts" / "deep").mkdir(parents=True)
+    (folder / "parts" / "one.tex").write_text("\\subimport{deep/}{two}\n", encoding="utf-8")
+    (folder / "parts" / "deep" / "two.tex").write_text("See \\cite{NotInBbl:2020}.\n",
+                                                       encoding="utf-8")
+    main = folder / "main.tex"
+    main.write_text(main.read_text(encoding="utf-8").replace(
+        "\\begin{document}", "\\begin{document}\n\\import{parts/}{one}", 1), encoding="utf-8")
+    assert "NotInBbl:2020" in {s.key for s in load_project(main).sites}
+    check = next(c for c in run_gate(folder, settings, verify=False).checks
+                 if c.name == "bbl-keys")
+    assert check.status == FAIL and "NotInBbl:2020" in check.message
+    assert check.file == "parts/deep/two.tex"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from citecheck_tex import ignore, pipeline
+from citecheck_tex.commands import ignore as ignore_command
 from citecheck_tex.config import Settings
 from citecheck_tex.ignore import IGNORE_FILE, apply_ignores, load_ignores, parse_ignore_text
 from citecheck_tex.model import Entry, Label
@@ -89,7 +90,7 @@ def test_apply_ignores_skips_then_expires(paper: Path, settings: Settings) -> No
 def test_ignore_command_writes_a_valid_line(paper: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     key = load_records()[1]["texkeys"][0]  # type: ignore[index]
-    assert ignore.main([key, "--reason", "checked by hand", "--in", str(paper)]) == 0
+    assert ignore_command.cli([key, "--reason", "checked by hand", "--in", str(paper)]) == 0
     assert key in capsys.readouterr().out
     project = load_project(paper)
     entry = next(e for e in project.entries if e.key == key)

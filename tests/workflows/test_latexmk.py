@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from citecheck_tex import latexmk
-from citecheck_tex.latexmk import STAMP_NAME, render_rc
+from citecheck_tex.commands import latexmk
+from citecheck_tex.commands.latexmk import STAMP_NAME, render_rc
 
 from .conftest import FAKE_AUTHORS, bib_entry, load_records
 
@@ -51,7 +51,7 @@ def test_snippets_compile_as_perl(tmp_path: Path, fail: bool) -> None:
 
 
 def test_main_prints_the_snippet(capsys: pytest.CaptureFixture[str]) -> None:
-    assert latexmk.main(["--fail", "--offline", "--command", "python -m citecheck_tex"]) == 0
+    assert latexmk.cli(["--fail", "--offline", "--command", "python -m citecheck_tex"]) == 0
     out = capsys.readouterr().out
     assert "'python -m citecheck_tex latexmk-rc --run '" in out
     assert "--offline" in out and "--command" not in out.split("# ----")[-2]
@@ -64,37 +64,37 @@ def test_hook_command_skips_unchanged_inputs(paper: Path, index_path: Path, tmp_
     argv = ["--run", str(paper), "--offline", "--index-complete", "--index", str(index_path), "--cache", "none",
             "--format", "json", "--out", str(out)]
     _corrupt_bib(paper)
-    assert latexmk.main(argv) == 1
+    assert latexmk.cli(argv) == 1
     assert (out / STAMP_NAME).is_file() and (out / "report.json").is_file()
     capsys.readouterr()
 
-    from citecheck_tex import cli
+    from citecheck_tex.commands import check
 
-    def boom(argv: object) -> int:
+    def boom(*args: object, **kwargs: object) -> int:
         raise AssertionError("the check ran although nothing changed")
 
-    monkeypatch.setattr(cli, "run_check", boom)
-    assert latexmk.main(argv) == 1  # the recorded status, without a check
+    monkeypatch.setattr(check, "run", boom)
+    assert latexmk.cli(argv) == 1  # the recorded status, without a check
     assert "unchanged since the last check" in capsys.readouterr().out
     monkeypatch.undo()
 
     bib = paper.parent / "refs.bib"
     bib.write_text("\n".join(bib_entry(r) for r in load_records()),  # the entry corrected
                    encoding="utf-8")
-    assert latexmk.main(argv) == 0  # the edit is seen: checked again, now clean
+    assert latexmk.cli(argv) == 0  # the edit is seen: checked again, now clean
 
 
 def test_hook_command_needs_the_file_first() -> None:
     from citecheck_tex.errors import UsageError
 
     with pytest.raises(UsageError):
-        latexmk.main(["--run", "--offline"])
+        latexmk.cli(["--run", "--offline"])
 
 
 def _latexmk(folder: Path, rc_text: str) -> subprocess.CompletedProcess[str]:
     (folder / "latexmkrc").write_text(rc_text, encoding="utf-8")
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(Path(latexmk.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = str(Path(latexmk.__file__).resolve().parents[2])
     return subprocess.run(
         ["latexmk", "-pdf", "-interaction=nonstopmode", "-r", "latexmkrc", "paper.tex"],
         cwd=folder, capture_output=True, text=True, env=env, timeout=240, check=False,

@@ -9,10 +9,10 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from citecheck_tex import watch
+from citecheck_tex.commands import watch
+from citecheck_tex.commands.watch import Diff, WatchSession, watch_loop
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Entry, Label, Problem, Verdict
-from citecheck_tex.watch import Diff, WatchSession, watch_loop
 
 from .conftest import FAKE_AUTHORS, bib_entry, load_records
 
@@ -150,6 +150,6 @@ def test_main_once_exit_status(paper: Path, settings: Settings, index_path: Path
     out = tmp_path / "r"
     argv = [str(paper), "--once", "--offline", "--index-complete", "--index", str(index_path), "--cache", "none",
             "--format", "json", "--out", str(out)]
-    assert watch.main(argv) == 1
+    assert watch.cli(argv) == 1
     assert (out / "report.json").is_file()
-    assert watch.main([*argv, "--fail-on", "never"]) == 0
+    assert watch.cli([*argv, "--fail-on", "never"]) == 0

@@ -24,17 +24,23 @@ from typing import IO, Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
-from citecheck_tex import __version__
+from citecheck_tex.commands.options import (
+    Parser,
+    add_check_options,
+    exit_status,
+    out_dir_of,
+    overrides,
+)
 from citecheck_tex.config import Settings
 from citecheck_tex.ignore import (
     IgnoreList,
     apply_ignores,
-    explain_ignored,
     load_ignores,
     project_paths,
 )
-from citecheck_tex.ignore import project_folder as _project_folder
 from citecheck_tex.model import Entry, Label, Problem, Project, RunResult, Verdict
+from citecheck_tex.pipeline import Known, check_project
+from citecheck_tex.tex.project import project_folder as _project_folder
 
 logger = logging.getLogger(__name__)
 
@@ -148,11 +154,11 @@ class WatchSession:
         self.input_path = input_path
         self.settings = settings
         self.out_dir = out_dir
-        self._check = check or default_check
+        self._check = check  # None: the pipeline's own cascade
         root = settings.resolved_project_root()
         self._load = load or (lambda path: _default_load(path, project_root=root))
-        self._verdicts: dict[_CacheKey, Verdict] = {}
-        self._run_problems: tuple[Problem, ...] = ()
+        self._known: Known | None = None  # what the last cycle settled, for the next
+        self._seen: set[_CacheKey] = set()  # entries (and their ignore reasons) checked
         self._digests: dict[Path, str] = {}
         self.result: RunResult | None = None
         self.cycles = 0
@@ -192,55 +198,27 @@ class WatchSession:
         except Exception as exc:  # a half-written file must not end the session
             logger.debug("reload failed", exc_info=True)
             return Diff(error=str(exc) or type(exc).__name__, first=first)
-        settings, ignore_problems = apply_ignores(project, self.settings)
+        settings, _ = apply_ignores(project, self.settings)
         ignores = load_ignores(_project_folder(project))
 
         previous = {v.entry.key: v for v in self.result.verdicts} if self.result else {}
         old_hashes = {v.entry.key: v.entry.content_hash for v in previous.values()}
         keys_now = [e.key for e in project.entries]
-
-        todo: list[Entry] = []
-        todo_keys: list[_CacheKey] = []
-        reused: dict[int, Verdict] = {}
-        for i, entry in enumerate(project.entries):
-            ck = self._cache_key(entry, ignores)
-            old = self._verdicts.get(ck)
-            if old is not None and not settings.refresh:
-                reused[i] = replace(old, entry=entry, sites=project.sites_for(entry.key))
-            else:
-                todo.append(entry)
-                todo_keys.append(ck)
-        if todo:
-            verdicts, run_problems, requests = self._check(todo, settings)
-            self._run_problems = tuple(run_problems)
-            self.http_requests += requests
-            for ck, v in zip(todo_keys, verdicts, strict=True):
-                self._verdicts[ck] = v
-        fresh = iter(todo_keys)
-        ordered: list[Verdict] = []
-        for i, entry in enumerate(project.entries):
-            if i in reused:
-                ordered.append(reused[i])
-            else:
-                v = self._verdicts[next(fresh)]
-                ordered.append(replace(v, entry=entry, sites=project.sites_for(entry.key)))
-        ordered = explain_ignored(ordered, ignores)
-        # forget verdicts of entries that no longer exist
-        live = {self._cache_key(e, ignores) for e in project.entries}
-        self._verdicts = {k: v for k, v in self._verdicts.items() if k in live}
-
-        problems = (*project.problems, *ignore_problems, *self._run_problems)
+        # what this cycle checks again: entries (with their ignore reason) not seen before
+        todo = [e for e in project.entries
+                if settings.refresh or self._cache_key(e, ignores) not in self._seen]
+        # the check itself is the pipeline's (LLM parsing, texkey hints, ignore reasons,
+        # sites), with the verdicts of unchanged entries handed in
+        checked = check_project(project, self.settings, known=self._known, verify=self._check)
+        self._known = checked.known
+        self._seen = {self._cache_key(e, ignores) for e in project.entries}
+        result = replace(checked.result, http_requests=self.http_requests
+                         + checked.result.http_requests,
+                         elapsed_s=time.perf_counter() - t0)
+        self.http_requests = result.http_requests
+        ordered = result.verdicts
+        problems = result.problems
         old_problems = set(self.result.problems) if self.result else set()
-        result = RunResult(
-            input=project.input,
-            offline=settings.offline,
-            project=project,
-            verdicts=tuple(ordered),
-            problems=tuple(problems),
-            tool_version=__version__,
-            elapsed_s=time.perf_counter() - t0,
-            http_requests=self.http_requests,
-        )
         self.result = result
         self.cycles += 1
         self._digests = {p: _digest(p) for p in self.watched_paths()}
@@ -274,7 +252,7 @@ class WatchSession:
         """Rewrite the report files of the last result in place (none without ``out_dir``)."""
         if self.out_dir is None or self.result is None:
             return []
-        from citecheck_tex.cli import write_reports
+        from citecheck_tex.outfiles import write_reports
 
         return write_reports(self.result, self._settings_used, self.out_dir)
 
@@ -397,44 +375,48 @@ def watch_loop(
         observer.join(timeout=5)
 
 
-def _parser() -> argparse.ArgumentParser:
-    from citecheck_tex.cli import _add_check_options, _Parser
-
-    p = _Parser(prog="citecheck-tex watch",
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``citecheck-tex watch`` (also for completion and the man page)."""
+    p = Parser(prog="citecheck-tex watch",
                 description="Re-check the references each time the paper or a bibliography "
                 "is saved; only new or changed entries are retrieved again.")
     p.add_argument("input", metavar="INPUT", help="a .tex file (or its folder), .bib or .bbl")
     p.add_argument("--debounce", type=float, default=0.2, metavar="SECONDS",
                    help="wait until files are quiet this long before re-checking (default 0.3)")
     p.add_argument("--once", action="store_true", help="check once and exit (for scripts)")
-    _add_check_options(p)
+    add_check_options(p)
     return p
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser of ``citecheck-tex watch`` (also for completion and the man page)."""
-    return _parser()
+def run(input_path: Path, settings: Settings) -> WatchSession:
+    """Check once and write the reports: the session, ready for :func:`watch_loop`."""
+    from citecheck_tex.errors import UsageError
+
+    if not input_path.exists():
+        raise UsageError(f"{input_path}: no such file or folder",
+                         hint="give a .tex, .bib or .bbl file, or a folder")
+    session = WatchSession(input_path, settings, out_dir=out_dir_of(input_path, settings))
+    first = session.run_once()
+    if first.error:
+        raise UsageError(f"{input_path}: {first.error}")
+    return session
 
 
-def main(argv: Sequence[str]) -> int:
+def cli(argv: Sequence[str]) -> int:
     """``citecheck-tex watch INPUT [check options] [--debounce S] [--once]``."""
-    from citecheck_tex.cli import _overrides, default_out_dir, exit_status
     from citecheck_tex.config import load_settings
     from citecheck_tex.errors import UsageError
 
-    ns = _parser().parse_args(list(argv))
+    ns = parser().parse_args(list(argv))
     input_path = Path(ns.input)
     if not input_path.exists():
         raise UsageError(f"{input_path}: no such file or folder",
                          hint="give a .tex, .bib or .bbl file, or a folder")
     if ns.debounce < 0:
         raise UsageError("--debounce must be >= 0")
-    settings = load_settings(input_path, _overrides(ns))
-    out_dir = Path(settings.out_dir) if settings.out_dir else default_out_dir(input_path)
-    session = WatchSession(input_path, settings, out_dir=out_dir)
-    first = session.run_once()
-    if first.error:
-        raise UsageError(f"{input_path}: {first.error}")
+    settings = load_settings(input_path, overrides(ns))
+    session = run(input_path, settings)
+    out_dir = out_dir_of(input_path, settings)
     _print_first(session, settings, out_dir, sys.stdout)
     if ns.once and session.result is not None:
         return exit_status(session.result, settings.fail_on)

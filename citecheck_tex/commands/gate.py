@@ -4,8 +4,9 @@ Looks at a submission folder the way arXiv will, then verifies the references:
 
 1. **main file**: the ``toplevel`` file of ``00README`` / ``00README.XXX``
    (``filename toplevel`` lines) or of ``00README.yaml``/``.json``
-   (``sources: - filename: ... usage: toplevel``); else the one ``.tex`` file
-   with ``\\documentclass`` that no other file includes.
+   (``sources: - filename: ... usage: toplevel``); else the one candidate of
+   the project's main-file rule (:func:`citecheck_tex.tex.project.main_file_candidates`;
+   includes are followed by its walker, :func:`citecheck_tex.tex.project.walk_tex`).
 2. **bibliography**: arXiv runs neither Biber nor (reliably) BibTeX: it needs
    ``<main>.bbl`` beside the main file. A ``.bbl`` under another name is not used.
 3. **bbl format**: a biblatex ``.bbl`` must declare the format version that
@@ -30,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from citecheck_tex.commands.options import Parser, add_check_options, overrides
 from citecheck_tex.config import Settings
 from citecheck_tex.model import RunResult
 from citecheck_tex.tex.bbl import parse_bbl_text
@@ -45,8 +47,6 @@ PASS, WARN, FAIL, SKIP = "PASS", "WARN", "FAIL", "SKIP"
 
 _README_NAMES = ("00README", "00README.XXX")
 _README_STRUCTURED = ("00README.yaml", "00README.yml", "00README.json")
-_DOCCLASS = re.compile(r"\\documentclass\b|\\documentstyle\b")
-_BIBLATEX_PKG = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\bbiblatex\b[^}]*\}")
 _BBL_VERSION = re.compile(r"^%\s*\$\s*biblatex bbl format version\s+([0-9.]+)\s*\$", re.M)
 
 
@@ -157,19 +157,16 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _scan(path: Path) -> list[object]:
-    from citecheck_tex.tex.cites import scan_tex
-
-    return list(scan_tex(_read(path)))
-
-
-def _resolve_tex(folder: Path, target: str) -> Path:
-    p = folder / target
-    return p if p.suffix == ".tex" or p.is_file() else p.with_name(p.name + ".tex")
-
-
 def find_main_file(folder: Path) -> tuple[Path | None, GateCheck]:
-    """The file arXiv will compile, and the check line that says how it was found."""
+    """The file arXiv will compile, and the check line that says how it was found.
+
+    arXiv's rules on top of the project's (:func:`citecheck_tex.tex.project.main_file_candidates`):
+    a ``00README`` that names a toplevel file decides; else a candidate in the folder
+    itself wins over ones in subfolders, and two candidates are an error (arXiv would
+    compile both), whatever .bbl lies beside them.
+    """
+    from citecheck_tex.tex.project import main_file_candidates
+
     for name in (*_README_STRUCTURED, *_README_NAMES):
         readme = folder / name
         if readme.is_file():
@@ -182,18 +179,7 @@ def find_main_file(folder: Path) -> tuple[Path | None, GateCheck]:
                                            "not in the folder", str(readme))
                 return main, GateCheck("main-file", PASS,
                                        f"{tops[0]} (toplevel in {name})", str(main))
-    from citecheck_tex.tex.cites import IncludeEvent
-    from citecheck_tex.tex.latex_text import blank_ignored
-
-    texs = sorted(p for p in folder.rglob("*.tex") if p.is_file())
-    included: set[Path] = set()
-    for tex in texs:
-        for ev in _scan(tex):
-            if isinstance(ev, IncludeEvent):
-                base = folder / ev.folder if ev.folder else folder
-                included.add(_resolve_tex(base, ev.target).resolve())
-    candidates = [t for t in texs if t.resolve() not in included
-                  and _DOCCLASS.search(blank_ignored(_read(t)))]
+    candidates = main_file_candidates(folder)
     if not candidates:
         return None, GateCheck("main-file", FAIL,
                                "no .tex file with \\documentclass that no other file includes",
@@ -216,55 +202,24 @@ def find_main_file(folder: Path) -> tuple[Path | None, GateCheck]:
 @dataclass(frozen=True, slots=True)
 class _Bibliography:
     files: tuple[Path, ...]  # main + included .tex files
-    bib_names: tuple[str, ...]  # resources as written
+    bib_paths: tuple[Path, ...]  # the .bib files named (found, else where they were expected)
     biblatex: bool
     inline: bool  # thebibliography in the source
     cited: dict[str, tuple[str, int]]  # key -> first (file, line)
 
 
 def _collect(main: Path) -> _Bibliography:
-    from citecheck_tex.tex.cites import (
-        BibliographyEnvEvent,
-        CiteEvent,
-        IncludeEvent,
-        ResourceEvent,
-    )
+    """The project's include walk (:func:`citecheck_tex.tex.project.walk_tex`) of ``main``."""
+    from citecheck_tex.tex.project import walk_tex
 
+    walk = walk_tex(main)
     folder = main.parent
-    todo, seen = [main], set()
-    names: list[str] = []
     cited: dict[str, tuple[str, int]] = {}
-    biblatex = inline = False
-    while todo:
-        tex = todo.pop(0)
-        if tex.resolve() in seen or not tex.is_file():
-            continue
-        seen.add(tex.resolve())
-        if _BIBLATEX_PKG.search(_read(tex)):
-            biblatex = True
-        for ev in _scan(tex):
-            if isinstance(ev, IncludeEvent):
-                base = folder / ev.folder if ev.folder else folder
-                todo.append(_resolve_tex(base, ev.target))
-            elif isinstance(ev, ResourceEvent):
-                if ev.command.lower() != "bibliography":
-                    biblatex = True
-                names.extend(n for n in ev.names if n)
-            elif isinstance(ev, BibliographyEnvEvent):
-                inline = True
-            elif isinstance(ev, CiteEvent):
-                for key, line in ev.keys:
-                    if key != "*" and key not in cited:
-                        cited[key] = (str(tex), line)
-    files = tuple(sorted(seen))
-    return _Bibliography(files, tuple(dict.fromkeys(names)), biblatex, inline, cited)
-
-
-def _bib_path(folder: Path, name: str, biblatex: bool) -> Path:
-    p = folder / name
-    if biblatex or p.suffix == ".bib":
-        return p
-    return p.with_name(p.name + ".bib")
+    for site in walk.sites:
+        cited.setdefault(site.key, (str(folder / site.file), site.line))
+    paths = dict.fromkeys(found if found is not None else folder / name
+                          for found, name, _file, _line in walk.resources)
+    return _Bibliography(walk.files, tuple(paths), walk.biblatex, walk.bibliography_env, cited)
 
 
 def bbl_keys(text: str) -> list[str]:
@@ -301,14 +256,14 @@ def check_structure(folder: Path, *, bbl_format: str = ARXIV_BBL_FORMAT) -> tupl
     bib = _collect(main)
     mfolder = main.parent
     bbl = main.with_suffix(".bbl")
-    bib_paths = [_bib_path(mfolder, n, bib.biblatex) for n in bib.bib_names]
+    bib_paths = list(bib.bib_paths)
     missing_bibs = [p for p in bib_paths if not p.is_file()]
     others = sorted(p.name for p in mfolder.glob("*.bbl") if p != bbl)
 
     bbl_text = _read(bbl) if bbl.is_file() else ""
-    if not bib.bib_names and not bib.inline and not bbl.is_file():
+    if not bib.bib_paths and not bib.inline and not bbl.is_file():
         checks.append(GateCheck("bibliography", SKIP, "no \\bibliography or \\addbibresource"))
-    elif bib.inline and not bib.bib_names:
+    elif bib.inline and not bib.bib_paths:
         checks.append(GateCheck("bbl-file", PASS, "thebibliography is in the source; no .bbl "
                                 "needed"))
     elif bbl.is_file():
@@ -464,40 +419,45 @@ def _relative(folder: Path, name: str) -> str:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``citecheck-tex gate`` (also for completion and the man page)."""
-    from citecheck_tex import cli
-
-    p = cli._Parser(prog="citecheck-tex gate",
-                    description="Check an arXiv submission folder before uploading it.")
+    p = Parser(prog="citecheck-tex gate",
+               description="Check an arXiv submission folder before uploading it.")
     p.add_argument("folder", metavar="DIR", help="the submission folder")
     p.add_argument("--no-verify", action="store_true",
                    help="structural checks only (no reference retrieval)")
     p.add_argument("--bbl-format", default=ARXIV_BBL_FORMAT, metavar="VERSION",
                    help=f"biblatex .bbl format arXiv expects (default {ARXIV_BBL_FORMAT})")
-    cli._add_check_options(p)
+    add_check_options(p)
     return p
 
 
-def main(argv: Sequence[str]) -> int:
+def run(folder: Path, settings: Settings, *, verify: bool = True,
+        bbl_format: str = ARXIV_BBL_FORMAT) -> GateReport:
+    """The gate as a typed function: :func:`run_gate`."""
+    return run_gate(folder, settings, verify=verify, bbl_format=bbl_format)
+
+
+def cli(argv: Sequence[str]) -> int:
     """``citecheck-tex gate DIR [check options] [--no-verify] [--bbl-format V]``."""
-    from citecheck_tex import cli
     from citecheck_tex.config import load_settings
     from citecheck_tex.errors import UsageError
+    from citecheck_tex.outfiles import write_reports
+    from citecheck_tex.report.base import ci_path_prefix
 
     ns = parser().parse_args(list(argv))
     folder = Path(ns.folder)
     if not folder.is_dir():
         raise UsageError(f"{folder}: not a folder", hint="give the submission folder")
-    overrides = cli._overrides(ns)
-    settings = load_settings(folder, overrides)
-    report = run_gate(folder, settings, verify=not ns.no_verify, bbl_format=ns.bbl_format)
+    settings = load_settings(folder, overrides(ns))
+    report = run(folder, settings, verify=not ns.no_verify, bbl_format=ns.bbl_format)
     sys.stdout.write(report.render())
     if report.result is not None:
         if ns.out:
-            written = cli.write_reports(report.result, settings, Path(ns.out))
-            print(f"Reports written to {ns.out}: " + ", ".join(w.name for w in written))
+            written = write_reports(report.result, settings, Path(ns.out))
+            print(f"Reports written to {ns.out}: "
+                  + ", ".join(str(w.relative_to(ns.out)) for w in written))
         if "github" in settings.formats:
             from citecheck_tex.report.github import render_github
 
             sys.stdout.write(render_github(report.result,
-                                           prefix=cli.ci_path_prefix(report.result, settings)))
+                                           prefix=ci_path_prefix(report.result, settings)))
     return 0 if report.passed else 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from collections.abc import Sequence
 
 from citecheck_tex import __version__
@@ -23,9 +22,9 @@ SHELLS = ("bash", "zsh")
 
 def parsers() -> list[tuple[str, argparse.ArgumentParser]]:
     """(subcommand, parser) for every command; '' is the check itself."""
-    from citecheck_tex import cli, gate, ignore, latexmk, watch
+    from citecheck_tex.commands import check, gate, ignore, index, latexmk, watch
 
-    return [("", cli.check_parser()), ("index", cli.index_parser()),
+    return [("", check.parser()), ("index", index.parser()),
             ("watch", watch.parser()), ("gate", gate.parser()),
             ("latexmk-rc", latexmk.parser()), ("ignore", ignore.parser())]
 
@@ -185,22 +184,3 @@ def render_manpage() -> str:
               ".SH SEE ALSO", "latexmk(1), bibtex(1), biber(1)"]
     text = "\n".join(lines) + "\n"
     return re.sub(r"\n{2,}", "\n", text)
-
-
-def main(argv: Sequence[str], *, command: str) -> int:
-    """``citecheck-tex completion SHELL`` and ``citecheck-tex man``."""
-    args = list(argv)
-    if command == "man":
-        if args and args[0] in ("-h", "--help"):
-            print("usage: citecheck-tex man   (print the manual page: | man -l -)")
-            return 0
-        sys.stdout.write(render_manpage())
-        return 0
-    if not args or args[0] in ("-h", "--help"):
-        print("usage: citecheck-tex completion {bash,zsh}\n"
-              "  bash: source <(citecheck-tex completion bash)   (or save it in "
-              "~/.local/share/bash-completion/completions/citecheck-tex)\n"
-              "  zsh:  source <(citecheck-tex completion zsh)")
-        return 0 if args else 2
-    sys.stdout.write(render_completion(args[0]))
-    return 0

@@ -31,6 +31,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from citecheck_tex import __version__
+from citecheck_tex.commands.options import (
+    Parser,
+    add_check_options,
+    out_dir_of,
+    overrides,
+    setup_logging,
+)
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Project
 
@@ -150,17 +157,23 @@ def write_stamp(path: Path, fingerprint: str, status: int) -> None:
                     encoding="utf-8")
 
 
+def run(*, fail: bool = False, options: Sequence[str] = (), command: str = "") -> str:
+    """The latexmkrc snippet of ``citecheck-tex latexmk-rc`` (``command`` defaults to
+    :func:`running_command`)."""
+    return render_rc(fail=fail, options=options, command=command or running_command())
+
+
 def run_hook(argv: Sequence[str]) -> int:
     """``--run FILE [options]``: check unless nothing changed since the last stamped run."""
-    from citecheck_tex import cli
+    from citecheck_tex.commands import check
     from citecheck_tex.config import load_settings, read_config_file
     from citecheck_tex.errors import UsageError
     from citecheck_tex.ignore import ignore_file_for
     from citecheck_tex.tex.project import load_project
 
-    p = cli._Parser(prog="citecheck-tex latexmk-rc --run")
+    p = Parser(prog="citecheck-tex latexmk-rc --run")
     p.add_argument("input", metavar="FILE")
-    cli._add_check_options(p)
+    add_check_options(p)
     ns = p.parse_args(list(argv))
     if not argv or argv[0].startswith("-"):
         raise UsageError("--run needs the .tex file first", hint="--run FILE.tex [options]")
@@ -169,9 +182,10 @@ def run_hook(argv: Sequence[str]) -> int:
         input_path = input_path.with_suffix(".tex")  # latexmk may pass the root name
     if not input_path.exists():
         raise UsageError(f"{input_path}: no such file", hint="run from the paper's folder")
-    settings = load_settings(input_path, cli._overrides(ns))
+    settings = load_settings(input_path, overrides(ns))
+    setup_logging(settings)
     project = load_project(input_path, project_root=settings.resolved_project_root())
-    out_dir = Path(settings.out_dir) if settings.out_dir else cli.default_out_dir(input_path)
+    out_dir = out_dir_of(input_path, settings)
     stamp = out_dir / STAMP_NAME
     extra = [ignore_file_for(Path(project.main_file or input_path))]
     _, config_origin = read_config_file(input_path)
@@ -183,10 +197,11 @@ def run_hook(argv: Sequence[str]) -> int:
         print(f"citecheck-tex: references unchanged since the last check "
               f"(exit {previous[1]}; reports in {out_dir})")
         return previous[1]
-    args = [str(input_path), *list(argv)[1:]]
-    status = cli.run_check(args)
-    write_stamp(stamp, fingerprint, status)
-    return status
+    done = check.run(input_path, settings)
+    if done.write_error is not None:
+        raise done.write_error
+    write_stamp(stamp, fingerprint, done.status)
+    return done.status
 
 
 def running_command() -> str:
@@ -210,7 +225,7 @@ def running_command() -> str:
     return f"{shlex.quote(sys.executable)} -m citecheck_tex"
 
 
-def main(argv: Sequence[str]) -> int:
+def cli(argv: Sequence[str]) -> int:
     """``citecheck-tex latexmk-rc [--fail] [check options]`` or ``--run FILE [options]``."""
     args = list(argv)
     if args and args[0] == "--run":
@@ -224,9 +239,7 @@ def main(argv: Sequence[str]) -> int:
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``citecheck-tex latexmk-rc`` (also for completion and the man
     page)."""
-    from citecheck_tex import cli
-
-    p = cli._Parser(
+    p = Parser(
         prog="citecheck-tex latexmk-rc",
         description="Print a latexmkrc snippet that checks the references after each build. "
         "Check options given here are passed on to every check.",
@@ -237,7 +250,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--command", default=None,
                    help="how latexmk should call citecheck-tex (default: the absolute path "
                    "of this citecheck-tex, so that latexmk finds it without PATH)")
-    cli._add_check_options(p)
+    add_check_options(p)
     return p
 
 
@@ -255,6 +268,5 @@ def _print_rc(ns: argparse.Namespace, passed: list[str]) -> int:
         if a.startswith("--command="):
             continue
         options.append(a)
-    sys.stdout.write(render_rc(fail=ns.fail, options=options,
-                               command=ns.command or running_command()))
+    sys.stdout.write(run(fail=ns.fail, options=options, command=ns.command or ""))
     return 0
