@@ -41,10 +41,14 @@ Fact names (all values are text):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
-from citecheck_tex.model import Discrepancy, Verdict, VerdictCode
+# This module imports nothing of the package: ``model.Verdict.reason`` calls it, so
+# ``model`` must stay the one importer (no cycle). A verdict is typed ``Verdict`` by
+# name only (a ``citecheck_tex.model.Verdict``), codes are looked up by their values.
+Verdict = Any
 
 #: What to do about a reference a partial local index cannot match (offline). It never
 #: suggests ``--index-complete``: declaring a general-purpose index complete turns every
@@ -52,7 +56,7 @@ from citecheck_tex.model import Discrepancy, Verdict, VerdictCode
 INDEX_HINT = "re-run online (without --offline) to check it"
 
 
-def describe_fields(discrepancies: tuple[Discrepancy, ...]) -> str:
+def describe_fields(discrepancies: Sequence[Any]) -> str:
     """The fields of ``discrepancies``, once each, in order ("year, pages"), or "no field"."""
     return ", ".join(dict.fromkeys(d.field for d in discrepancies)) or "no field"
 
@@ -92,7 +96,7 @@ def _record(v: Verdict) -> str:
     """"source id" of the record the verdict names (its match, or the one it recorded)."""
     if v.match is not None:
         return f"{v.match.source} {v.match.id}"
-    return v.facts.get("record", "? ?")
+    return str(v.facts.get("record", "? ?"))
 
 
 def wrapped_facts(verdict: Verdict) -> dict[str, str]:
@@ -189,11 +193,11 @@ def _poor_parse(v: Verdict, advice: bool) -> str:
 
 def _would_have_been(v: Verdict, advice: bool, key: str = "was") -> str:
     """The sentence of the verdict ``v`` replaced (its code in ``facts[key]``)."""
-    was = next((c for c in VerdictCode if c.value == v.facts.get(key)), None)
+    was = next((c for c in type(v.code) if c.value == v.facts.get(key)), None)
     if was is None or was is v.code:
         return ""
     facts = {k: val for k, val in v.facts.items() if k != key}
-    return _RENDER[was](replace(v, label=was.label, code=was, facts=facts), advice)
+    return _RENDER[was.value](replace(v, label=was.label, code=was, facts=facts), advice)
 
 
 def _unreliable_parse(v: Verdict, advice: bool) -> str:
@@ -212,7 +216,7 @@ def _too_few_sources(v: Verdict, advice: bool) -> str:
 
 def _unsettled(v: Verdict, advice: bool) -> str:
     why = (f"the run's deadline ({v.facts.get('deadline_s', '?')} s) passed"
-           if v.code is VerdictCode.UNSETTLED_DEADLINE else "the run was interrupted")
+           if v.code.value == "unsettled-deadline" else "the run was interrupted")
     so_far = _would_have_been(v, advice, "so_far")
     if so_far:
         return f"Not settled: {why} before every source was asked. So far: {so_far}"
@@ -277,43 +281,42 @@ def _llm_overruled(v: Verdict, advice: bool) -> str:
             f"(deterministic: {f.get('llm_was', '?')}){why}")
 
 
-_RENDER: dict[VerdictCode, Callable[[Verdict, bool], str]] = {
-    VerdictCode.EXACT: _exact,
-    VerdictCode.EXACT_SPARSE: _exact_sparse,
-    VerdictCode.FIELD_MISMATCH: _field_mismatch,
-    VerdictCode.NO_RECORD: _no_record,
-    VerdictCode.NO_MATCH: _no_match,
-    VerdictCode.AMBIGUOUS_NO_MATCH: _ambiguous_no_match,
-    VerdictCode.IDENTIFIER_MISMATCH: _identifier_mismatch,
-    VerdictCode.CHIMERA: _chimera,
-    VerdictCode.SOURCE_FAILED: _source_failed,
-    VerdictCode.NO_SOURCE: _no_source,
-    VerdictCode.INDEX_ONLY: _index_only,
-    VerdictCode.INDEX_COMPLETE_REFUTED: _index_incomplete,
-    VerdictCode.POOR_PARSE: _poor_parse,
-    VerdictCode.UNRELIABLE_PARSE: _unreliable_parse,
-    VerdictCode.TOO_FEW_SOURCES: _too_few_sources,
-    VerdictCode.UNSETTLED_DEADLINE: _unsettled,
-    VerdictCode.UNSETTLED_INTERRUPTED: _unsettled,
-    VerdictCode.PROPOSED_UNCONFIRMED: _proposed,
-    VerdictCode.ANOTHER_EDITION: _another_edition,
-    VerdictCode.AMBIGUOUS: _ambiguous,
-    VerdictCode.AMBIGUOUS_INCONCLUSIVE: _ambiguous_inconclusive,
-    VerdictCode.CANNOT_CONFIRM: _cannot_confirm,
-    VerdictCode.NOT_SCHOLARLY: _not_scholarly,
-    VerdictCode.WEB_PAGE: _web_page,
-    VerdictCode.IGNORED: _ignored,
-    VerdictCode.LLM_EXACT: _llm_overruled,
-    VerdictCode.LLM_MINOR: _llm_overruled,
-    VerdictCode.LLM_MAJOR: _llm_overruled,
+_RENDER: dict[str, Callable[[Verdict, bool], str]] = {
+    "exact": _exact,
+    "exact-sparse": _exact_sparse,
+    "field-mismatch": _field_mismatch,
+    "no-record": _no_record,
+    "no-match": _no_match,
+    "ambiguous-no-match": _ambiguous_no_match,
+    "identifier-mismatch": _identifier_mismatch,
+    "chimera": _chimera,
+    "source-failed": _source_failed,
+    "no-source": _no_source,
+    "index-only": _index_only,
+    "index-complete-refuted": _index_incomplete,
+    "poor-parse": _poor_parse,
+    "unreliable-parse": _unreliable_parse,
+    "too-few-sources": _too_few_sources,
+    "unsettled-deadline": _unsettled,
+    "unsettled-interrupted": _unsettled,
+    "proposed-unconfirmed": _proposed,
+    "another-edition": _another_edition,
+    "ambiguous": _ambiguous,
+    "ambiguous-inconclusive": _ambiguous_inconclusive,
+    "cannot-confirm": _cannot_confirm,
+    "not-scholarly": _not_scholarly,
+    "web-page": _web_page,
+    "ignored": _ignored,
+    "llm-exact": _llm_overruled,
+    "llm-minor": _llm_overruled,
+    "llm-major": _llm_overruled,
 }
 
 
 def _llm_opinion(v: Verdict) -> str:
     """The LLM's opinion on a verdict whose label it did not change, or ""."""
     f = v.facts
-    if not f.get("llm_label") or v.code in (VerdictCode.LLM_EXACT, VerdictCode.LLM_MINOR,
-                                            VerdictCode.LLM_MAJOR):
+    if not f.get("llm_label") or v.code.value in ("llm-exact", "llm-minor", "llm-major"):
         return ""
     who = f"LLM {f.get('llm_model', '?')}"
     why = f": {f['llm_why']}" if f.get("llm_why") else ""
@@ -328,4 +331,4 @@ def render_reason(verdict: Verdict, *, advice: bool = True) -> str:
     ``advice=False`` leaves out run-level advice (re-run online) that a report gives
     once for every reference it concerns.
     """
-    return _RENDER[verdict.code](verdict, advice) + _llm_opinion(verdict)
+    return str(_RENDER[verdict.code.value](verdict, advice)) + _llm_opinion(verdict)
