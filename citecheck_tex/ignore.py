@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citecheck_tex.model import Entry, Label, Problem, Project, Verdict
+from citecheck_tex.model import Entry, Problem, Project, Verdict, VerdictCode
 from citecheck_tex.tex.project import project_folder
 
 if TYPE_CHECKING:
@@ -35,7 +35,6 @@ logger = logging.getLogger(__name__)
 IGNORE_FILE = ".citecheck-ignore"
 
 _HASH_RE = re.compile(r"^[0-9a-f]{16}$")
-_PIPELINE_IGNORED_REASON = "ignored by the user"
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,9 +204,9 @@ def explain_ignored(verdicts: Sequence[Verdict], ignores: IgnoreList) -> list[Ve
     """Replace the pipeline's generic "ignored" reason with the user's reason."""
     out: list[Verdict] = []
     for v in verdicts:
-        if v.label is Label.SKIPPED and v.reason == _PIPELINE_IGNORED_REASON:
+        if v.code is VerdictCode.IGNORED and not v.facts.get("why"):
             reason = ignores.reason_for(v.entry)
             if reason is not None:
-                v = replace(v, reason=f"ignored: {reason}")
+                v = replace(v, facts={**v.facts, "why": reason})
         out.append(v)
     return out

@@ -18,6 +18,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 
 class Label(enum.Enum):
@@ -42,6 +43,174 @@ _LABEL_RANK = {
     Label.EXACT: 3,
     Label.SKIPPED: 4,
 }
+
+
+class VerdictCode(enum.Enum):
+    """Why a verdict has its label: one stable code per kind of decision.
+
+    Each code belongs to exactly one :class:`Label` (:attr:`label`); its docstring
+    (:attr:`meaning`) is what the reports publish as the code's help (the SARIF rule,
+    the table in ``docs/codes.md``). The prose reason of a verdict is rendered from
+    its code and data (:mod:`citecheck_tex.reasons`): never search that text, compare
+    codes. Codes are never renamed; new ones may be added.
+    """
+
+    label: Label
+    meaning: str
+
+    def __new__(cls, code: str, label: Label, meaning: str) -> VerdictCode:
+        obj = object.__new__(cls)
+        obj._value_ = code
+        obj.label = label
+        obj.meaning = meaning
+        obj.__doc__ = meaning
+        return obj
+
+    EXACT = ("exact", Label.EXACT,
+             "Every field the citation states agrees with a record that identifies the work.")
+    EXACT_SPARSE = ("exact-sparse", Label.EXACT,
+                    "Every stated field agrees, but the citation states little to compare "
+                    "(score below tau_exact): confidence at most 0.5.")
+    FIELD_MISMATCH = ("field-mismatch", Label.MINOR,
+                      "The real work was found, but one or more stated fields contradict it "
+                      "(see the discrepancy codes); the record's values are suggested.")
+    NO_RECORD = ("no-record", Label.MAJOR,
+                 "No source consulted has any record for this citation, and every one "
+                 "answered.")
+    NO_MATCH = ("no-match", Label.MAJOR,
+                "Records were found, but the closest one contradicts the citation (title, "
+                "authors, journal reference or identifier): likely fabricated or corrupted.")
+    AMBIGUOUS_NO_MATCH = ("ambiguous-no-match", Label.MAJOR,
+                          "A title-less citation that several works by the cited authors fit "
+                          "equally badly: its journal reference points to none of them.")
+    IDENTIFIER_MISMATCH = ("identifier-mismatch", Label.MAJOR,
+                           "The cited DOI or arXiv id resolves to another work, which the "
+                           "title and authors do not describe, and no record matches them "
+                           "(a hijacked identifier).")
+    CHIMERA = ("chimera", Label.MAJOR,
+               "The work exists, but most of the cited authors are not its authors (a real "
+               "title or identifier grafted onto other authors).")
+    SOURCE_FAILED = ("source-failed", Label.UNVERIFIED,
+                     "A source that could have held the work could not be consulted (network "
+                     "error, rate limit), and the others do not settle the reference.")
+    NO_SOURCE = ("no-source", Label.UNVERIFIED,
+                 "No source could be consulted (offline with no local record).")
+    INDEX_ONLY = ("index-only", Label.UNVERIFIED,
+                  "Only the local index was consulted and it is not declared complete: it "
+                  "holds no record that fits, which is no evidence. Re-run online.")
+    INDEX_COMPLETE_REFUTED = ("index-complete-refuted", Label.UNVERIFIED,
+                        "The index was declared complete, but it lacks most of the checked "
+                        "references: its silence is no evidence (see the index-incomplete "
+                        "problem).")
+    POOR_PARSE = ("poor-parse", Label.UNVERIFIED,
+                  "No record fits, but the reference was read too poorly (no title nor "
+                  "authors, or leftovers of a publisher's page) to call it fabricated.")
+    UNRELIABLE_PARSE = ("unreliable-parse", Label.UNVERIFIED,
+                        "Would be MAJOR, but the free-text parser flagged its reading of the "
+                        "reference as unreliable: what looks fabricated may be a misread.")
+    TOO_FEW_SOURCES = ("too-few-sources", Label.UNVERIFIED,
+                       "Would be MAJOR, but not enough of the sources that could hold the work "
+                       "answered (online): the minimum evidence for MAJOR is missing.")
+    UNSETTLED_DEADLINE = ("unsettled-deadline", Label.UNVERIFIED,
+                          "The run's deadline passed before every source that could settle "
+                          "the reference was asked: the report is partial (see the deadline "
+                          "problem); re-run to finish.")
+    UNSETTLED_INTERRUPTED = ("unsettled-interrupted", Label.UNVERIFIED,
+                             "The run was interrupted (Ctrl-C) before every source that could "
+                             "settle the reference was asked: the report is partial.")
+    PROPOSED_UNCONFIRMED = ("proposed-unconfirmed", Label.UNVERIFIED,
+                            "Only the LLM web search proposes a work that fits; no "
+                            "authoritative record confirms it.")
+    ANOTHER_EDITION = ("another-edition", Label.UNVERIFIED,
+                       "A recurring title (a review, proceedings) whose cited edition is not "
+                       "among the records found; another edition exists.")
+    AMBIGUOUS = ("ambiguous", Label.UNVERIFIED,
+                 "Several works by the cited authors fit this incomplete (title-less) "
+                 "reference equally; the volume and page would tell which is meant.")
+    AMBIGUOUS_INCONCLUSIVE = ("ambiguous-inconclusive", Label.UNVERIFIED,
+                              "Several works by the cited authors differ from this title-less "
+                              "reference, and the cited work may be missing from what was "
+                              "searched (a source failed, or only a partial index was asked).")
+    CANNOT_CONFIRM = ("cannot-confirm", Label.UNVERIFIED,
+                      "The closest record contradicts nothing the citation states but lacks "
+                      "the fields the citation is identified by.")
+    NOT_SCHOLARLY = ("not-scholarly", Label.SKIPPED,
+                     "Not a scholarly work (software, dataset, web page, standard, manual, "
+                     "a bare URL): not checked.")
+    WEB_PAGE = ("web-page", Label.SKIPPED,
+                "A web page (a URL, no DOI, arXiv id or venue) that no scholarly record "
+                "matches: not verified.")
+    IGNORED = ("ignored", Label.SKIPPED,
+               "Ignored by the user (--ignore, ignore setting or .citecheck-ignore).")
+    LLM_EXACT = ("llm-exact", Label.EXACT,
+                 "The LLM judge (--llm judge/fallback/review) overruled the deterministic "
+                 "label: the record is the cited work and nothing stated contradicts it.")
+    LLM_MINOR = ("llm-minor", Label.MINOR,
+                 "The LLM judge overruled the deterministic label: the record is the cited "
+                 "work with wrong fields.")
+    LLM_MAJOR = ("llm-major", Label.MAJOR,
+                 "The LLM judge overruled the deterministic label: the record is not the "
+                 "cited work.")
+
+
+class DiscrepancyCode(enum.Enum):
+    """What kind of contradiction a :class:`Discrepancy` is: one stable code each.
+
+    Its docstring (:attr:`meaning`) is published as the code's help (SARIF rules,
+    ``docs/codes.md``). Codes are never renamed; new ones may be added.
+    """
+
+    meaning: str
+
+    def __new__(cls, code: str, meaning: str) -> DiscrepancyCode:
+        obj = object.__new__(cls)
+        obj._value_ = code
+        obj.meaning = meaning
+        obj.__doc__ = meaning
+        return obj
+
+    TITLE_MISMATCH = ("title-mismatch", "The cited title differs from the record's.")
+    AUTHOR_ADDED = ("author-added", "A cited author is not an author of the record.")
+    AUTHOR_MISSING = ("author-missing",
+                      "An author of the record is missing from the cited list (which is not "
+                      "truncated with 'and others').")
+    AUTHOR_MISSPELT = ("author-misspelt", "A cited family name is a misspelling of the "
+                       "record's.")
+    AUTHOR_NAME_FORM = ("author-name-form",
+                        "A cited name mixes up given and family names, or the parts of a "
+                        "compound family name are in another order.")
+    INITIAL_MISMATCH = ("initial-mismatch", "A cited author's initials differ from the "
+                        "record's.")
+    AUTHOR_ORDER = ("author-order", "The cited authors are in a different order.")
+    COLLABORATION_MISMATCH = ("collaboration-mismatch",
+                              "The cited collaboration differs from the record's.")
+    YEAR_OFF_BY_ONE = ("year-off-by-one",
+                       "The cited year is one year from every year the work appeared in "
+                       "(preprint, journal, erratum): often the preprint or print year.")
+    YEAR_MISMATCH = ("year-mismatch", "The cited year is two or more years from every year "
+                     "the work appeared in.")
+    DOI_MISMATCH = ("doi-mismatch", "The cited DOI differs from the record's.")
+    ARXIV_MISMATCH = ("arxiv-mismatch", "The cited arXiv id differs from the record's.")
+    ARXIV_UNKNOWN = ("arxiv-unknown", "arXiv itself answered that no paper has the cited "
+                     "arXiv id (the work was found otherwise).")
+    IDENTIFIER_OTHER_WORK = ("identifier-other-work",
+                             "The cited DOI or arXiv id belongs to another paper; the record "
+                             "found by title and authors has its own.")
+    URL_MISMATCH = ("url-mismatch", "The cited link differs from the record's (another host, "
+                    "or a mangled path).")
+    JOURNAL_MISMATCH = ("journal-mismatch", "The cited journal or venue differs from the "
+                        "record's (also a site named after the title).")
+    VOLUME_MISMATCH = ("volume-mismatch", "The cited volume differs from the record's.")
+    PAGES_MISMATCH = ("pages-mismatch", "The cited page or article number differs from the "
+                      "record's.")
+    JOURNAL_OMITTED = ("journal-omitted", "A title-less reference without identifier omits "
+                       "the journal it needs to be found.")
+    VOLUME_OMITTED = ("volume-omitted", "A title-less reference without identifier omits the "
+                      "volume it needs to be found.")
+    PAGES_OMITTED = ("pages-omitted", "A title-less reference without identifier omits the "
+                     "page it needs to be found.")
+    LLM_REPORTED = ("llm-reported", "A discrepancy the LLM judge reported.")
+    OTHER = ("other", "A field that contradicts the record, of no more specific kind.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,12 +504,23 @@ class Attempt:
 
 @dataclass(frozen=True, slots=True)
 class Discrepancy:
-    """A field the citation states that contradicts the record."""
+    """A field the citation states that contradicts the record.
+
+    ``code`` says what kind of contradiction it is; ``also`` lists further kinds found
+    in the same field (an author list can be misspelt and reordered at once).
+    """
 
     field: str
     cited: str
     found: str
     note: str = ""
+    code: DiscrepancyCode = DiscrepancyCode.OTHER
+    also: tuple[DiscrepancyCode, ...] = ()
+
+    @property
+    def codes(self) -> tuple[DiscrepancyCode, ...]:
+        """Every kind of contradiction in this field, the main one first."""
+        return (self.code, *self.also)
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,15 +547,26 @@ class Comparison:
     identity: float  # 0..1: how sure we are that the record is the work meant
 
 
+#: The facts of a verdict that needs none: one shared, read-only mapping (no dict per
+#: verdict on 100,000 references).
+_NO_FACTS: Mapping[str, str] = MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The decided label of one entry with its evidence."""
+    """The decided label of one entry with its evidence.
+
+    ``code`` says why (one :class:`VerdictCode`, which belongs to ``label``); ``facts``
+    holds the data the reason sentence needs beyond the verdict's own fields (source
+    names, record ids, counts, the LLM's opinion), by name. :attr:`reason` renders
+    the sentence from both (:mod:`citecheck_tex.reasons`).
+    """
 
     entry: Entry
     label: Label
     score: float
     confidence: float
-    reason: str
+    code: VerdictCode
     match: Record | None = None
     discrepancies: tuple[Discrepancy, ...] = ()
     suggested: Mapping[str, str] | None = None
@@ -388,6 +579,19 @@ class Verdict:
     # UNVERIFIED because retrieval stopped (deadline, Ctrl-C) before every source
     # that could settle it was asked: the report is partial
     unsettled: bool = False
+    facts: Mapping[str, str] = field(default_factory=lambda: _NO_FACTS)
+
+    def __post_init__(self) -> None:
+        if self.code.label is not self.label:
+            raise ValueError(f"verdict code {self.code.value!r} belongs to "
+                             f"{self.code.label.value}, not {self.label.value}")
+
+    @property
+    def reason(self) -> str:
+        """The reason as one English sentence (or a few), rendered from code and data."""
+        from citecheck_tex.reasons import render_reason
+
+        return render_reason(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from citecheck_tex.model import (
     RunResult,
     SourceStatus,
     Verdict,
+    VerdictCode,
 )
 from citecheck_tex.sources import plan
 from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
@@ -233,11 +234,12 @@ async def run_cascade(
     active: set[int] = set()
     for i, entry in enumerate(entries):
         if _ignored(entry, settings):
-            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, "ignored by the user")
+            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, VerdictCode.IGNORED)
             continue
         reason = policy.skip_reason(entry)
         if reason:
-            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, reason)
+            verdicts[i] = Verdict(entry, Label.SKIPPED, 0.0, 1.0, VerdictCode.NOT_SCHOLARLY,
+                                  facts={"why": reason})
             continue
         active.add(i)
     state.done = n - len(active)
@@ -296,14 +298,16 @@ def _unsettled(verdict: Verdict, stop: Stop) -> Verdict:
     sources not yet asked might have settled it), with what was known so far."""
     if verdict.label is Label.SKIPPED:
         return verdict
-    why = (f"the run's deadline ({stop.deadline_s:.0f} s) passed" if stop.reason == "deadline"
-           else "the run was interrupted")
+    from citecheck_tex.reasons import wrapped_facts
+
+    code = (VerdictCode.UNSETTLED_DEADLINE if stop.reason == "deadline"
+            else VerdictCode.UNSETTLED_INTERRUPTED)
     answered = any(not a.status.failed and a.status is not SourceStatus.SKIPPED
                    for a in verdict.attempts)
-    reason = (f"Not settled: {why} before every source was asked. So far: {verdict.reason}"
-              if answered else f"Not settled: {why} before any source answered.")
+    facts = {**wrapped_facts(verdict), "so_far": verdict.code.value} if answered else {}
     return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, discrepancies=(),
-                   suggested=None, index_only=False, unsettled=True, reason=reason)
+                   suggested=None, index_only=False, unsettled=True, code=code,
+                   facts={**facts, "deadline_s": f"{stop.deadline_s:.0f}"})
 
 
 async def _retrieve(
@@ -459,7 +463,7 @@ def _settled(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[An
     pubnote = bool(entry.venue) and all(checks.get(f) is not False
                                         for f in ("journal", "volume", "pages")) \
         and checks.get("volume") is True
-    return resolved_by_identifier(c) or bool(rev.note) or pubnote
+    return resolved_by_identifier(c) or bool(rev.other_work) or pubnote
 
 
 def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Answer],
@@ -477,17 +481,19 @@ def _decide(entry: Entry, queries: dict[QueryKind, Query], answers: Sequence[Ans
                                      {n: s.kinds for n, s in sources.items()})
     if not missing:
         return verdict
+    from citecheck_tex.reasons import wrapped_facts
+
     return replace(verdict, label=Label.UNVERIFIED, confidence=min(verdict.confidence, 0.3),
-                   match=None, suggested=None,
-                   reason=f"{verdict.reason} Not enough sources answered to call it "
-                          f"fabricated ({', '.join(missing)} did not); not MAJOR.")
+                   match=None, suggested=None, code=VerdictCode.TOO_FEW_SOURCES,
+                   facts={**wrapped_facts(verdict), "was": verdict.code.value,
+                          "missing": ", ".join(missing)})
 
 
 def _unknown_arxiv_id(entry: Entry, answers: Sequence[Answer], verdict: Verdict) -> Verdict:
     """A cited arXiv id that arXiv itself answered "no such paper" for, on a work found
     otherwise whose records know no arXiv id (so the comparison saw nothing to
     contradict): a MINOR naming the id, with nothing to suggest in its place."""
-    from citecheck_tex.model import Discrepancy
+    from citecheck_tex.model import Discrepancy, DiscrepancyCode
 
     if not entry.arxiv or verdict.match is None or verdict.match.arxiv \
             or any(d.field == "eprint" for d in verdict.discrepancies):
@@ -497,13 +503,12 @@ def _unknown_arxiv_id(entry: Entry, answers: Sequence[Answer], verdict: Verdict)
     if not any(a.source == authority and a.status is SourceStatus.NOT_FOUND for a in asked) \
             or any(a.status is SourceStatus.FOUND for a in asked):
         return verdict
-    d = Discrepancy("eprint", entry.arxiv, "", "arXiv has no paper with this id")
-    fields = ", ".join(dict.fromkeys((*(x.field for x in verdict.discrepancies), "eprint")))
-    src = verdict.match.source
-    return replace(verdict, label=Label.MINOR, discrepancies=(*verdict.discrepancies, d),
-                   reason=f"Real work found in {src} ({verdict.match.id}), but {fields} "
-                          f"contradict{'s' if fields == 'eprint' else ''} it (arXiv has no "
-                          f"paper {entry.arxiv}).")
+    d = Discrepancy("eprint", entry.arxiv, "", "arXiv has no paper with this id",
+                    DiscrepancyCode.ARXIV_UNKNOWN)
+    facts = {k: v for k, v in verdict.facts.items() if k != "other_work"}
+    return replace(verdict, label=Label.MINOR, code=VerdictCode.FIELD_MISMATCH,
+                   discrepancies=(*verdict.discrepancies, d),
+                   facts={**facts, "arxiv_unknown": entry.arxiv})
 
 
 async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],

@@ -24,6 +24,7 @@ from citecheck_tex.model import (
     QueryKind,
     Record,
     Verdict,
+    VerdictCode,
 )
 from citecheck_tex.pipeline import author_year_query, build_queries, check_entries
 from citecheck_tex.sources.local_index import LocalIndex
@@ -186,6 +187,7 @@ def test_equally_bad_candidates_are_never_an_arbitrary_minor(
     v = verdicts["equally_bad"]
     assert v.label is Label.MAJOR, v.reason
     assert "3 works" in v.reason and v.suggested is None and v.match is None
+    assert v.code is VerdictCode.AMBIGUOUS_NO_MATCH
 
 
 def test_equally_bad_candidates_in_a_partial_index_are_unverified(hod_index: Path) -> None:
@@ -197,6 +199,7 @@ def test_equally_bad_candidates_in_a_partial_index_are_unverified(hod_index: Pat
     v = got["equally_bad"]
     assert v.label is Label.UNVERIFIED, v.reason
     assert "3 works" in v.reason and "re-run online" in v.reason
+    assert v.code is VerdictCode.AMBIGUOUS_INCONCLUSIVE and v.index_only
     assert got["fabricated"].label is Label.UNVERIFIED
     assert got["wrong_page"].label is Label.MINOR  # what the index holds is still corrected
 
@@ -206,6 +209,7 @@ def test_incomplete_reference_several_works_fit_is_unverified(
     v = verdicts["which_one"]
     assert v.label is Label.UNVERIFIED, v.reason
     assert "add the volume and page" in v.reason and v.suggested is None
+    assert v.code is VerdictCode.AMBIGUOUS
 
 
 # --------------------------------------------------------------------------- INSPIRE replay

@@ -82,7 +82,11 @@ def test_offline_with_an_index_not_declared_complete_never_says_major(
 
 def test_summary_and_contract_keys(demo_index: Path, tmp_path: Path) -> None:
     _, report = _run(PAPERS[0], demo_index, tmp_path)
-    assert report["schema"] == 1
+    assert report["schema"] == 2
+    from citecheck_tex.model import VerdictCode
+
+    for e in report["entries"]:  # type: ignore[union-attr]
+        assert VerdictCode(e["code"]).label.value == e["label"]  # type: ignore[call-arg, index]
     assert set(report) >= {"schema", "tool", "input", "offline", "summary", "entries", "problems"}
     assert report["offline"] is True
     summary = report["summary"]

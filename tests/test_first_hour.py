@@ -213,13 +213,15 @@ def test_unused_entries_are_summarised_unless_verbose() -> None:
 
 
 def test_failed_source_is_one_line_not_one_per_reference() -> None:
-    from citecheck_tex.model import Attempt, SourceStatus
+    from citecheck_tex.model import Attempt, SourceStatus, VerdictCode
 
     base = run_result()
     failed = Attempt("inspire", "texkey", SourceStatus.ERROR, message="HTTP 503")
     vs = tuple(replace(v, label=Label.UNVERIFIED, attempts=(failed,), discrepancies=(),
-                       suggested=None, reason="No record found and inspire could not be consulted.")
+                       suggested=None, code=VerdictCode.SOURCE_FAILED,
+                       facts={"sources": "inspire"})
                for v in base.verdicts[:4])
+    assert vs[0].reason == "No record found and inspire could not be consulted."
     out = render_terminal(replace(base, verdicts=vs), color=False)
     assert "could not be consulted" not in out
     assert "4 UNVERIFIED because a source failed" in out
@@ -251,11 +253,12 @@ def test_ci_messages_never_offer_a_majors_closest_record_as_a_correction() -> No
     major = next(v for v in res.verdicts if v.label is Label.MAJOR and v.match is None)
     assert major.discrepancies  # the closest record differs in these fields
     line = next(ln for ln in render_github(res).splitlines() if major.entry.key in ln)
-    assert "found" not in line and major.discrepancies[0].found not in line
+    # (the reason itself says "the closest one found differs in title": no value given)
+    assert 'found "' not in line and major.discrepancies[0].found not in line
     sarif = json.loads(render_sarif(res))
     text = next(r["message"]["text"] for r in sarif["runs"][0]["results"]
                 if r.get("properties", {}).get("key") == major.entry.key)
-    assert "found" not in text and major.reason.rstrip(".") in text
+    assert 'found "' not in text and major.reason.rstrip(".") in text
 
 
 # ------------------------------------------------------------- 9. a project .zip as INPUT

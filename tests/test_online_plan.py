@@ -17,7 +17,16 @@ import pytest
 
 from citecheck_tex.config import Settings, load_settings
 from citecheck_tex.errors import UsageError
-from citecheck_tex.model import Entry, Label, Query, QueryKind, SourceStatus, Verdict
+from citecheck_tex.model import (
+    DiscrepancyCode,
+    Entry,
+    Label,
+    Query,
+    QueryKind,
+    SourceStatus,
+    Verdict,
+    VerdictCode,
+)
 from citecheck_tex.sources import plan
 from citecheck_tex.sources.http import DEFAULT_LIMITS, open_http
 from citecheck_tex.tex.bib import parse_bib_text
@@ -120,6 +129,8 @@ def test_title_less_citation_only_inspire_can_look_up_is_unverified_not_major() 
     for key in ("herdman", "donadi", "nowhere"):
         assert got[key].label is Label.UNVERIFIED, got[key].reason
         assert "general source" in got[key].reason
+        assert got[key].code is VerdictCode.TOO_FEW_SOURCES
+        assert got[key].reason.endswith("did not); not MAJOR.")
 
 
 def test_title_less_citation_is_unverified_when_a_general_source_fails() -> None:
@@ -430,6 +441,9 @@ def test_an_arxiv_id_arxiv_does_not_know_is_minor_even_when_nobody_knows_the_rig
     assert [(d.field, d.cited, d.found) for d in v.discrepancies] == [
         ("eprint", "1603.02745", "")]
     assert "1603.02745" in v.reason and "eprint" not in (v.suggested or {})
+    assert v.code is VerdictCode.FIELD_MISMATCH
+    assert v.discrepancies[0].code is DiscrepancyCode.ARXIV_UNKNOWN
+    assert v.reason.endswith(f"contradicts it (arXiv has no paper {v.entry.arxiv}).")
 
 
 def test_which_authority_answers_settle_an_identifier() -> None:

@@ -178,6 +178,7 @@ def test_the_deadline_ends_the_run_with_a_partial_report(
     assert report["partial"] == {"reason": "deadline", "unsettled": 2}
     assert [e["key"] for e in report["entries"]] == ["stanley", "other"]  # type: ignore[attr-defined]
     assert {e["label"] for e in report["entries"]} == {"UNVERIFIED"}  # type: ignore[attr-defined]
+    assert {e["code"] for e in report["entries"]} == {"unsettled-deadline"}  # type: ignore[attr-defined]
     assert all("deadline" in e["reason"] for e in report["entries"])  # type: ignore[attr-defined]
     assert "deadline" in [p["code"] for p in report["problems"]]  # type: ignore[attr-defined]
     assert 'data-partial="deadline"' in (out / "report.html").read_text(encoding="utf-8")
@@ -220,6 +221,7 @@ def test_ctrl_c_writes_a_partial_report_with_every_reference(
     assert report["partial"] == {"reason": "interrupted", "unsettled": 2}
     assert {e["key"]: e["label"] for e in report["entries"]} == {  # type: ignore[attr-defined]
         "stanley": "UNVERIFIED", "other": "UNVERIFIED"}
+    assert {e["code"] for e in report["entries"]} == {"unsettled-interrupted"}  # type: ignore[attr-defined]
     assert "PARTIAL REPORT" in stdout
     assert "Traceback" not in stderr
 
@@ -265,6 +267,7 @@ def test_at_the_deadline_what_was_settled_stays_and_nothing_becomes_major(
     assert entries["stanley"]["label"] == "EXACT"
     assert entries["other"]["label"] == "UNVERIFIED"
     assert entries["other"]["reason"].startswith("Not settled: the run's deadline")
+    assert entries["other"]["code"] == "unsettled-deadline"
     assert report["partial"] == {"reason": "deadline", "unsettled": 1}
 
 

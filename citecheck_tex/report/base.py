@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from citecheck_tex.errors import UsageError
 from citecheck_tex.model import CiteSite, Label, Record, Verdict
-from citecheck_tex.verify.policy import INDEX_HINT
+from citecheck_tex.reasons import render_reason
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -305,13 +305,10 @@ def is_index_only(verdict: Verdict) -> bool:
     return verdict.label is Label.UNVERIFIED and verdict.index_only
 
 
-def without_index_hint(reason: str) -> str:
-    """``reason`` without the policy's "re-run online ..." advice
-    (for reports that give that advice once per run)."""
-    cut = reason.find(INDEX_HINT)
-    if cut <= 0:
-        return reason
-    return reason[:cut].rstrip(" ;:,.") + "."
+def reason_without_advice(verdict: Verdict) -> str:
+    """The verdict's reason without run-level advice ("re-run online ..."), for reports
+    that give that advice once per run."""
+    return render_reason(verdict, advice=False)
 
 
 def _loose_title(text: str) -> str:

@@ -1,8 +1,12 @@
-"""The JSON report: the stable schema-1 contract (``docs/report.schema.json``).
+"""The JSON report: the stable contract of ``docs/report.schema.json``.
 
-Keys are never removed or renamed within schema 1; new keys may be added
-(``sources``, ``elapsed_s``, ``http_requests``, ``entry_type``, ``origin``,
-``match.proposed``, ``usage``).
+Schema 2 adds stable codes: ``code`` on each entry (why it has its label, a
+:class:`~citecheck_tex.model.VerdictCode`) and ``code``/``codes`` on each discrepancy
+(a :class:`~citecheck_tex.model.DiscrepancyCode`; ``codes`` lists every kind found in
+the field, the main one first). Every schema-1 key stays, with the same meaning, so
+schema-1 consumers keep working; ``reason`` is the English rendering of the code and
+may be reworded (compare codes, not text). Keys are never removed or renamed; new
+keys may be added.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def _match(record: Record | None) -> dict[str, Any] | None:
@@ -77,6 +81,7 @@ def _entry(verdict: Verdict, result: RunResult) -> dict[str, Any]:
     return {
         "key": entry.key,
         "label": verdict.label.value,
+        "code": verdict.code.value,
         "score": round(float(verdict.score), 3),
         "confidence": round(float(verdict.confidence), 3),
         "reason": verdict.reason,
@@ -87,7 +92,8 @@ def _entry(verdict: Verdict, result: RunResult) -> dict[str, Any]:
         "cited": _cited(verdict),
         "match": _match(verdict.match),
         "discrepancies": [
-            {"field": d.field, "cited": d.cited, "found": d.found, "note": d.note}
+            {"field": d.field, "cited": d.cited, "found": d.found, "note": d.note,
+             "code": d.code.value, "codes": [c.value for c in d.codes]}
             for d in verdict.discrepancies
         ],
         "suggested": dict(verdict.suggested) if verdict.suggested is not None else None,
@@ -110,7 +116,7 @@ def _entry(verdict: Verdict, result: RunResult) -> dict[str, Any]:
 
 
 def build_report(result: RunResult) -> dict[str, Any]:
-    """The schema-1 report as plain JSON-ready data."""
+    """The schema-2 report as plain JSON-ready data."""
     report = _report_head(result)
     report["entries"] = [_entry(v, result) for v in result.verdicts]
     return report
@@ -144,7 +150,7 @@ def _report_head(result: RunResult) -> dict[str, Any]:
 
 
 def render_json(result: RunResult) -> str:
-    """The schema-1 JSON report, pretty-printed, UTF-8 text with a final newline."""
+    """The schema-2 JSON report, pretty-printed, UTF-8 text with a final newline."""
     return "".join(iter_json(result))
 
 
@@ -183,7 +189,7 @@ class JsonReporter:
     name = "json"
 
     def render(self, result: RunResult, settings: Settings) -> str:
-        """Render ``result`` as schema-1 JSON."""
+        """Render ``result`` as schema-2 JSON."""
         return render_json(result)
 
     def files(self, result: RunResult, settings: Settings) -> Iterator[ReportFile]:

@@ -1,9 +1,11 @@
 """SARIF 2.1.0 report (``report.sarif``) for GitHub code scanning and other viewers.
 
-One rule per label that produces results (MAJOR error, MINOR warning,
-UNVERIFIED note) and one per problem code. Each result is located at the .bib
-entry's file and line; file URIs are relative (to ``root`` when given) so that
-code scanning can map them onto the repository.
+One rule per verdict code that produces results (the codes of MAJOR: error, MINOR:
+warning, UNVERIFIED: note; rule id = the code, e.g. ``chimera``, help = the code's
+meaning) and one per problem code. A result references the rule of its verdict's
+code and lists the codes of its discrepancies in ``properties.discrepancyCodes``.
+Each result is located at the .bib entry's file and line; file URIs are relative (to
+``root`` when given) so that code scanning can map them onto the repository.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from citecheck_tex.model import ERROR_CODES, Label, Verdict
+from citecheck_tex.model import ERROR_CODES, Label, Verdict, VerdictCode
 from citecheck_tex.report.base import (
     ReportFile,
     ci_path_prefix,
@@ -38,30 +40,25 @@ logger = logging.getLogger(__name__)
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/citecheck-tex/"
 
-_LABEL_RULES: dict[Label, tuple[str, str, str, str]] = {
-    # label: (rule id, level, short description, full description)
-    Label.MAJOR: (
-        "citecheck/major",
-        "error",
-        "Reference does not match any real record",
-        "No scholarly record matches this reference closely enough: it may be hallucinated, "
-        "or key facts (title, authors, identifiers) are wrong.",
-    ),
-    Label.MINOR: (
-        "citecheck/minor",
-        "warning",
-        "Reference matches a real record with wrong fields",
-        "The work exists, but some fields (year, pages, venue, identifiers...) differ from "
-        "the record found. The annotated .bib holds a corrected entry.",
-    ),
-    Label.UNVERIFIED: (
-        "citecheck/unverified",
-        "note",
-        "Reference could not be verified",
-        "No source could confirm or refute this reference (not in a partial local index, "
-        "sources failed, or only proposed by the LLM web search).",
-    ),
+#: The SARIF level of each label that produces results, and what the label means (the
+#: start of every rule's help text).
+_LABEL_LEVELS: dict[Label, tuple[str, str]] = {
+    Label.MAJOR: ("error", "MAJOR: the reference does not match any real record (it may "
+                  "be hallucinated, or key facts are wrong)."),
+    Label.MINOR: ("warning", "MINOR: the reference matches a real record with wrong "
+                  "fields; the annotated .bib holds a corrected entry."),
+    Label.UNVERIFIED: ("note", "UNVERIFIED: the reference could not be confirmed or "
+                       "refuted."),
 }
+
+#: Verdict codes that produce results, in declaration order.
+RESULT_CODES: tuple[VerdictCode, ...] = tuple(c for c in VerdictCode
+                                               if c.label in _LABEL_LEVELS)
+
+
+def _short(meaning: str) -> str:
+    """The first clause of a code's meaning, as a rule's short description."""
+    return meaning.split(". ")[0].split(": ")[0].rstrip(".")
 
 #: Problem codes known to the frontend and pipeline, with a short description.
 PROBLEM_CODES: dict[str, str] = {
@@ -155,9 +152,11 @@ def render_sarif(result: RunResult, *, root: str | None = None, prefix: str = ""
     """
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
-    for label, (rule_id, level, short, full) in _LABEL_RULES.items():
-        index[label.value] = len(rules)
-        rules.append(_rule(rule_id, level, short, full))
+    for vc in RESULT_CODES:
+        level, what = _LABEL_LEVELS[vc.label]
+        index[vc.value] = len(rules)
+        rules.append(_rule(vc.value, level, f"{vc.label.value}: {_short(vc.meaning)}",
+                           f"{vc.meaning} ({what})"))
     codes = list(PROBLEM_CODES)
     codes += sorted({p.code for p in result.problems} - set(codes))
     for code in codes:
@@ -171,13 +170,12 @@ def render_sarif(result: RunResult, *, root: str | None = None, prefix: str = ""
         fallback = Path(fallback).name
     results: list[dict[str, Any]] = []
     for v in result.verdicts:
-        if v.label not in _LABEL_RULES:
+        if v.label not in _LABEL_LEVELS:
             continue
-        rule_id, level, _, _ = _LABEL_RULES[v.label]
         results.append({
-            "ruleId": rule_id,
-            "ruleIndex": index[v.label.value],
-            "level": level,
+            "ruleId": v.code.value,
+            "ruleIndex": index[v.code.value],
+            "level": _LABEL_LEVELS[v.label][0],
             "message": {"text": _verdict_message(v)},
             "locations": [_location(v.entry.file or fallback, v.entry.line, root, prefix)],
             "partialFingerprints": {"citecheckEntry/v1": f"{v.entry.key}:{v.entry.content_hash}"},
@@ -207,8 +205,11 @@ def render_sarif(result: RunResult, *, root: str | None = None, prefix: str = ""
 
 
 def _properties(v: Verdict) -> dict[str, Any]:
-    props: dict[str, Any] = {"key": v.entry.key, "score": round(v.score, 3),
-                             "confidence": round(v.confidence, 3)}
+    props: dict[str, Any] = {"key": v.entry.key, "label": v.label.value,
+                             "score": round(v.score, 3), "confidence": round(v.confidence, 3)}
+    if v.discrepancies:
+        props["discrepancyCodes"] = list(dict.fromkeys(c.value for d in v.discrepancies
+                                                       for c in d.codes))
     if is_index_only(v):
         props["notInLocalIndex"] = True
     if proposed_by(v.match):

@@ -22,10 +22,10 @@ from citecheck_tex.report.base import (
     location,
     proposed_by,
     real_work_caption,
+    reason_without_advice,
     register_reporter,
     shorten,
     sorted_verdicts,
-    without_index_hint,
 )
 from citecheck_tex.report.controls import strip_controls, without_controls
 
@@ -112,7 +112,7 @@ def _detail(verdict: Verdict, width: int) -> str:
         return f"{what}{where} {proposal_mark(model)}"
     if is_index_only(verdict):
         # the advice is printed once under the summary, not on every row
-        return shorten(without_index_hint(verdict.reason), width)
+        return shorten(reason_without_advice(verdict), width)
     if real_work_caption(verdict) or verdict.label is Label.MAJOR:
         # a chimera or hijacked identifier: the record is evidence, not a correction; a
         # MAJOR's closest record is not a match: never drawn as "cited -> found"

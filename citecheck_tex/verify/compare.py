@@ -25,6 +25,7 @@ from rapidfuzz.distance import Levenshtein
 from citecheck_tex.model import (
     Comparison,
     Discrepancy,
+    DiscrepancyCode,
     Entry,
     EntryOrigin,
     FieldCheck,
@@ -143,6 +144,22 @@ class AuthorMatch:
     notes: tuple[str, ...]  # one note per problem ("misspelt ...", "missing ...")
     matched: int
     cited: int
+    kinds: tuple[DiscrepancyCode, ...] = ()  # the kind of each note, in order
+
+    @property
+    def codes(self) -> tuple[DiscrepancyCode, ...]:
+        """The kinds of problem found, most serious first, once each."""
+        return tuple(k for k in _AUTHOR_CODE_ORDER if k in self.kinds)
+
+
+#: Author problems from the most to the least serious: the first found is the code of
+#: the author discrepancy, the others its ``also``.
+_AUTHOR_CODE_ORDER = (
+    DiscrepancyCode.AUTHOR_ADDED, DiscrepancyCode.AUTHOR_MISSING,
+    DiscrepancyCode.COLLABORATION_MISMATCH, DiscrepancyCode.AUTHOR_MISSPELT,
+    DiscrepancyCode.AUTHOR_NAME_FORM, DiscrepancyCode.INITIAL_MISMATCH,
+    DiscrepancyCode.AUTHOR_ORDER,
+)
 
 
 def _fuzzy(a: str, b: str) -> float:
@@ -199,22 +216,24 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     collabs = [p for p in cited if _is_collaboration(p)]
     rec = [p for p in found if not _is_collaboration(p)]
     notes: list[str] = []
+    kinds: list[DiscrepancyCode] = []
     collab_ok = 0
     for c in collabs:
         if _collab_key(_person_text(c)) in collab_keys:
             collab_ok += 1
         elif collab_keys:
+            kinds.append(DiscrepancyCode.COLLABORATION_MISMATCH)
             notes.append(f"collaboration {_person_text(c)!r} differs from "
                          f"{', '.join(collaborations) or '?'}")
     if not people:
         if collabs:
             sim = collab_ok / len(collabs) if collab_keys else None
-            return AuthorMatch(sim, None, tuple(notes), collab_ok, len(collabs))
+            return AuthorMatch(sim, None, tuple(notes), collab_ok, len(collabs), tuple(kinds))
         return AuthorMatch(None, None, (), 0, 0)
     if not rec:
         if collab_keys and collabs:
             return AuthorMatch(collab_ok / len(collabs), None, tuple(notes), collab_ok,
-                               len(collabs))
+                               len(collabs), tuple(kinds))
         return AuthorMatch(None, None, (), 0, 0)
 
     rec_keys = [nz.name_key(p.full_family) for p in rec]
@@ -247,6 +266,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         weight = 1.0
         if not nz.initials_compatible(p.given, rec[hit].given):
             weight = 0.85
+            kinds.append(DiscrepancyCode.INITIAL_MISMATCH)
             notes.append(f"initials of {p.display()!r} differ from {rec[hit].display()!r}")
         pairs.append((i, hit, weight))
 
@@ -274,6 +294,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         if hit >= 0:
             used.add(hit)
             pairs.append((i, hit, 0.85))
+            kinds.append(DiscrepancyCode.AUTHOR_NAME_FORM)
             notes.append(f"author {p.display()!r} differs from {rec[hit].display()!r} "
                          "(the parts of the family name in another order)")
             continue
@@ -288,6 +309,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
             continue
         used.add(hit)
         pairs.append((i, hit, 0.85))
+        kinds.append(DiscrepancyCode.AUTHOR_NAME_FORM)
         notes.append(f"author {p.display()!r} differs from {rec[hit].display()!r} "
                      "(a given name where the family name belongs)")
     unmatched = rest
@@ -309,6 +331,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         if best_j >= 0 and (best >= 0.7 or (prefix and best >= 0.4)) and len(key) >= 3:
             used.add(best_j)
             pairs.append((i, best_j, 0.5 + 0.4 * best))
+            kinds.append(DiscrepancyCode.AUTHOR_MISSPELT)
             notes.append(f"author {p.display()!r} misspelt (record: {rec[best_j].display()!r})")
         else:
             still.append(i)
@@ -322,6 +345,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         # a record that lists only some authors cannot contradict the later ones
         if found_truncated and i >= limit:
             continue
+        kinds.append(DiscrepancyCode.AUTHOR_ADDED)
         notes.append(f"author {people[i].display()!r} not in the record")
     if pairs:
         max_j = max(j for _, j, _ in pairs)
@@ -356,9 +380,11 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     if missing:
         names = ", ".join(rec[j].display() for j in missing[:3])
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        kinds.append(DiscrepancyCode.AUTHOR_MISSING)
         notes.append(f"missing author(s): {names}{more}")
     order = [j for _, j, _ in sorted(pairs)]
     if any(b < a for a, b in zip(order, order[1:], strict=False)):
+        kinds.append(DiscrepancyCode.AUTHOR_ORDER)
         notes.append("authors in a different order")
     counted = len(people) - sum(1 for i in still if found_truncated and i >= limit)
     total = sum(w for _, _, w in pairs) + collab_ok
@@ -368,7 +394,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         first = any(i == 0 and (j == 0 or j == texkey_first) and w >= 0.99
                     for i, j, w in pairs)
     return AuthorMatch(min(1.0, total / denom), first, tuple(notes), len(pairs) + collab_ok,
-                       denom)
+                       denom, tuple(kinds))
 
 
 def bibtex_authors(people: tuple[Person, ...]) -> str:
@@ -550,6 +576,20 @@ def _title_factor(t: float) -> float:
     return max(0.0, min(1.0, (t - 0.45) / 0.5))
 
 
+#: The discrepancy code of a contradicted field (authors and year are told apart further).
+_FIELD_CODES = {
+    "title": DiscrepancyCode.TITLE_MISMATCH,
+    "author": DiscrepancyCode.AUTHOR_ADDED,
+    "year": DiscrepancyCode.YEAR_MISMATCH,
+    "doi": DiscrepancyCode.DOI_MISMATCH,
+    "eprint": DiscrepancyCode.ARXIV_MISMATCH,
+    "url": DiscrepancyCode.URL_MISMATCH,
+    "journal": DiscrepancyCode.JOURNAL_MISMATCH,
+    "volume": DiscrepancyCode.VOLUME_MISMATCH,
+    "pages": DiscrepancyCode.PAGES_MISMATCH,
+}
+
+
 def compare(entry: Entry, record: Record) -> Comparison:
     """Compare every field the citation states with the record.
 
@@ -559,10 +599,12 @@ def compare(entry: Entry, record: Record) -> Comparison:
     checks: list[FieldCheck] = []
     disc: list[Discrepancy] = []
 
-    def add(check: FieldCheck) -> None:
+    def add(check: FieldCheck, *codes: DiscrepancyCode) -> None:
         checks.append(check)
         if check.agree is False:
-            disc.append(Discrepancy(check.field, check.cited, check.found, check.note))
+            code, *also = codes or (_FIELD_CODES.get(check.field, DiscrepancyCode.OTHER),)
+            disc.append(Discrepancy(check.field, check.cited, check.found, check.note, code,
+                                    tuple(also)))
 
     # title
     t: float | None = None
@@ -604,7 +646,7 @@ def compare(entry: Entry, record: Record) -> Comparison:
         add(FieldCheck("author", not am.notes, a, bibtex_authors(cited_people),
                        bibtex_authors(record.authors) if len(record.authors) <= 50
                        else bibtex_authors(record.authors[:50]) + " and others",
-                       "; ".join(am.notes)))
+                       "; ".join(am.notes)), *am.codes)
 
     # year: a contradiction only when it matches none of the work's years (preprint,
     # every publication, erratum, edition) and the record knows real ones
@@ -631,7 +673,8 @@ def compare(entry: Entry, record: Record) -> Comparison:
         ok = ey in years
         year_diff = min(abs(int(ey) - int(y)) for y in years)
         add(FieldCheck("year", ok, 1.0 if ok else max(0.0, 1 - year_diff / 5), ey, years[0],
-                       "" if ok else f"off by {year_diff}"))
+                       "" if ok else f"off by {year_diff}"),
+            DiscrepancyCode.YEAR_OFF_BY_ONE if year_diff == 1 else DiscrepancyCode.YEAR_MISMATCH)
     else:
         add(FieldCheck("year", None, 0.0, ey, years[0] if years else ""))
 
@@ -757,6 +800,13 @@ def _identity(t: float | None, a: float | None, first: bool | None, id_agree: in
     return base
 
 
+_OMITTED_CODES = {
+    "journal": DiscrepancyCode.JOURNAL_OMITTED,
+    "volume": DiscrepancyCode.VOLUME_OMITTED,
+    "pages": DiscrepancyCode.PAGES_OMITTED,
+}
+
+
 def omitted_pubnote(entry: Entry, pub_checks: list[FieldCheck]) -> list[Discrepancy]:
     """Journal, volume and pages a title-less reference omits but the record states.
 
@@ -771,7 +821,7 @@ def omitted_pubnote(entry: Entry, pub_checks: list[FieldCheck]) -> list[Discrepa
             or nz.is_arxiv_venue(entry.venue):
         return []
     return [Discrepancy(c.field, "", c.found, "not stated: without a title or identifier "
-                        "the reference needs it to be found")
+                        "the reference needs it to be found", _OMITTED_CODES[c.field])
             for c in pub_checks
             if c.field in ("journal", "volume", "pages") and not c.cited and c.found]
 

@@ -52,7 +52,16 @@ from urllib.parse import urlsplit
 
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import UsageError
-from citecheck_tex.model import Discrepancy, Entry, EntryOrigin, Label, Record, Verdict
+from citecheck_tex.model import (
+    Discrepancy,
+    DiscrepancyCode,
+    Entry,
+    EntryOrigin,
+    Label,
+    Record,
+    Verdict,
+    VerdictCode,
+)
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -606,7 +615,8 @@ class LlmSession:
             JUDGE_SCHEMA, validate_judgement)
         if value is None:
             return LlmJudgement(False, model=self.model, record=record, error=error, usage=used)
-        discs = tuple(Discrepancy(d["field"], d["cited"], d["found"], "LLM")
+        discs = tuple(Discrepancy(d["field"], d["cited"], d["found"], "LLM",
+                                  DiscrepancyCode.LLM_REPORTED)
                       for d in value["discrepancies"])
         return LlmJudgement(True, Label(value["label"]), value["score"], value["confidence"],
                             discs, value["rationale"], self.model, record, cached, "", used)
@@ -712,9 +722,9 @@ async def llm_parse_entries(entries: Sequence[Entry], settings: Settings, *,
 
 def is_review_case(verdict: Verdict) -> bool:
     """True when the reviewer pass decided this verdict (an identifier resolved to a misfit)."""
-    if "identifier resolves to" in verdict.reason:
+    if verdict.code is VerdictCode.IDENTIFIER_MISMATCH or verdict.facts.get("other_work"):
         return True
-    if any("belongs to another paper" in d.note for d in verdict.discrepancies):
+    if any(DiscrepancyCode.IDENTIFIER_OTHER_WORK in d.codes for d in verdict.discrepancies):
         return True
     by_id = any(fc.agree is True for fc in verdict.checks if fc.field in ("doi", "eprint"))
     bad_title = any(fc.agree is False for fc in verdict.checks if fc.field == "title")
@@ -775,31 +785,32 @@ def combine(verdict: Verdict, judgement: LlmJudgement | None, settings: Settings
     if not needs_llm(verdict, record, settings) or record is None:
         return verdict
     new = judgement.label
-    who = f"LLM {judgement.model or settings.llm_model}"
-    why = f": {judgement.rationale}" if judgement.rationale else ""
-    base = verdict.reason.rstrip()
+    opinion = {**verdict.facts, "llm_model": judgement.model or settings.llm_model,
+               "llm_label": new.value, "llm_why": judgement.rationale}
     if new is verdict.label:
-        return replace(verdict, reason=f"{base} {who} agrees ({new.value}){why}")
+        return replace(verdict, facts=opinion)
     keep = ""
     if verdict.label is Label.UNVERIFIED and new is Label.MAJOR:
         keep = "kept UNVERIFIED because a source failed"
     elif settings.llm_mode == "review" and new is Label.EXACT:
         keep = "kept: the cited identifier belongs to another record"
     if keep:
-        return replace(verdict, reason=f"{base} {who} says {new.value}{why} ({keep}).")
-    reason = f"{who} judged {new.value} (deterministic: {verdict.label.value}){why}"
+        return replace(verdict, facts={**opinion, "llm_keep": keep})
+    opinion["llm_was"] = verdict.label.value
     score, confidence = judgement.score, judgement.confidence
     if new is Label.EXACT:
-        return replace(verdict, label=new, score=score, confidence=confidence, reason=reason,
-                       match=record, discrepancies=(), suggested=None)
+        return replace(verdict, label=new, score=score, confidence=confidence,
+                       code=VerdictCode.LLM_EXACT, facts=opinion, match=record,
+                       discrepancies=(), suggested=None)
     if new is Label.MINOR:
         discs = judgement.discrepancies or verdict.discrepancies
-        return replace(verdict, label=new, score=score, confidence=confidence, reason=reason,
-                       match=record, discrepancies=discs,
+        return replace(verdict, label=new, score=score, confidence=confidence,
+                       code=VerdictCode.LLM_MINOR, facts=opinion, match=record,
+                       discrepancies=discs,
                        suggested=_minor_suggestions(verdict.entry, record, discs) or None)
     # MAJOR: never offer the record as a correction of a fabricated work
-    return replace(verdict, label=new, score=score, confidence=confidence, reason=reason,
-                   match=None, suggested=None,
+    return replace(verdict, label=new, score=score, confidence=confidence,
+                   code=VerdictCode.LLM_MAJOR, facts=opinion, match=None, suggested=None,
                    discrepancies=judgement.discrepancies or verdict.discrepancies)
 
 

@@ -19,6 +19,10 @@ Steps (each a small function):
    only if the user declares it complete (``index_complete``); otherwise the
    entries it cannot match are UNVERIFIED, with what to do next.
 
+Every verdict carries the :class:`~citecheck_tex.model.VerdictCode` of the step that
+decided it and the data its sentence needs (``Verdict.facts``); the sentence itself is
+rendered by :mod:`citecheck_tex.reasons`. Code that needs to know why compares codes.
+
 Proposals (``Record.proposed``: the LLM web search) are leads, not evidence.
 The rule is: a proposal never settles an entry nor lends years or
 publications to a confirmed record of the same work (the confirmed record is
@@ -54,7 +58,9 @@ from citecheck_tex.model import (
     RunResult,
     SourceStatus,
     Verdict,
+    VerdictCode,
 )
+from citecheck_tex.reasons import describe_fields
 from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import compare, match_authors
@@ -66,10 +72,6 @@ logger = logging.getLogger(__name__)
 #: Candidates whose title similarity is within this window of the best one are
 #: ranked by authors, year and source confidence instead.
 TITLE_WINDOW = 0.05
-#: What to do about a reference a partial local index cannot match (offline). It never
-#: suggests ``--index-complete``: declaring a general-purpose index complete turns every
-#: work it lacks into a false MAJOR (issue 14).
-INDEX_HINT = "re-run online (without --offline) to check it"
 #: ``index_complete`` is not believed when more than this share of the checked
 #: references (and at least :data:`INCOMPLETE_MIN` of them) would be MAJOR only because
 #: the local index, the one source asked, lacks them.
@@ -188,11 +190,6 @@ def calibrated_thresholds() -> tuple[float, float]:
     except (OSError, KeyError, ValueError, TypeError, ModuleNotFoundError):
         s = Settings()
         return s.tau_minor, s.tau_exact
-
-
-#: One string for every index-only reference (not one copy each: 20 MB on 100,000).
-_INDEX_ONLY_REASON = ("Not in the local index, and no online source was consulted; "
-                      f"{INDEX_HINT}.")
 
 
 def attempts_of(answers: Sequence[Answer]) -> tuple[Attempt, ...]:
@@ -509,8 +506,7 @@ def other_editions(entry: Entry, chosen: Comparison,
 
 
 def _describe(c: Comparison) -> str:
-    fields = ", ".join(dict.fromkeys(d.field for d in c.discrepancies))
-    return fields or "no field"
+    return describe_fields(c.discrepancies)
 
 
 def tied_candidates(entry: Entry, chosen: Comparison,
@@ -541,7 +537,8 @@ def tied_candidates(entry: Entry, chosen: Comparison,
 
 
 def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
-               attempts: tuple[Attempt, ...], conclusive: bool, why_not: str) -> Verdict:
+               attempts: tuple[Attempt, ...], conclusive: bool,
+               failed_sources: str) -> Verdict:
     """The verdict of a title-less citation that several works fit equally.
 
     MAJOR when they contradict a field it states (its journal reference points
@@ -549,27 +546,24 @@ def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
     asked could have held the cited work (``conclusive``: no source failed and
     not only a partial local index was asked); UNVERIFIED when they only supply
     what it omits (a real work, but which one cannot be told), or when the search
-    was not conclusive (``why_not`` says what to do). No record is offered as
-    the match or as a correction.
+    was not conclusive (``failed_sources`` names the sources that failed; none: only
+    a partial local index was asked). No record is offered as the match or as a
+    correction.
     """
-    n = len(tied) + 1
-    ids = ", ".join(f"{c.record.source} {c.record.id}" for c in (chosen, *tied[:3]))
+    facts = {"n": str(len(tied) + 1),
+             "ids": ", ".join(f"{c.record.source} {c.record.id}" for c in (chosen, *tied[:3])),
+             "fields": _describe(chosen)}
     contradicted = any(d.cited for d in chosen.discrepancies)
     if contradicted and not conclusive:
         return Verdict(entry, Label.UNVERIFIED, chosen.score, 0.2,
-                       f"{n} works by the cited authors ({ids}) differ from it in "
-                       f"{_describe(chosen)}, and the cited work itself may be missing from "
-                       f"what was searched: {why_not}.",
-                       attempts=attempts, checks=chosen.checks)
+                       VerdictCode.AMBIGUOUS_INCONCLUSIVE, attempts=attempts,
+                       checks=chosen.checks, index_only=not failed_sources,
+                       facts={**facts, "sources": failed_sources})
     if contradicted:
-        return Verdict(entry, Label.MAJOR, chosen.score, 0.6,
-                       f"No record matches: {n} works by the cited authors ({ids}) fit "
-                       f"equally badly (each differs in {_describe(chosen)}).",
-                       attempts=attempts, checks=chosen.checks)
-    return Verdict(entry, Label.UNVERIFIED, chosen.score, 0.3,
-                   f"{n} works by the cited authors fit this incomplete reference equally "
-                   f"({ids}); add the volume and page to tell which is meant.",
-                   attempts=attempts, checks=chosen.checks)
+        return Verdict(entry, Label.MAJOR, chosen.score, 0.6, VerdictCode.AMBIGUOUS_NO_MATCH,
+                       attempts=attempts, checks=chosen.checks, facts=facts)
+    return Verdict(entry, Label.UNVERIFIED, chosen.score, 0.3, VerdictCode.AMBIGUOUS,
+                   attempts=attempts, checks=chosen.checks, facts=facts)
 
 
 def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
@@ -582,8 +576,9 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     verdict = _decide(entry, answers, settings)
     if verdict.label is Label.MAJOR and entry.parse_issue:
         return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, suggested=None,
-                       reason=f"Could not read the reference reliably ({entry.parse_issue}); "
-                              f"not called an error. {verdict.reason}")
+                       code=VerdictCode.UNRELIABLE_PARSE,
+                       facts={**verdict.facts, "issue": entry.parse_issue,
+                              "was": verdict.code.value})
     return verdict
 
 
@@ -591,14 +586,16 @@ def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verd
     attempts = attempts_of(answers)
     reason = skip_reason(entry)
     if reason is not None:
-        return Verdict(entry, Label.SKIPPED, 0.0, 1.0, reason.capitalize() + ".",
-                       attempts=attempts)
+        return Verdict(entry, Label.SKIPPED, 0.0, 1.0, VerdictCode.NOT_SCHOLARLY,
+                       attempts=attempts, facts={"why": reason})
     failed = [a for a in answers if a.status.failed]
+    failed_names = ", ".join(sorted({a.source for a in failed}))
     asked = [a for a in answers if a.status is not SourceStatus.SKIPPED]
     comps = compare_all(entry, answers)
 
-    def unverified(why: str) -> Verdict:
-        return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, why, attempts=attempts)
+    def unverified(code: VerdictCode, **facts: str) -> Verdict:
+        return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, code, attempts=attempts,
+                       facts=facts)
 
     # Only a local index that is not declared complete was consulted (offline): its
     # silence is no evidence of fabrication, the work may just be missing from it.
@@ -607,24 +604,20 @@ def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verd
 
     web = is_web_like(entry)
     if web and (not comps or max(c.identity for c in comps) < 0.6):
-        return Verdict(entry, Label.SKIPPED, 0.0, 0.5,
-                       "A web page (a URL, no DOI, arXiv id or venue) that no scholarly "
-                       "record matches; not verified.", attempts=attempts)
+        return Verdict(entry, Label.SKIPPED, 0.0, 0.5, VerdictCode.WEB_PAGE,
+                       attempts=attempts)
     if not comps:
         if failed:
-            names = ", ".join(sorted({a.source for a in failed}))
-            return unverified(f"No record found and {names} could not be consulted.")
+            return unverified(VerdictCode.SOURCE_FAILED, sources=failed_names)
         if not asked:
-            return unverified("No source could be consulted (offline with no local record).")
+            return unverified(VerdictCode.NO_SOURCE)
         if index_only:
-            return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, _INDEX_ONLY_REASON,
+            return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, VerdictCode.INDEX_ONLY,
                            attempts=attempts, index_only=True)
         if poor_parse(entry):
-            return unverified(f"No record found, but {poor_parse(entry)}: not enough to "
-                              "call it fabricated.")
+            return unverified(VerdictCode.POOR_PARSE, why=poor_parse(entry))
         return Verdict(entry, Label.MAJOR, 0.0, 0.6 if len(asked) < 2 else 0.8,
-                       "No record matches this citation in any source consulted.",
-                       attempts=attempts)
+                       VerdictCode.NO_RECORD, attempts=attempts)
 
     tau_minor, tau_exact = settings.tau_minor, settings.tau_exact
     # a proposal (the LLM web search) is chosen only when no real record identifies
@@ -635,80 +628,60 @@ def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verd
     rev = review(entry, chosen, [c for c in comps if c is not chosen])
     if rev.comparison is None:
         if failed:
-            return unverified("The identifier resolves to another paper and a source that "
-                              "could have found the work failed.")
+            return unverified(VerdictCode.SOURCE_FAILED, sources=failed_names,
+                              resolved="other-paper", other_work=rev.other_work)
         best = max(comps, key=lambda c: c.score)
         if index_only:
-            return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0,
-                           rev.note[0].upper() + rev.note[1:] + "; the cited work itself is "
-                           f"not in the local index, so this may be a real paper with a wrong "
-                           f"identifier: {INDEX_HINT}.",
-                           attempts=attempts, checks=best.checks, index_only=True)
-        return Verdict(entry, Label.MAJOR, 0.0,
-                       max(0.6, 1 - best.identity), rev.note[0].upper() + rev.note[1:] + ".",
-                       attempts=attempts, checks=best.checks)
+            return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, VerdictCode.INDEX_ONLY,
+                           attempts=attempts, checks=best.checks, index_only=True,
+                           facts={"resolved": "other-paper", "other_work": rev.other_work})
+        return Verdict(entry, Label.MAJOR, 0.0, max(0.6, 1 - best.identity),
+                       VerdictCode.IDENTIFIER_MISMATCH, attempts=attempts, checks=best.checks,
+                       facts={"other_work": rev.other_work})
     c = rev.comparison
     label = _label_for(c, tau_minor)
     if label is not Label.MAJOR and not c.record.proposed and grafted_authors(entry, c):
         author = next(f for f in c.checks if f.field == "author")
         return Verdict(entry, Label.MAJOR, c.score, max(0.6, 1 - author.similarity),
-                       f"A chimera: the work exists ({c.record.source} {c.record.id}) but most "
-                       f"of the cited authors are not its authors ({author.note}).",
-                       match=c.record, discrepancies=c.discrepancies, attempts=attempts,
-                       checks=c.checks)
+                       VerdictCode.CHIMERA, match=c.record, discrepancies=c.discrepancies,
+                       attempts=attempts, checks=c.checks, facts={"authors": author.note})
     tied = tied_candidates(entry, c, comps) if label is Label.MINOR else []
     if tied:
-        why_not = (INDEX_HINT if index_only else
-                   "a source failed (" + ", ".join(sorted({a.source for a in failed})) + ")")
-        verdict = _ambiguous(entry, c, tied, attempts, conclusive=not (index_only or failed),
-                             why_not=why_not)
-        if index_only and verdict.label is Label.UNVERIFIED and INDEX_HINT in verdict.reason:
-            verdict = replace(verdict, index_only=True)
-        return verdict
-    src = c.record.source
+        return _ambiguous(entry, c, tied, attempts, conclusive=not (index_only or failed),
+                          failed_sources="" if index_only else failed_names)
     if c.record.proposed and label is not Label.MAJOR:
         return Verdict(entry, Label.UNVERIFIED, c.score, min(c.confidence, PROPOSAL_CONFIDENCE),
-                       f"No scholarly source found this work; {src} ({c.record.id}) proposes "
-                       f"one{' at ' + c.record.url if c.record.url else ''} that "
-                       f"{'fits' if label is Label.EXACT else 'nearly fits'}, but no "
-                       "authoritative record confirms it.",
-                       match=c.record, attempts=attempts, checks=c.checks)
+                       VerdictCode.PROPOSED_UNCONFIRMED, match=c.record, attempts=attempts,
+                       checks=c.checks,
+                       facts={"fits": "fits" if label is Label.EXACT else "nearly fits"})
     if label is Label.EXACT:
-        sure = c.score >= tau_exact
-        return Verdict(entry, label, c.score, c.confidence if sure else min(c.confidence, 0.5),
-                       f"Every stated field agrees with {src} record {c.record.id}."
-                       + ("" if sure else " The citation states little to compare "
-                          f"(score {c.score:.1f} below {tau_exact:g})."),
-                       match=c.record, attempts=attempts, checks=c.checks)
+        if c.score >= tau_exact:
+            return Verdict(entry, label, c.score, c.confidence, VerdictCode.EXACT,
+                           match=c.record, attempts=attempts, checks=c.checks)
+        return Verdict(entry, label, c.score, min(c.confidence, 0.5), VerdictCode.EXACT_SPARSE,
+                       match=c.record, attempts=attempts, checks=c.checks,
+                       facts={"tau_exact": f"{tau_exact:g}"})
     editions = other_editions(entry, c, comps) if label is Label.MINOR else []
     if editions:
         listed = ", ".join(f"{x.record.source} {x.record.id} ({x.record.year or '?'})"
                            for x in editions[:4])
-        return Verdict(entry, Label.UNVERIFIED, c.score, 0.3,
-                       f"The cited edition ({entry.year}) of this recurring title is not among "
-                       f"the records found; another edition exists: {listed}.",
-                       attempts=attempts, checks=c.checks)
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.3, VerdictCode.ANOTHER_EDITION,
+                       attempts=attempts, checks=c.checks, facts={"editions": listed})
     if label is Label.MINOR:
-        note = f" ({rev.note})" if rev.note else ""
-        return Verdict(entry, label, c.score, c.confidence,
-                       f"Real work found in {src} ({c.record.id}), but "
-                       f"{_describe(c)} contradict{'s' if len(c.discrepancies) == 1 else ''} "
-                       f"it{note}.",
+        return Verdict(entry, label, c.score, c.confidence, VerdictCode.FIELD_MISMATCH,
                        match=c.record, discrepancies=c.discrepancies,
-                       suggested=suggest(entry, c), attempts=attempts, checks=c.checks)
+                       suggested=suggest(entry, c), attempts=attempts, checks=c.checks,
+                       facts={"other_work": rev.other_work} if rev.other_work else {})
+    misfit = {"resolved": "misfit", "fields": _describe(c)}
     if failed:
-        return unverified("No record fits this citation well and a source failed: "
-                          + ", ".join(sorted({a.source for a in failed})) + ".")
+        return unverified(VerdictCode.SOURCE_FAILED, sources=failed_names, **misfit)
     if index_only:
-        return Verdict(entry, Label.UNVERIFIED, c.score, 0.0,
-                       "No record in the local index fits this citation (the closest differs "
-                       f"in {_describe(c)}), and no online source was consulted; {INDEX_HINT}.",
-                       attempts=attempts, checks=c.checks, index_only=True)
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.0, VerdictCode.INDEX_ONLY,
+                       attempts=attempts, checks=c.checks, index_only=True, facts=misfit)
     if poor_parse(entry):
-        return Verdict(entry, Label.UNVERIFIED, c.score, 0.0,
-                       f"No record fits this citation well (the closest differs in "
-                       f"{_describe(c)}), but {poor_parse(entry)}: not enough to call it "
-                       "fabricated.", attempts=attempts, checks=c.checks)
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.0, VerdictCode.POOR_PARSE,
+                       attempts=attempts, checks=c.checks,
+                       facts={**misfit, "why": poor_parse(entry)})
     located = any(_agrees(x, "doi") or _agrees(x, "eprint")
                   or all(_agrees(x, f) for f in ("journal", "volume", "pages")) for x in comps)
     if not contradicted(c) and not located:
@@ -716,15 +689,13 @@ def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verd
         # it only cannot confirm the work (a preprint record for a cited journal
         # version); when the cited identifier or journal reference locates another
         # work (a chimera), that work is the evidence
-        return Verdict(entry, Label.UNVERIFIED, c.score, 0.2,
-                       f"The closest record ({src} {c.record.id}) contradicts nothing the "
-                       "citation states but cannot confirm it (it lacks the fields the "
-                       "citation is identified by).", attempts=attempts, checks=c.checks)
+        return Verdict(entry, Label.UNVERIFIED, c.score, 0.2, VerdictCode.CANNOT_CONFIRM,
+                       attempts=attempts, checks=c.checks,
+                       facts={"record": f"{c.record.source} {c.record.id}"})
     # MAJOR: never offer the closest record as a "correction" of a fabricated work
-    return Verdict(entry, Label.MAJOR, c.score, max(0.5, 1 - c.identity),
-                   "No record matches: the closest one found differs in "
-                   f"{_describe(c)} (identity {c.identity:.2f}).",
-                   discrepancies=c.discrepancies, attempts=attempts, checks=c.checks)
+    return Verdict(entry, Label.MAJOR, c.score, max(0.5, 1 - c.identity), VerdictCode.NO_MATCH,
+                   discrepancies=c.discrepancies, attempts=attempts, checks=c.checks,
+                   facts={"identity": f"{c.identity:.2f}"})
 
 
 def _index_silence(verdict: Verdict) -> bool:
@@ -752,8 +723,7 @@ def guard_index_complete(verdicts: Sequence[Verdict], settings: Settings,
         return list(verdicts), None
     out = [replace(v, label=Label.UNVERIFIED, score=v.score, confidence=0.0, match=None,
                    discrepancies=(), suggested=None, index_only=True,
-                   reason="Not in the local index, which is not complete for this paper; "
-                   f"no online source was consulted; {INDEX_HINT}.")
+                   code=VerdictCode.INDEX_COMPLETE_REFUTED, facts={})
            if _index_silence(v) else v for v in verdicts]
     problem = Problem(
         "index-incomplete",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
-from citecheck_tex.model import Comparison, Discrepancy, Entry, FieldCheck
+from citecheck_tex.model import Comparison, Discrepancy, DiscrepancyCode, Entry, FieldCheck
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import PENALTY_PER_DISCREPANCY
 
@@ -34,12 +34,14 @@ class Review:
 
     ``comparison`` is the record to judge the citation against (None when the
     identifier is hijacked and no real record fits); ``hijacked`` is True when
-    an identifier resolves to a different work; ``note`` a short sentence.
+    an identifier resolves to a different work and no record fits the citation;
+    ``other_work`` is the title (or id) of the work a cited identifier resolves to
+    when it is not the cited one ("" when the identifiers fit).
     """
 
     comparison: Comparison | None
     hijacked: bool
-    note: str
+    other_work: str
 
 
 def _check(c: Comparison, name: str) -> FieldCheck | None:
@@ -133,14 +135,12 @@ def review(entry: Entry, chosen: Comparison, others: Sequence[Comparison]) -> Re
                 extra.append(Discrepancy(
                     f, cited.cited if cited else "", getattr(best.record,
                                                              "doi" if f == "doi" else "arxiv"),
-                    f"the cited identifier belongs to another paper: {resolved_title!r}"))
+                    f"the cited identifier belongs to another paper: {resolved_title!r}",
+                    DiscrepancyCode.IDENTIFIER_OTHER_WORK))
         if extra:
             drop = len(extra) - (0 if best.discrepancies else 1)
             score = max(0.0, min(best.score, 9.4) - PENALTY_PER_DISCREPANCY * drop)
             best = Comparison(best.record, round(score, 3), best.confidence, best.checks,
                               best.discrepancies + tuple(extra), best.identity)
-        return Review(best, False,
-                      f"the cited identifier resolves to another paper ({resolved_title!r})")
-    return Review(None, True,
-                  f"the cited identifier resolves to {resolved_title!r}, which the title and "
-                  "authors do not describe, and no record matches them (hijacked identifier)")
+        return Review(best, False, resolved_title)
+    return Review(None, True, resolved_title)

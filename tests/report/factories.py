@@ -13,6 +13,7 @@ from citecheck_tex.model import (
     Attempt,
     CiteSite,
     Discrepancy,
+    DiscrepancyCode,
     Entry,
     FieldCheck,
     Label,
@@ -23,6 +24,7 @@ from citecheck_tex.model import (
     RunResult,
     SourceStatus,
     Verdict,
+    VerdictCode,
 )
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -82,10 +84,11 @@ def _deoliveira() -> Verdict:
                  doi="10.1007/jhep07(2016)069", arxiv="1511.05190", entry_type="article")
     return Verdict(
         entry=e, label=Label.MINOR, score=8.4, confidence=0.94,
-        reason="same work (arXiv id and title agree); year and pages differ",
+        code=VerdictCode.FIELD_MISMATCH,
         match=rec,
-        discrepancies=(Discrepancy("year", "2015", "2016", note="2015 is the arXiv year"),
-                       Discrepancy("pages", "69", "069")),
+        discrepancies=(Discrepancy("year", "2015", "2016", note="2015 is the arXiv year",
+                                   code=DiscrepancyCode.YEAR_OFF_BY_ONE),
+                       Discrepancy("pages", "69", "069", code=DiscrepancyCode.PAGES_MISMATCH)),
         suggested={"year": "2016", "pages": "069", "doi": "10.1007/JHEP07(2016)069"},
         attempts=(Attempt("arxiv", "arxiv", SourceStatus.FOUND, 412.0),
                   Attempt("crossref", "title", SourceStatus.FOUND, 1310.5)),
@@ -110,7 +113,7 @@ def _larkoski() -> Verdict:
                  title=title, authors=authors, year="2020", venue="Phys.Rept.", volume="841",
                  pages="1-63", doi="10.1016/j.physrep.2019.11.001", arxiv="1709.04464")
     return Verdict(entry=e, label=Label.EXACT, score=10.0, confidence=0.99,
-                   reason="DOI, arXiv id, title, authors and year agree", match=rec,
+                   code=VerdictCode.EXACT, match=rec,
                    attempts=(Attempt("inspire", "doi", SourceStatus.FOUND, 250.0, cached=True),),
                    sites=(CiteSite("Larkoski:2017jix", TEX, 14, "cite"),))
 
@@ -132,8 +135,8 @@ def _carrazza() -> Verdict:
                  year="2019", venue="Physical Review D", volume="100", pages="014014",
                  doi="10.1103/physrevd.100.014014")
     return Verdict(entry=e, label=Label.MINOR, score=9.1, confidence=0.97,
-                   reason="DOI resolves to this work; the year is wrong", match=rec,
-                   discrepancies=(Discrepancy("year", "2018", "2019"),),
+                   code=VerdictCode.FIELD_MISMATCH, match=rec,
+                   discrepancies=(Discrepancy("year", "2018", "2019", code=DiscrepancyCode.YEAR_OFF_BY_ONE),),
                    suggested={"year": "2019"},
                    attempts=(Attempt("crossref", "doi", SourceStatus.FOUND, 640.2),),
                    sites=(CiteSite("Carrazza:2019efs", TEX, 20, "cite"),))
@@ -148,9 +151,10 @@ def _smith() -> Verdict:
               year="2021", venue="Phys. Rev. Lett.", volume="126", pages="101801")
     return Verdict(
         entry=e, label=Label.MAJOR, score=1.2, confidence=0.9,
-        reason="no record matches the title; Phys. Rev. Lett. 126, 101801 is another paper",
+        code=VerdictCode.NO_MATCH, facts={"identity": "0.12"},
         discrepancies=(Discrepancy("title", title,
-                                   "Search for an Invisibly Decaying <Z'> Boson & friends"),),
+                                   "Search for an Invisibly Decaying <Z'> Boson & friends",
+                                   code=DiscrepancyCode.TITLE_MISMATCH),),
         attempts=(Attempt("crossref", "journal_ref", SourceStatus.FOUND, 980.0),
                   Attempt("inspire", "title", SourceStatus.NOT_FOUND, 300.0),
                   Attempt("semanticscholar", "title", SourceStatus.RATE_LIMITED, 55.0,
@@ -167,7 +171,7 @@ def _kasieczka() -> Verdict:
               venue="SciPost Phys.", volume="7", pages="014",
               doi="10.21468/scipostphys.7.1.014", arxiv="1902.09914")
     return Verdict(entry=e, label=Label.UNVERIFIED, score=0.0, confidence=0.0,
-                   reason="every source failed: crossref timed out, arxiv returned HTTP 503",
+                   code=VerdictCode.SOURCE_FAILED, facts={"sources": "arxiv, crossref"},
                    attempts=(Attempt("crossref", "doi", SourceStatus.ERROR, 20000.0,
                                      message="timed out after 20 s"),
                              Attempt("arxiv", "arxiv", SourceStatus.ERROR, 120.0,
@@ -178,7 +182,8 @@ def _software() -> Verdict:
     e = Entry(key="numpy", entry_type="software", file=BIB, line=0,
               fields={"title": "NumPy"}, title="NumPy")
     return Verdict(entry=e, label=Label.SKIPPED, score=0.0, confidence=0.0,
-                   reason="software entries are not checked")
+                   code=VerdictCode.NOT_SCHOLARLY,
+                   facts={"why": "not a scholarly work (@software: software)"})
 
 
 def verdicts() -> tuple[Verdict, ...]:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citecheck_tex.config import Settings
-from citecheck_tex.model import Discrepancy, Entry, Label, Verdict
+from citecheck_tex.model import Discrepancy, Entry, Label, Record, Verdict, VerdictCode
 from citecheck_tex.report.annotated_bib import (
     PREFIX,
     AnnotatedBibReporter,
@@ -128,7 +128,7 @@ def test_crlf_and_missing_final_newline() -> None:
 def test_entry_on_the_first_line_and_bom() -> None:
     body = '@article{first,\n  title = {Ab{\\"o}ut caf\u00e9},\n  year = {1999}\n}\n'
     v = Verdict(entry=Entry(key="first", entry_type="article", file=BIB, line=1),
-                label=Label.MINOR, score=8.0, confidence=0.9, reason="year",
+                label=Label.MINOR, score=8.0, confidence=0.9, code=VerdictCode.FIELD_MISMATCH,
                 discrepancies=(Discrepancy("year", "1999", "2000"),), suggested={"year": "2000"})
     for text in (body, "\ufeff" + body):
         out = render_annotated(text, [v])
@@ -141,10 +141,11 @@ def test_duplicate_keys_are_told_apart_by_line() -> None:
     text = ("@article{dup,\n  year = {2001},\n}\n\n"
             "@article{dup,\n  year = {2002},\n}\n")
     first = Verdict(entry=Entry(key="dup", entry_type="article", file=BIB, line=1),
-                    label=Label.EXACT, score=10, confidence=1, reason="first copy")
+                    label=Label.EXACT, score=10, confidence=1, code=VerdictCode.EXACT,
+                    match=Record("local", "first copy"))
     second = Verdict(entry=Entry(key="dup", entry_type="article", file=BIB, line=5),
-                     label=Label.MINOR, score=8, confidence=1, reason="second copy",
-                     suggested={"year": "2003"})
+                     label=Label.MINOR, score=8, confidence=1, code=VerdictCode.FIELD_MISMATCH,
+                     match=Record("local", "second copy"), suggested={"year": "2003"})
     out = render_annotated(text, [first, second]).split("\n")
     assert out[0].startswith(f"{PREFIX} EXACT") and "first copy" in out[0]
     second_at = [i for i, ln in enumerate(out) if ln == "@article{dup,"][1]
@@ -157,9 +158,9 @@ def test_duplicate_keys_are_told_apart_by_line() -> None:
 def test_key_prefix_and_missing_entries_do_not_confuse() -> None:
     text = "@misc{ab,\n  title = {B}\n}\n@misc{a,\n  title = {A}\n}\n"
     va = Verdict(entry=Entry(key="a", entry_type="misc", file=BIB, line=99),  # wrong line
-                 label=Label.MAJOR, score=1, confidence=1, reason="fake")
+                 label=Label.MAJOR, score=1, confidence=1, code=VerdictCode.NO_RECORD)
     gone = Verdict(entry=Entry(key="zz", entry_type="misc", file=BIB, line=1),
-                   label=Label.MAJOR, score=1, confidence=1, reason="not in file")
+                   label=Label.MAJOR, score=1, confidence=1, code=VerdictCode.NO_RECORD)
     out = render_annotated(text, [va, gone])
     lines = out.split("\n")
     assert lines[3].startswith(f"{PREFIX} MAJOR") and lines[4] == "@misc{a,"
@@ -174,7 +175,7 @@ def test_braces_quotes_and_new_fields_follow_the_entry_style() -> None:
             '  year      = 2016\n'
             '}\n')
     v = Verdict(entry=Entry(key="k", entry_type="inproceedings", file=BIB, line=1),
-                label=Label.MINOR, score=8, confidence=1, reason="",
+                label=Label.MINOR, score=8, confidence=1, code=VerdictCode.FIELD_MISMATCH,
                 suggested={"title": "Deep Sets & more", "venue": "Advances in NeurIPS 30",
                            "year": "2017", "arxiv": "1703.06114"})
     fixed = render_fixed(text, [v])
@@ -189,7 +190,7 @@ def test_braces_quotes_and_new_fields_follow_the_entry_style() -> None:
 
 def test_skipped_and_non_bib_entries_get_no_block() -> None:
     text = bib_text()
-    vs = [replace(v, label=Label.SKIPPED) for v in verdicts()]
+    vs = [replace(v, label=Label.SKIPPED, code=VerdictCode.NOT_SCHOLARLY) for v in verdicts()]
     assert render_annotated(text, vs) == text
     assert render_fixed(text, vs) == text
 
@@ -236,7 +237,7 @@ def test_round_trip_property(noise: list[str], nl: str, final: bool, title: str)
     text = head + entry + (nl if final else "") + "".join(reversed(noise))
     line = head.count("\n") + 1
     v = Verdict(entry=Entry(key="k1", entry_type="article", file=BIB, line=line),
-                label=Label.MINOR, score=8, confidence=1, reason="r",
+                label=Label.MINOR, score=8, confidence=1, code=VerdictCode.FIELD_MISMATCH,
                 suggested={"year": "2002", "doi": "10.1/x"})
     out = render_annotated(text, [v])
     assert strip_added(out) == text
@@ -251,7 +252,7 @@ def test_round_trip_property(noise: list[str], nl: str, final: bool, title: str)
 @given(st.text(alphabet='@{}(),="#% \n\r\\ak1=x\u00e9', max_size=80), st.integers(0, 6))
 def test_garbage_never_raises_and_round_trips(text: str, line: int) -> None:
     v = Verdict(entry=Entry(key="k1", entry_type="article", file=BIB, line=line),
-                label=Label.MINOR, score=8, confidence=1, reason="r",
+                label=Label.MINOR, score=8, confidence=1, code=VerdictCode.FIELD_MISMATCH,
                 suggested={"year": "2002", "title": "T"})
     out = render_annotated(text, [v])
     assert strip_added(out) == text

@@ -94,9 +94,11 @@ def test_records_and_problems_are_cleaned_too() -> None:
     verdicts = []
     for v in result.verdicts:
         if v.match is not None:
-            v = replace(v, match=replace(v.match, title=evil_title,
+            # the reason is rendered from the record id and the facts: both carry controls
+            v = replace(v, match=replace(v.match, title=evil_title, id=f"{v.match.id}{C1}",
                                          url=f"https://doi.org/x{LINK}"),
-                        reason=f"{v.reason}{C1}")
+                        facts={**v.facts, "other_work": f"other{C1}"})
+            assert C1 in v.reason
         verdicts.append(v)
     problem = Problem("parse-error", f"bad{CLEAR}entry", key=f"k{RLO}", file=f"f{TITLE}.bib",
                       line=3)

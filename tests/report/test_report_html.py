@@ -56,7 +56,7 @@ def test_script_injection_in_fields_is_inert() -> None:
     v = verdicts()[3]
     evil = replace(v, entry=replace(v.entry, key='x"><script>alert(1)</script>',
                                     title="</script><img src=x onerror=alert(1)>"),
-                   reason="{{ 7*7 }} \\cite{a} & <b>bold</b>")
+                   facts={"identity": "{{ 7*7 }} \\cite{a} & <b>bold</b>"})
     html = render_html(replace(run_result(), verdicts=(evil,)))
     assert "<script>alert(1)" not in html and "<img src=x" not in html
     assert "{{ 7*7 }}" in html  # data is not template code

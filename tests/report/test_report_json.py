@@ -1,4 +1,5 @@
-"""The JSON report honours the schema-1 contract (docs/report.schema.json)."""
+"""The JSON report honours the schema-2 contract (docs/report.schema.json), which keeps
+every schema-1 key."""
 
 from __future__ import annotations
 
@@ -42,10 +43,22 @@ def test_schema_rejects_a_renamed_key() -> None:
         jsonschema.Draft202012Validator(SCHEMA).validate(data)
 
 
+def test_schema_rejects_an_unknown_code_or_a_missing_one() -> None:
+    data = _report()
+    data["entries"][0]["code"] = "year wrong"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    data = _report()
+    minor = next(e for e in data["entries"] if e["discrepancies"])
+    del minor["discrepancies"][0]["code"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(SCHEMA).validate(data)
+
+
 def test_contract_keys_are_all_present() -> None:
     data = _report()
     assert {"schema", "tool", "input", "offline", "summary", "entries", "problems"} <= set(data)
-    assert data["schema"] == 1
+    assert data["schema"] == 2
     assert data["tool"] == {"name": "citecheck-tex", "version": "0.1.0"}
     assert data["summary"] == {"EXACT": 1, "MINOR": 2, "MAJOR": 1, "UNVERIFIED": 1, "SKIPPED": 1}
     for entry in data["entries"]:
@@ -65,8 +78,11 @@ def test_entry_content() -> None:
     assert minor["cited"]["year"] == "2015"
     assert minor["cited"]["authors"][0] == "Luke de Oliveira"
     assert minor["match"]["doi"] == "10.1007/jhep07(2016)069"
+    assert minor["code"] == "field-mismatch"
     assert minor["discrepancies"][0] == {"field": "year", "cited": "2015", "found": "2016",
-                                         "note": "2015 is the arXiv year"}
+                                         "note": "2015 is the arXiv year",
+                                         "code": "year-off-by-one",
+                                         "codes": ["year-off-by-one"]}
     assert minor["suggested"]["pages"] == "069"
     assert minor["cited_at"][1] == {"file": "paper/sections/intro.tex", "line": 7,
                                     "command": "citep"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from citecheck_tex.model import Problem
+from citecheck_tex.model import Label, Problem, VerdictCode
 from citecheck_tex.report.sarif import render_sarif
 from tests.report.factories import run_result
 
@@ -38,13 +38,30 @@ def test_rules_and_results() -> None:
     run = json.loads(render_sarif(run_result()))["runs"][0]
     rules = run["tool"]["driver"]["rules"]
     ids = [r["id"] for r in rules]
-    assert ids[:3] == ["citecheck/major", "citecheck/minor", "citecheck/unverified"]
+    # one rule per verdict code that produces results (EXACT and SKIPPED codes do not)
+    result_codes = [c.value for c in VerdictCode
+                    if c.label not in (Label.EXACT, Label.SKIPPED)]
+    assert ids[:len(result_codes)] == result_codes
+    assert "chimera" in ids and "exact" not in ids and "ignored" not in ids
     assert "undefined-key" in ids and "unused-entry" in ids and "network" in ids
     assert len(ids) == len(set(ids))
+    by_id = {r["id"]: r for r in rules}
+    for code in VerdictCode:
+        if code.value in by_id:
+            rule = by_id[code.value]
+            assert rule["help"]["text"].startswith(code.meaning)
+            assert rule["shortDescription"]["text"].startswith(code.label.value + ": ")
+            assert rule["defaultConfiguration"]["level"] == {
+                Label.MAJOR: "error", Label.MINOR: "warning", Label.UNVERIFIED: "note"}[code.label]
     results = run["results"]
     levels = {r["properties"]["key"]: r["level"] for r in results if "properties" in r}
     assert levels == {"deOliveira:2015xxd": "warning", "Carrazza:2019efs": "warning",
                       "Smith:2021qgj": "error", "Kasieczka:2019dbj": "note"}
+    codes = {r["properties"]["key"]: r["ruleId"] for r in results if "properties" in r}
+    assert codes == {"deOliveira:2015xxd": "field-mismatch", "Carrazza:2019efs": "field-mismatch",
+                     "Smith:2021qgj": "no-match", "Kasieczka:2019dbj": "source-failed"}
+    minor = next(r for r in results if r.get("properties", {}).get("key") == "deOliveira:2015xxd")
+    assert minor["properties"]["discrepancyCodes"] == ["year-off-by-one", "pages-mismatch"]
     for r in results:
         assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
     smith = next(r for r in results if r.get("properties", {}).get("key") == "Smith:2021qgj")

@@ -32,13 +32,14 @@ from citecheck_tex.model import (
     RunResult,
     SourceStatus,
     Verdict,
+    VerdictCode,
 )
 from citecheck_tex.report.base import (
     describe_usage,
     is_index_only,
     proposed_by,
     real_work_caption,
-    without_index_hint,
+    reason_without_advice,
 )
 from citecheck_tex.report.html import render_html
 from citecheck_tex.report.json import render_json
@@ -179,8 +180,9 @@ def test_index_only_needs_only_the_local_index_asked() -> None:
                         Answer("inspire", _title_query(e), SourceStatus.ERROR, message="down")],
                     replace(Settings(), index_complete=False))
     assert failed.label is Label.UNVERIFIED and not is_index_only(failed)
-    assert "index-complete" not in without_index_hint(v.reason)
-    assert without_index_hint(v.reason).startswith("Not in the local index")
+    assert "index-complete" not in reason_without_advice(v)
+    assert reason_without_advice(v).startswith("Not in the local index")
+    assert "re-run online" in v.reason and "re-run online" not in reason_without_advice(v)
 
 
 def test_real_work_caption_names_what_the_citation_borrows() -> None:
@@ -191,7 +193,8 @@ def test_real_work_caption_names_what_the_citation_borrows() -> None:
     other_title = replace(c, entry=replace(c.entry, title="Something else entirely"),
                           checks=tuple(ch for ch in c.checks if ch.field != "title"))
     assert real_work_caption(other_title) == "The real work with this identifier"
-    assert real_work_caption(replace(c, label=Label.MINOR)) == ""
+    assert real_work_caption(replace(c, label=Label.MINOR,
+                                     code=VerdictCode.FIELD_MISMATCH)) == ""
 
 
 # --------------------------------------------------------------------------- terminal
@@ -333,6 +336,13 @@ def test_json_marks_proposals_and_validates() -> None:
     assert by_key["maldacena1999"]["suggested"] is None
     assert by_key["missing2020"]["match"] is None
     assert data["usage"] is None
+    # schema 2: the codes tell the kinds apart without reading the reason
+    assert by_key["sadasivan2012"]["code"] == "proposed-unconfirmed"
+    assert by_key["maldacena1999"]["code"] == "chimera"
+    assert by_key["missing2020"]["code"] == "index-only"
+    for e in data["entries"]:
+        for d in e["discrepancies"]:
+            assert d["codes"][0] == d["code"]
 
 
 def test_json_usage_totals_and_parts() -> None:

@@ -23,7 +23,15 @@ from citecheck_tex.cache import Cache, CachedSource
 from citecheck_tex.cli import main
 from citecheck_tex.config import Settings, load_settings
 from citecheck_tex.errors import UsageError
-from citecheck_tex.model import Answer, Label, Query, QueryKind, SourceStatus, Verdict
+from citecheck_tex.model import (
+    Answer,
+    Label,
+    Query,
+    QueryKind,
+    SourceStatus,
+    Verdict,
+    VerdictCode,
+)
 from citecheck_tex.pipeline import check_entries_async
 from citecheck_tex.sources.base import make_source, source_names
 from citecheck_tex.sources.http import open_http
@@ -143,6 +151,7 @@ def test_proposal_without_identifiers_is_unverified_not_exact(server: ReplayServ
     assert v.match is not None and v.match.proposed and v.match.source == "websearch"
     assert v.match.id == "fake-model" and v.match.url == url
     assert "proposes" in v.reason and "fake-model" in v.reason
+    assert v.code is VerdictCode.PROPOSED_UNCONFIRMED
     message = next(a.message for a in v.attempts if a.source == "websearch")
     assert "fake-model" in message and url in message and "unconfirmed" in message
 

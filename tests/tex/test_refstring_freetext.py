@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from citecheck_tex.model import Label
+from citecheck_tex.model import Label, VerdictCode
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.refstring import parse_issue, parse_reference
 from citecheck_tex.tex.textlist import parse_text_list
@@ -208,6 +208,7 @@ def test_a_poor_parse_is_never_major() -> None:
     settings = Settings(index_complete=True)
     v = decide(poor, answers, settings)
     assert v.label is Label.UNVERIFIED and poor.parse_issue in v.reason
+    assert v.code is VerdictCode.POOR_PARSE
     # the same evidence without the mark gives MAJOR
     assert decide(replace(poor, parse_issue=""), answers, settings).label is Label.MAJOR
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecheck_tex.model import Person, Record
+from citecheck_tex.model import DiscrepancyCode, Person, Record
 from citecheck_tex.verify.compare import compare, match_authors
 from tests.verify.records import STARS, entry
 
@@ -35,36 +35,59 @@ def test_physical_review_spellings_agree() -> None:
         assert compare(e, rec).discrepancies == (), venue
 
 
-@pytest.mark.parametrize("kw,field", [
-    ({"year": "1979"}, "year"),
-    ({"volume": "107"}, "volume"),
-    ({"pages": "476"}, "pages"),
-    ({"venue": "Phys. Lett. B"}, "journal"),
-    ({"doi": "10.1016/0550-3213(76)90174-5"}, "doi"),
-    ({"title": "Magnetic monopoles in SU(2) gauge theories"}, "title"),
+@pytest.mark.parametrize("kw,field,code", [
+    ({"year": "1979"}, "year", DiscrepancyCode.YEAR_MISMATCH),
+    ({"year": "1977"}, "year", DiscrepancyCode.YEAR_OFF_BY_ONE),
+    ({"volume": "107"}, "volume", DiscrepancyCode.VOLUME_MISMATCH),
+    ({"pages": "476"}, "pages", DiscrepancyCode.PAGES_MISMATCH),
+    ({"venue": "Phys. Lett. B"}, "journal", DiscrepancyCode.JOURNAL_MISMATCH),
+    ({"doi": "10.1016/0550-3213(76)90174-5"}, "doi", DiscrepancyCode.DOI_MISMATCH),
+    ({"title": "Magnetic monopoles in SU(2) gauge theories"}, "title",
+     DiscrepancyCode.TITLE_MISMATCH),
 ])
 def test_each_corruption_names_its_field(monopoles: Record, kw: dict[str, object],
-                                         field: str) -> None:
+                                         field: str, code: DiscrepancyCode) -> None:
     c = compare(entry(**kw), monopoles)
     assert [d.field for d in c.discrepancies] == [field]
+    assert [d.code for d in c.discrepancies] == [code]
     assert c.identity > 0.6  # still clearly the same work
 
 
-@pytest.mark.parametrize("authors,note", [
+@pytest.mark.parametrize("authors,note,code", [
     ((Person("Corigan", "E."), Person("Olive", "D."), Person("Fairlie", "D."),
-      Person("Nuyts", "J.")), "misspelt"),
-    ((Person("Corrigan", "E."), Person("Olive", "D."), Person("Nuyts", "J.")), "missing"),
+      Person("Nuyts", "J.")), "misspelt", DiscrepancyCode.AUTHOR_MISSPELT),
+    ((Person("Corrigan", "E."), Person("Olive", "D."), Person("Nuyts", "J.")), "missing",
+     DiscrepancyCode.AUTHOR_MISSING),
     ((Person("Olive", "D."), Person("Corrigan", "E."), Person("Fairlie", "D."),
-      Person("Nuyts", "J.")), "order"),
+      Person("Nuyts", "J.")), "order", DiscrepancyCode.AUTHOR_ORDER),
     ((Person("Corrigan", "K."), Person("Olive", "D."), Person("Fairlie", "D."),
-      Person("Nuyts", "J.")), "initials"),
+      Person("Nuyts", "J.")), "initials", DiscrepancyCode.INITIAL_MISMATCH),
     ((Person("Corrigan", "E."), Person("Olive", "D."), Person("Fairlie", "D."),
-      Person("Nuyts", "J."), Person("Witten", "E.")), "not in the record"),
+      Person("Nuyts", "J."), Person("Witten", "E.")), "not in the record",
+     DiscrepancyCode.AUTHOR_ADDED),
 ])
-def test_author_problems(monopoles: Record, authors: tuple[Person, ...], note: str) -> None:
+def test_author_problems(monopoles: Record, authors: tuple[Person, ...], note: str,
+                         code: DiscrepancyCode) -> None:
     c = compare(entry(authors=authors), monopoles)
     assert [d.field for d in c.discrepancies] == ["author"]
     assert note in c.discrepancies[0].note
+    assert c.discrepancies[0].codes == (code,)
+
+
+def test_several_author_problems_keep_every_code(monopoles: Record) -> None:
+    # misspelt, reordered and one dropped: the most serious kind is the main code
+    authors = (Person("Olive", "D."), Person("Corigan", "E."), Person("Fairlie", "D."))
+    d = compare(entry(authors=authors), monopoles).discrepancies[0]
+    assert d.field == "author"
+    assert d.code is DiscrepancyCode.AUTHOR_MISSING
+    assert set(d.codes) == {DiscrepancyCode.AUTHOR_MISSING, DiscrepancyCode.AUTHOR_MISSPELT,
+                            DiscrepancyCode.AUTHOR_ORDER}
+
+
+def test_a_wrong_arxiv_id_is_an_arxiv_mismatch() -> None:
+    e = entry(title=STARS.title, authors=STARS.authors, year="2006", arxiv="astro-ph/0608208")
+    discs = compare(e, STARS).discrepancies
+    assert ("eprint", DiscrepancyCode.ARXIV_MISMATCH) in [(d.field, d.code) for d in discs]
 
 
 def test_particles_transliteration_and_compound_names() -> None:

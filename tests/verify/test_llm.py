@@ -25,6 +25,7 @@ from citecheck_tex.model import (
     Record,
     SourceStatus,
     Verdict,
+    VerdictCode,
 )
 from citecheck_tex.verify import llm
 from citecheck_tex.verify.policy import decide
@@ -243,8 +244,9 @@ def test_token_and_request_accounting(tmp_path: Path) -> None:
 
 
 def test_unverified_never_becomes_major(tmp_path: Path) -> None:
-    unverified = Verdict(FABRICATED, Label.UNVERIFIED, 0.0, 0.0,
-                         "No record fits this citation well and a source failed: crossref.")
+    unverified = Verdict(FABRICATED, Label.UNVERIFIED, 0.0, 0.0, VerdictCode.SOURCE_FAILED,
+                         facts={"sources": "crossref", "resolved": "misfit"})
+    assert unverified.reason == "No record fits this citation well and a source failed: crossref."
     with FakeChatServer(referee) as server:
         for mode in ("judge", "fallback"):
             out, _ = asyncio.run(llm.apply_llm([(unverified, MONOPOLES)],
@@ -255,13 +257,14 @@ def test_unverified_never_becomes_major(tmp_path: Path) -> None:
 
 
 def test_judge_mode_major_drops_the_correction_and_records_the_llm(tmp_path: Path) -> None:
-    minor = Verdict(FABRICATED, Label.MINOR, 6.0, 0.8, "Real work found, but title contradicts it.",
+    minor = Verdict(FABRICATED, Label.MINOR, 6.0, 0.8, VerdictCode.FIELD_MISMATCH,
                     match=MONOPOLES, discrepancies=(Discrepancy("title", "x", "y"),),
                     suggested={"title": MONOPOLES.title})
     with FakeChatServer(referee) as server:
         out, _ = asyncio.run(llm.apply_llm([(minor, MONOPOLES)], settings_for(server, tmp_path)))
     v = out[0]
     assert v.label is Label.MAJOR and v.match is None and v.suggested is None
+    assert v.code is VerdictCode.LLM_MAJOR
     assert v.reason.startswith("LLM fake-judge judged MAJOR (deterministic: MINOR)")
 
 
@@ -279,6 +282,7 @@ def test_agreement_is_noted_in_the_reason(tmp_path: Path) -> None:
         out, _ = asyncio.run(llm.apply_llm([(exact_verdict(), MONOPOLES)],
                                            settings_for(server, tmp_path)))
     assert out[0].label is Label.EXACT and "LLM fake-judge agrees (EXACT)" in out[0].reason
+    assert out[0].code is VerdictCode.EXACT  # agreement keeps the deterministic code
 
 
 def test_fallback_mode_asks_only_unsure_verdicts(tmp_path: Path) -> None:
@@ -298,15 +302,17 @@ def test_fallback_mode_asks_only_unsure_verdicts(tmp_path: Path) -> None:
 
 
 def test_review_mode_only_for_reviewer_pass_cases(tmp_path: Path) -> None:
-    hijack_note = ("The cited identifier resolves to 'Star formation triggered by SN "
-                   "explosions', which the title and authors do not describe, and no record "
-                   "matches them (hijacked identifier).")
     reviewed = Verdict(entry(title="Star formation triggered by SN explosions: An application "
                              "to the stellar association of beta Pictoris", doi=STARS.doi),
-                       Label.MAJOR, 0.0, 0.6, hijack_note)
-    plain_minor = Verdict(WRONG_YEAR, Label.MINOR, 8.0, 0.9, "Real work found, year wrong.",
+                       Label.MAJOR, 0.0, 0.6, VerdictCode.IDENTIFIER_MISMATCH,
+                       facts={"other_work": "Star formation triggered by SN explosions"})
+    assert reviewed.reason == (
+        "The cited identifier resolves to 'Star formation triggered by SN explosions', which "
+        "the title and authors do not describe, and no record matches them (hijacked "
+        "identifier).")
+    plain_minor = Verdict(WRONG_YEAR, Label.MINOR, 8.0, 0.9, VerdictCode.FIELD_MISMATCH,
                           match=MONOPOLES)
-    by_checks = replace(plain_minor, reason="x", checks=(
+    by_checks = replace(plain_minor, checks=(
         FieldCheck("doi", True, 1.0), FieldCheck("title", False, 0.2)))
     settings = replace(Settings(), llm_mode="review")
     assert llm.is_review_case(reviewed) and llm.is_review_case(by_checks)
@@ -323,10 +329,12 @@ def test_review_mode_only_for_reviewer_pass_cases(tmp_path: Path) -> None:
     exact = llm.LlmJudgement(True, Label.EXACT, 10.0, 0.9, model="m", record=STARS)
     kept = llm.combine(reviewed, exact, settings)
     assert kept.label is Label.MAJOR and "kept" in kept.reason
+    assert kept.code is VerdictCode.IDENTIFIER_MISMATCH
 
 
 def test_skipped_and_off_never_call(tmp_path: Path) -> None:
-    skipped = Verdict(entry(entry_type="software"), Label.SKIPPED, 0.0, 1.0, "Software.")
+    skipped = Verdict(entry(entry_type="software"), Label.SKIPPED, 0.0, 1.0,
+                      VerdictCode.NOT_SCHOLARLY)
     assert not llm.needs_llm(skipped, MONOPOLES, replace(Settings(), llm_mode="judge"))
     # mode off: no client is even built (no model configured, no server)
     out, usage = asyncio.run(llm.apply_llm([(exact_verdict(), MONOPOLES)], Settings()))

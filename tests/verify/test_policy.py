@@ -16,6 +16,7 @@ from citecheck_tex.model import (
     QueryKind,
     Record,
     SourceStatus,
+    VerdictCode,
 )
 from citecheck_tex.verify.policy import decide, is_settled, skip_reason
 from tests.verify.records import MONOPOLES, STARS, entry
@@ -109,7 +110,7 @@ def test_reviewer_hijacked_identifier_is_major() -> None:
               authors=(Person("Farnsworth", "T."),), doi=MONOPOLES.doi, venue="", volume="",
               pages="")
     v = decide(e, [found(MONOPOLES, kind=QueryKind.DOI), status(SourceStatus.NOT_FOUND)], S)
-    assert v.label is Label.MAJOR
+    assert v.label is Label.MAJOR and v.code is VerdictCode.IDENTIFIER_MISMATCH
     assert "hijacked" in v.reason
     assert v.suggested is None
 
@@ -120,9 +121,9 @@ def test_identifier_and_journal_reference_agreeing_is_that_work() -> None:
     e = entry(title="Temporal dynamics of quantum gravitational waves with HelioTrace",
               authors=(Person("Farnsworth", "T."),), doi=MONOPOLES.doi)
     v = decide(e, [found(MONOPOLES, kind=QueryKind.DOI), status(SourceStatus.NOT_FOUND)], S)
-    assert v.label is Label.MINOR
+    assert v.label is Label.MINOR and v.code is VerdictCode.FIELD_MISMATCH
     assert {d.field for d in v.discrepancies} >= {"title", "author"}
-    assert "another paper" not in v.reason
+    assert "another paper" not in v.reason and "other_work" not in v.facts
 
 
 def test_more_wrong_fields_never_milder() -> None:
@@ -184,9 +185,9 @@ PARTIAL = Settings(offline=True)  # index_complete defaults to False
 def test_local_index_alone_not_finding_is_unverified_unless_complete() -> None:
     answers = [status(SourceStatus.NOT_FOUND, "local")]
     v = decide(entry(), answers, PARTIAL)
-    assert v.label is Label.UNVERIFIED
+    assert v.label is Label.UNVERIFIED and v.code is VerdictCode.INDEX_ONLY and v.index_only
     assert "re-run online" in v.reason and "--index-complete" not in v.reason
-    assert decide(entry(), answers, S).label is Label.MAJOR
+    assert decide(entry(), answers, S).code is VerdictCode.NO_RECORD
 
 
 def test_local_index_alone_with_only_a_distant_record_is_unverified() -> None:
@@ -194,7 +195,8 @@ def test_local_index_alone_with_only_a_distant_record_is_unverified() -> None:
               authors=(Person("Farnsworth", "T."),))
     v = decide(e, [found(MONOPOLES)], PARTIAL)
     assert v.label is Label.UNVERIFIED and v.match is None and v.suggested is None
-    assert decide(e, [found(MONOPOLES)], S).label is Label.MAJOR
+    assert v.code is VerdictCode.INDEX_ONLY and "the closest differs in" in v.reason
+    assert decide(e, [found(MONOPOLES)], S).code is VerdictCode.NO_MATCH
 
 
 def test_an_online_source_not_finding_it_is_evidence_even_with_a_partial_index() -> None:
@@ -219,7 +221,7 @@ def test_a_real_title_with_grafted_authors_is_major() -> None:
     e = entry(authors=_people("Corrigan", "Foncea", "Hoeksma", "Roughgarden"),
               doi=MONOPOLES.doi)
     v = decide(e, [found(MONOPOLES, kind=QueryKind.DOI)], S)
-    assert v.label is Label.MAJOR
+    assert v.label is Label.MAJOR and v.code is VerdictCode.CHIMERA
     assert "chimera" in v.reason.lower() and v.suggested is None
     assert v.match == MONOPOLES  # the real work is shown, not offered as a correction
 
@@ -253,6 +255,7 @@ def test_misc_web_page_with_authors_is_skipped_when_no_record_fits() -> None:
     e = _misc("https://lczero.org/")
     v = decide(e, [found(MONOPOLES), status(SourceStatus.NOT_FOUND)], S)
     assert v.label is Label.SKIPPED and "web page" in v.reason
+    assert v.code is VerdictCode.WEB_PAGE
 
 
 def test_misc_pointing_to_a_scholarly_host_is_still_checked() -> None:

@@ -23,6 +23,7 @@ from citecheck_tex.model import (
     QueryKind,
     Record,
     SourceStatus,
+    VerdictCode,
 )
 from citecheck_tex.sources.importers import inspire_row
 from citecheck_tex.verify.compare import arxiv_year, compare, record_years
@@ -133,7 +134,7 @@ def test_agreeing_arxiv_id_without_title_is_never_hijacked() -> None:
                   venue="Phys.Rev.", volume="D88", pages="052010", arxiv="1303.3276")
     v = decide(cited, [found(D0, kind=QueryKind.ARXIV)], COMPLETE)
     assert v.label is not Label.MAJOR
-    assert "resolves" not in v.reason
+    assert "resolves" not in v.reason and "other_work" not in v.facts
 
 
 # HEPML.bib Metodiev:2017vrx is JHEP 10 (2017) 174; ref33786 cites JHEP 10 (2012) 174,
@@ -178,7 +179,7 @@ def test_record_that_contradicts_nothing_is_no_evidence_of_fabrication() -> None
                   authors_truncated=True, year="2014", venue="PoS", volume="Lattice2014",
                   pages="390")
     v = decide(cited, [found(CONSTANTINOU, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
-    assert v.label is Label.UNVERIFIED
+    assert v.label is Label.UNVERIFIED and v.code is VerdictCode.CANNOT_CONFIRM
     assert "contradicts nothing" in v.reason
 
 
@@ -191,7 +192,7 @@ def test_no_title_no_authors_is_unverified_even_with_a_complete_index() -> None:
                   origin=EntryOrigin.TEXT, year="2015", venue="Class.Quant.Grav.",
                   volume="32", pages="074001", doi="10.1088/0264-9381/32/7/074001")
     v = decide(cited, [not_found(QueryKind.DOI), not_found(QueryKind.JOURNAL_REF)], COMPLETE)
-    assert v.label is Label.UNVERIFIED
+    assert v.label is Label.UNVERIFIED and v.code is VerdictCode.POOR_PARSE
     assert "neither a title nor authors" in v.reason
 
 
@@ -317,7 +318,7 @@ def test_cited_edition_not_found_is_unverified_not_a_fix() -> None:
     cited = Entry(key="e", entry_type="misc", file="r.bib", line=1,
                   title="Top pair cross section in dileptons", year="2013")
     v = decide(cited, [found(PAS_2011, PAS_2012)], COMPLETE)
-    assert v.label is Label.UNVERIFIED
+    assert v.label is Label.UNVERIFIED and v.code is VerdictCode.ANOTHER_EDITION
     assert "another edition exists" in v.reason
     assert "1260626" in v.reason and "1260777" in v.reason
     assert v.suggested is None
@@ -462,7 +463,7 @@ def test_publisher_page_leftovers_make_a_poor_parse() -> None:
                   year="1998", venue="Nature", volume="394", pages="248",
                   doi="10.1038/28338")
     v = decide(cited, [not_found(QueryKind.DOI), not_found(QueryKind.JOURNAL_REF)], COMPLETE)
-    assert v.label is Label.UNVERIFIED
+    assert v.label is Label.UNVERIFIED and v.code is VerdictCode.POOR_PARSE
     assert "leftovers of a publisher's page" in v.reason
     # the same reference without the leftovers, in a complete index: MAJOR
     clean = Entry(key="c", entry_type="misc", file="r.txt", line=1, origin=EntryOrigin.TEXT,
