@@ -276,7 +276,8 @@ class Coverage:
             titles = [r[0] for r in conn.execute("SELECT data FROM records")]
         finally:
             conn.close()
-        self.titles = sorted({_norm_title(json.loads(t)["title"]) for t in titles} - {""})
+        # schema 4 leaves empty fields out of the record JSON
+        self.titles = sorted({_norm_title(json.loads(t).get("title", "")) for t in titles} - {""})
 
     def covered(self, title: str, doi: str) -> bool:
         """Same DOI (an arXiv DataCite DOI also by arXiv id), or title similarity >= 0.9."""
