@@ -351,6 +351,10 @@ def parse_display_name(name: str) -> Person:
     return _display_person(words, jr)
 
 
+#: a display name with glued initials deposited as a family name ("C.Y.Jiang", "D.R.Brown")
+_GLUED_DISPLAY = re.compile(r"(?:[A-Z]\.-?){1,3}\s*[A-Z][^\W\d_]*(?:[-'][^\W\d_]+)*")
+
+
 @lru_cache(maxsize=65536)
 def person_from_parts(family: str, given: str = "", jr: str = "") -> Person:
     """A Person from separate family/given (and suffix) values.
@@ -367,6 +371,8 @@ def person_from_parts(family: str, given: str = "", jr: str = "") -> Person:
         return _collaboration_person(f"{family}, {given}")
     if is_collaboration(family) and not given:
         return _collaboration_person(family)
+    if not given and _GLUED_DISPLAY.fullmatch(family):
+        return parse_display_name(family)  # a whole name in the family field: "C.Y.Jiang"
     if "," in given:  # "S.James, Jr." or "Jr., S.James"
         pieces = [p.strip() for p in given.split(",") if p.strip()]
         suffixes = [p for p in pieces if _jr(p)]

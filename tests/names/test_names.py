@@ -254,3 +254,17 @@ def test_inspire_editor_mark_is_no_part_of_the_name() -> None:
     ``Longo, Roberto, (ed.)``): every form drops the mark."""
     _same(Person(family="Glozman", given="L.Y."), parse_bibtex_name("Glozman, L.Y., (ed.)"),
           parse_display_name("Glozman, L.Y., (ed.)"), person_from_parts("Glozman", "L.Y., (ed.)"))
+
+
+def test_a_whole_name_in_the_family_field_is_split() -> None:
+    # Real: INSPIRE lists the authors of 10.1063/1.4975991 as "C.Y.Jiang", "D.R.Brown",
+    # "A.A.Parizzi" (shared/corpus/dumps/inspire_literature.jsonl); deposited as a family
+    # name with no given name, the online benchmark's Crossref answer made the correct
+    # citation "Jiang, C.Y." a false MINOR on author.
+    from citecheck_tex.names import person_from_parts
+
+    assert person_from_parts("C.Y.Jiang", "") == person_from_parts("Jiang", "C.Y.")
+    assert person_from_parts("A.A.Parizzi").family == "Parizzi"
+    # an ordinary family name, or one with its given name beside it, is left alone
+    assert person_from_parts("O'Neil").family == "O'Neil"
+    assert person_from_parts("Jiang", "C.Y.").family == "Jiang"
