@@ -42,6 +42,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.accuracy.real_references import bib_author_string
 from bench.paths import CORPUS
 from citecheck_tex.model import Entry, Person
 from citecheck_tex.tex.bbl import parse_bbl_text
@@ -79,32 +80,6 @@ def _first(value: object) -> str:
     if isinstance(value, list):
         return str(value[0]) if value else ""
     return str(value or "")
-
-
-def _author_string(value: object) -> str:
-    """The stored authors as one BibTeX author string: a list of "Family, I." names, or a
-    string "A. One, B. Two and C. Three et al." ("Abhishodh, P" stays one name)."""
-    if isinstance(value, list):
-        names = [str(v) for v in value]
-    else:
-        names = []
-        for piece in re.split(r",?\s+and\s+", str(value or "")):
-            parts = [q.strip() for q in piece.split(",")]
-            if len(parts) == 2 and re.fullmatch(r"[A-Z][\w.\- ]{0,6}", parts[1]) \
-                    and " " not in parts[0]:
-                names.append(piece.strip())
-            else:
-                names.extend(parts)
-    out, others = [], False
-    for n in names:
-        if re.fullmatch(r"et\.?\s*al\.?", n.strip(), re.IGNORECASE):
-            others = True
-            continue
-        if re.search(r"\s+et\.?\s*al\.?$", n):
-            others, n = True, re.sub(r"\s+et\.?\s*al\.?$", "", n)
-        if n.strip():
-            out.append(n.strip())
-    return " and ".join(out + (["others"] if others else []))
 
 
 _NAME_OK = re.compile(r"^[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+$")
@@ -152,7 +127,7 @@ def load(n: int, seed: int = 10) -> list[Ref]:
             if not re.fullmatch(r"[A-Z]?\d{1,5}[A-Z]?", parts[1]) or not re.fullmatch(
                     r"[A-Za-z]?\d+(?:-\d+)?", parts[2]):
                 continue
-            persons, truncated = split_names(_author_string(d.get("authors")))
+            persons, truncated = split_names(bib_author_string(d.get("authors")))
             if not _clean_persons(persons) or len(persons) > 12:
                 continue
             key, vol = split_volume_letter(parts[0], parts[1])

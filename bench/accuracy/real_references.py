@@ -64,7 +64,9 @@ def _first(value: object) -> str:
     return str(value or "")
 
 
-def _authors(value: object) -> str:
+def bib_author_string(value: object) -> str:
+    """The stored authors as one BibTeX author string: a list of "Family, I." names, or a
+    string "A. One, B. Two and C. Three et al." ("Abhishodh, P" stays one name)."""
     if isinstance(value, list):
         names = [str(v) for v in value]
     else:
@@ -79,15 +81,13 @@ def _authors(value: object) -> str:
                 names.extend(parts)
     out, others = [], False
     for n in names:
-        if not n:
-            continue
-        if re.fullmatch(r"et\.?\s*al\.?|et al", n, re.IGNORECASE):
+        if re.fullmatch(r"et\.?\s*al\.?", n.strip(), re.IGNORECASE):
             others = True
             continue
         if re.search(r"\s+et\.?\s*al\.?$", n):
-            others = True
-            n = re.sub(r"\s+et\.?\s*al\.?$", "", n)
-        out.append(n)
+            others, n = True, re.sub(r"\s+et\.?\s*al\.?$", "", n)
+        if n.strip():
+            out.append(n.strip())
     return " and ".join(out + (["others"] if others else []))
 
 
@@ -106,7 +106,7 @@ def render(i: int, d: dict[str, object]) -> str:
             fields["volume"] = parts[1]
         if len(parts) > 2:
             fields["pages"] = parts[2]
-    authors = _authors(d.get("authors"))
+    authors = bib_author_string(d.get("authors"))
     if authors:
         fields["author"] = authors
     for name in ("title", "year", "doi", "url"):
@@ -130,7 +130,7 @@ def render_text(d: dict[str, object]) -> str:
     """The reference as a physicist's plain-text list item, from its stored fields only:
     ``A. Author, B. Author, Title, Phys.Rev.Lett. 107, 171101 (2011), arXiv:..., doi:...``."""
     parts = []
-    authors = _authors(d.get("authors")).replace(" and others", " et al.")
+    authors = bib_author_string(d.get("authors")).replace(" and others", " et al.")
     if authors:
         parts.append(authors.replace(" and ", ", "))
     title = _first(d.get("title"))
