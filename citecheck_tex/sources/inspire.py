@@ -286,14 +286,27 @@ class InspireSource:
                 any(_cites(h, queries[i]) for i in idx) for h in hits)
             for i in idx:
                 match = [r for r, h in records if _cites(h, queries[i])]
-                reqs = requests if i == idx[0] else 0
-                if match:
-                    out[i] = Answer(self.name, queries[i], SourceStatus.FOUND, tuple(match[:1]),
-                                    latency_ms=elapsed_ms(started), http_requests=reqs)
-                elif complete:
-                    out[i] = Answer(self.name, queries[i], SourceStatus.NOT_FOUND,
-                                    message=f"inspire: nothing at {terms[i]}",
-                                    latency_ms=elapsed_ms(started), http_requests=reqs)
+                out[i] = self._batched_answer(
+                    queries[i], tuple(match[:1]), complete, f"nothing at {terms[i]}",
+                    requests if i == idx[0] else 0, started)
+        return await self._ask_rest_alone(queries, out)
+
+    def _batched_answer(self, query: Query, records: tuple[Record, ...], complete: bool,
+                        missing: str, requests: int, started: float) -> Answer | None:
+        """One query's answer from a batched search: FOUND with its records, NOT_FOUND
+        when the batch answer was complete, else None (the query is asked alone)."""
+        if records:
+            return Answer(self.name, query, SourceStatus.FOUND, records,
+                          latency_ms=elapsed_ms(started), http_requests=requests)
+        if complete:
+            return Answer(self.name, query, SourceStatus.NOT_FOUND,
+                          message=f"inspire: {missing}",
+                          latency_ms=elapsed_ms(started), http_requests=requests)
+        return None
+
+    async def _ask_rest_alone(self, queries: Sequence[Query],
+                              out: list[Answer | None]) -> list[Answer]:
+        """Ask every query its batch did not settle on its own search."""
         for i, q in enumerate(queries):
             if out[i] is None:
                 out[i] = await self._fetch_search(q)
@@ -330,18 +343,10 @@ class InspireSource:
             complete = total <= len(hits)
             for i in idx:
                 recs = tuple(r for _, r in sorted(mine[i], key=lambda x: -x[0])[:TITLE_ROWS])
-                reqs = requests if i == idx[0] else 0
-                if recs:
-                    out[i] = Answer(self.name, queries[i], SourceStatus.FOUND, recs,
-                                    latency_ms=elapsed_ms(started), http_requests=reqs)
-                elif complete:
-                    out[i] = Answer(self.name, queries[i], SourceStatus.NOT_FOUND,
-                                    message=f"inspire: no record with title {queries[i].value!r}",
-                                    latency_ms=elapsed_ms(started), http_requests=reqs)
-        for i, q in enumerate(queries):
-            if out[i] is None:
-                out[i] = await self._fetch_search(q)
-        return [a for a in out if a is not None]
+                out[i] = self._batched_answer(
+                    queries[i], recs, complete, f"no record with title {queries[i].value!r}",
+                    requests if i == idx[0] else 0, started)
+        return await self._ask_rest_alone(queries, out)
 
     async def _fetch_author_year(self, query: Query) -> Answer:
         """``fa NAME and date YEAR and j "TITLE"``; without the journal when that finds
