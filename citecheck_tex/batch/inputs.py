@@ -111,7 +111,7 @@ def _classify(path: Path, *, explicit: bool) -> str:
         return ARCHIVE
     if name.endswith(EXPLICIT_SUFFIXES if explicit else PAPER_SUFFIXES):
         return FILE
-    if "." not in name and _sniff_archive(path):
+    if _sniff_archive(path):  # an arXiv download saved as "2101.01234"
         return ARCHIVE
     return IGNORED
 
@@ -159,7 +159,8 @@ def discover(inputs: Sequence[Path], *, manifests: Sequence[Path] = (),
         for path, line in read_manifest(manifest):
             origin = f"{manifest}:{line}"
             if not path.exists():
-                add(path, FILE, origin, f"{origin}: {path}: no such file or folder")
+                kind = ARCHIVE if is_archive_name(path.name) else FILE
+                add(path, kind, origin, f"{origin}: {path}: no such file or folder")
                 continue
             kind = _classify(path, explicit=True)
             if kind == IGNORED:

@@ -63,7 +63,7 @@ class BatchOptions:
     ``resume``: skip papers an earlier batch checked with the same content and
     settings; ``processes``: LocalCluster workers are processes (False: threads of
     this process, for tests); ``dashboard``: start Dask's dashboard (when bokeh is
-    installed).
+    installed); ``connect_timeout_s``: how long to try reaching ``scheduler``.
     """
 
     workers: int = 0
@@ -72,6 +72,7 @@ class BatchOptions:
     resume: bool = True
     processes: bool = True
     dashboard: bool = True
+    connect_timeout_s: float = 20.0
 
 
 @dataclass(slots=True)
@@ -175,7 +176,7 @@ def _open_client(options: BatchOptions) -> tuple[Client, Any]:
                          hint="pip install 'citecheck-tex[batch]'") from exc
     if options.scheduler:
         try:
-            client = Client(options.scheduler, timeout="20s")  # type: ignore[no-untyped-call]
+            client = Client(options.scheduler, timeout=f"{options.connect_timeout_s}s")  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"cannot connect to the Dask scheduler at {options.scheduler} "
                              f"({exc})", hint="start one with `dask scheduler`, or leave out "
@@ -184,7 +185,9 @@ def _open_client(options: BatchOptions) -> tuple[Client, Any]:
     workers = options.workers or os.cpu_count() or 1
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
                            processes=options.processes,
-                           dashboard_address=":8787" if options.dashboard else None,
+                           # the scheduler's HTTP server always starts: on a free port
+                           # when no dashboard is wanted (8787 may be another's)
+                           dashboard_address=":8787" if options.dashboard else ":0",
                            silence_logs=logging.ERROR)
     return Client(cluster), cluster  # type: ignore[no-untyped-call]
 
@@ -307,7 +310,7 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
                                  hint="start some with `dask worker "
                                  f"{options.scheduler}`") from exc
         workers = len(client.scheduler_info().get("workers", {}))
-        dashboard = dashboard_of(client)
+        dashboard = dashboard_of(client) if options.dashboard or options.scheduler else ""
         if started is not None:
             started(workers, dashboard)
         if not settings.offline:

@@ -53,6 +53,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--paper-timeout", type=float, default=600.0, metavar="SECONDS",
                    help="a paper still running after this long is listed as failed "
                    "(default 600; 0: no limit)")
+    p.add_argument("--no-dashboard", action="store_true",
+                   help="start no Dask dashboard for the local cluster (default: on port 8787, "
+                   "or a free one, when bokeh is installed)")
     p.add_argument("--no-resume", action="store_true",
                    help="check every paper again, also those an earlier batch checked unchanged")
     add_check_options(p, out_help=f"output folder (default: ./{DEFAULT_OUT})",
@@ -132,7 +135,8 @@ def cli(argv: Sequence[str]) -> int:
     if ns.workers < 0 or ns.paper_timeout < 0:
         raise UsageError("--workers and --paper-timeout must not be negative")
     options = BatchOptions(workers=ns.workers, scheduler=ns.scheduler or "",
-                           paper_timeout_s=ns.paper_timeout, resume=not ns.no_resume)
+                           paper_timeout_s=ns.paper_timeout, resume=not ns.no_resume,
+                           dashboard=not ns.no_dashboard)
     done = run([Path(p) for p in ns.inputs], settings, options,
                manifests=[Path(m) for m in ns.manifest], show=not settings.quiet)
     sys.stdout.write(render_summary(done, verbose=settings.verbose, quiet=settings.quiet))
