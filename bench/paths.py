@@ -2,7 +2,7 @@
 
 ``SHARED`` is the shared data folder (corpus, fixtures, benchmarks). CI runs a fresh
 clone with ``shared/`` beside it (``<repo>/../shared``); on the development machine it
-is ``/work/shared``. The first that exists wins.
+is ``/work/shared``. The first that holds ``corpus/`` wins.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ DATA = REPO / "bench" / "data"
 
 def _shared() -> Path:
     beside = REPO.parent / "shared"
-    return beside if beside.is_dir() else Path("/work/shared")
+    # the folder must hold the corpus: in a checkout under a folder of work trees,
+    # ../shared can be another work tree (one named "shared")
+    return beside if (beside / "corpus").is_dir() else Path("/work/shared")
 
 
 SHARED = _shared()

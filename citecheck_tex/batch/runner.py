@@ -35,7 +35,7 @@ from citecheck_tex.batch.task import (
     SKIPPED,
     UNCHANGED,
     PaperOutcome,
-    check_paper,
+    check_paper_task,
     resumed,
 )
 from citecheck_tex.config import Settings
@@ -50,6 +50,9 @@ logger = logging.getLogger(__name__)
 _NOT_IN_KEY = frozenset({"quiet", "verbose", "out_dir", "project_root", "path_root", "refresh",
                          "fail_on"})
 SUMMARY_FILE = "summary.json"
+#: Papers per worker thread the local scheduler keeps queued on the worker
+#: (``distributed.scheduler.worker-saturation``; see docs/batch.md for a cluster's).
+WORKER_SATURATION = 4.0
 EXIT_OK, EXIT_FOUND, EXIT_INTERRUPTED = 0, 1, 130
 
 
@@ -182,13 +185,19 @@ def _open_client(options: BatchOptions) -> tuple[Client, Any]:
                              f"({exc})", hint="start one with `dask scheduler`, or leave out "
                              "--scheduler to run on this machine") from exc
         return client, None
+    import dask
+
     workers = options.workers or os.cpu_count() or 1
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
+    # Dask's default (1.1) hands a single-threaded worker its next paper only when the
+    # last one is done: a scheduler round trip of idle time per paper. A few papers
+    # queued on each worker hide it (work stealing still balances the load).
+    with dask.config.set({"distributed.scheduler.worker-saturation": WORKER_SATURATION}):
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
                            processes=options.processes,
-                           # the scheduler's HTTP server always starts: on a free port
-                           # when no dashboard is wanted (8787 may be another's)
-                           dashboard_address=":8787" if options.dashboard else ":0",
-                           silence_logs=logging.ERROR)
+                               # the scheduler's HTTP server always starts: on a free
+                               # port when no dashboard is wanted (8787 may be another's)
+                               dashboard_address=":8787" if options.dashboard else ":0",
+                               silence_logs=logging.ERROR)
     return Client(cluster), cluster  # type: ignore[no-untyped-call]
 
 
@@ -317,23 +326,25 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
             from citecheck_tex.batch.limiter import start_global_limiter
 
             limiter = start_global_limiter(client)
-        by_future: dict[Any, Paper] = {}
-        for paper, content in todo:
-            fut = client.submit(check_paper, paper, settings, out_dir=str(out_dir),
-                                content=content, settings_key=key,
-                                timeout_s=options.paper_timeout_s, limiter=limiter,
-                                key=f"citecheck-{paper.name}-{content[:12]}", pure=False)
-            by_future[fut] = paper
-            futures.append(fut)
-        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
-            paper = by_future[fut]
-            try:
-                outcome: PaperOutcome = fut.result()
-            except Exception as exc:  # the worker died (memory, killed): this paper failed
-                outcome = PaperOutcome(paper, FAILED, error=f"the worker running it was lost "
-                                       f"({type(exc).__name__}: {exc})")
-            finished(outcome)
-            fut.release()
+        # one map (one message to the scheduler), results collected in batches: Dask's
+        # cost per paper stays a few milliseconds
+        futures = client.map(
+            check_paper_task, [p for p, _ in todo], [c for _, c in todo], settings=settings,
+            out_dir=str(out_dir), settings_key=key, timeout_s=options.paper_timeout_s,
+            limiter=limiter, key=[f"citecheck-{p.name}-{c[:12]}" for p, c in todo],
+            pure=False)
+        by_key = {fut.key: paper for fut, (paper, _) in zip(futures, todo, strict=True)}
+        done = as_completed(futures, with_results=True, raise_errors=False)  # type: ignore[no-untyped-call]
+        for chunk in done.batches():  # type: ignore[no-untyped-call]
+            for fut, got in chunk:
+                if isinstance(got, PaperOutcome):
+                    outcome = got
+                else:  # the worker died (memory, killed): (type, exception, traceback)
+                    err = got[1] if isinstance(got, tuple) and len(got) == 3 else got
+                    outcome = PaperOutcome(by_key[fut.key], FAILED, error="the worker running "
+                                           f"it was lost ({type(err).__name__}: {err})")
+                finished(outcome)
+                fut.release()
         return workers, dashboard
     finally:
         for fut in futures:

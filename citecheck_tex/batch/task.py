@@ -145,6 +145,15 @@ def check_paper(paper: Paper, settings: Settings, *, out_dir: str, content: str,
     return replace(outcome, elapsed_s=time.perf_counter() - t0, worker=worker)
 
 
+def check_paper_task(paper: Paper, content: str, *, settings: Settings, out_dir: str,
+                     settings_key: str, timeout_s: float = 0.0,
+                     limiter: object | None = None) -> PaperOutcome:
+    """:func:`check_paper` with the paper and its content hash first (what
+    ``Client.map`` maps over)."""
+    return check_paper(paper, settings, out_dir=out_dir, content=content,
+                       settings_key=settings_key, timeout_s=timeout_s, limiter=limiter)
+
+
 def _check(paper: Paper, settings: Settings, target: Path, content: str, settings_key: str,
            timeout_s: float, limiter: object | None) -> PaperOutcome:
     from citecheck_tex import pipeline
@@ -204,9 +213,19 @@ def _limited(limiter: object | None) -> Any:
 
 
 def _write_state(target: Path, state: Mapping[str, Any]) -> None:
-    from citecheck_tex.outfiles import write_text_atomic
+    """Replace the state file atomically, without waiting for the disk (no fsync, unlike
+    the reports): a state lost in a crash only means the paper is checked again."""
+    import tempfile
 
-    write_text_atomic(target / STATE_FILE, json.dumps(state, indent=1, sort_keys=True) + "\n")
+    fd, tmp = tempfile.mkstemp(dir=target, prefix=f".{STATE_FILE}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(state, indent=1, sort_keys=True) + "\n")
+        os.replace(tmp, target / STATE_FILE)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def read_state(target: Path) -> dict[str, Any] | None:
