@@ -36,7 +36,7 @@ from citecheck_tex.batch.limiter import (  # noqa: E402
     start_global_limiter,
     use_global_limiter,
 )
-from tests.replay import Reply, ReplayServer, Request  # noqa: E402
+from tests.replay import ReplayServer, Reply, Request  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "api"
 
