@@ -27,6 +27,7 @@ claim is held waits for the answer instead of sending the same request. See
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -76,10 +77,11 @@ CREATE TABLE IF NOT EXISTS claims (
 );
 """
 
-#: How long a claim on a missing answer holds (seconds). Whoever claimed it is
-#: expected to store the answer or release the claim well within this; if it
-#: dies, the others wait at most this long before asking themselves.
-CLAIM_LEASE_S = 120.0
+#: How long a claim on a missing answer holds (seconds) unless renewed. The
+#: claimer renews it every third of this while its fetch runs (a fetch may wait
+#: long for a rate-limit slot); if the claimer dies (killed, its machine lost),
+#: the others wait at most this long before asking themselves.
+CLAIM_LEASE_S = 15.0
 
 #: What a cache backend raises when it cannot serve (SQLite, file system, Redis
 #: errors are turned into :class:`CacheError`, an ``OSError``).
@@ -538,9 +540,10 @@ class CachedSource:
     Not guaranteed, on purpose: a fetch that ends without a cacheable answer
     (errors and throttling are never cached) releases its claims, and whoever
     waited asks the source itself; a claimer that dies or takes longer than
-    ``lease_s`` loses its claim, and the waiter asks too (a duplicate request
-    rather than a stalled batch); ``refresh`` neither reads nor claims; a cache
-    that failed during the run is no longer consulted at all.
+    ``lease_s`` without renewing it (every third of the lease while its fetch
+    runs) loses its claim, and the waiter asks too (a duplicate request rather
+    than a stalled batch); ``refresh`` neither reads nor claims; a cache that
+    failed during the run is no longer consulted at all.
     """
 
     def __init__(self, inner: Source, cache: AnswerCache | None, *, refresh: bool = False,
@@ -620,15 +623,26 @@ class CachedSource:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2.0, 0.5)
 
+    async def _renew(self, asked: list[Query], owner: str) -> None:
+        """Keep ``owner``'s claims on ``asked`` alive while the fetch runs."""
+        cache = self.cache
+        while cache is not None:
+            await asyncio.sleep(self.lease_s / 3.0)
+            await self._call(cache.claim_sync, self.name, self.version, asked, owner,
+                             self.lease_s)
+
     async def _fetch_and_store(self, queries: list[Query], idx: list[int],
                                out: list[Answer | None], *, owner: str) -> None:
         """Ask the inner source for ``queries[idx]``; store the answers (releasing the claims)."""
         asked = [queries[i] for i in idx]
         done = False
+        renew = asyncio.create_task(self._renew(asked, owner)) if owner else None
         try:
             fresh = await self.inner.fetch_batch(asked)
             done = True
         finally:
+            if renew is not None:
+                renew.cancel()
             cache = self.cache
             if not done and owner and cache is not None and not cache.failure:
                 # cancelled or crashed mid-fetch: let the waiters ask at once, not after the
@@ -639,6 +653,9 @@ class CachedSource:
                     cache.fail(exc)
         for i, ans in zip(idx, fresh, strict=True):
             out[i] = ans
+        if renew is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await renew
         if self.cache is not None:
             await self._call(self.cache.put_many_sync, fresh, self.version)
 

@@ -105,8 +105,9 @@ class FakeSource:
     kinds = frozenset({QueryKind.DOI})
     version = "1"
 
-    def __init__(self, status: SourceStatus = SourceStatus.FOUND) -> None:
+    def __init__(self, status: SourceStatus = SourceStatus.FOUND, delay: float = 0.2) -> None:
         self.status = status
+        self.delay = delay
         self.asked: list[Query] = []
 
     async def fetch(self, query: Query) -> Answer:
@@ -114,7 +115,7 @@ class FakeSource:
 
     async def fetch_batch(self, queries: Sequence[Query]) -> list[Answer]:
         self.asked.extend(queries)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(self.delay)
         recs = (REC,) if self.status is SourceStatus.FOUND else ()
         return [Answer(self.name, q, self.status, recs) for q in queries]
 
@@ -131,6 +132,27 @@ def test_two_askers_at_the_same_moment_fetch_once(backend: tuple[AnswerCache, Cl
     assert sorted(q.value for q in inner.asked) == sorted([Q.value, Q2.value])  # once each
     assert [x.status for x in first + second] == [SourceStatus.FOUND] * 4
     assert sum(x.cached for x in first + second) == 2  # one side waited for the other
+
+
+def test_a_slow_fetch_keeps_its_claim_beyond_the_lease(
+        backend: tuple[AnswerCache, Clock]) -> None:
+    cache, _ = backend
+    if isinstance(cache, Cache):
+        import time
+
+        cache.clock = time.time  # leases run out in real time here
+    inner = FakeSource(delay=1.0)  # three leases long
+    slow = CachedSource(inner, cache, lease_s=0.3)
+    other = CachedSource(inner, cache, lease_s=0.3)
+
+    async def both() -> list[Answer]:
+        first = asyncio.create_task(slow.fetch(Q))
+        await asyncio.sleep(0.6)  # the first lease ran out long ago: renewed since
+        return [await other.fetch(Q), await first]
+
+    later, first = asyncio.run(both())
+    assert inner.asked == [Q]
+    assert later.cached and not first.cached
 
 
 def test_a_failed_fetch_frees_the_claim_for_the_next_asker(
