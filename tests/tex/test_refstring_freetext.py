@@ -322,6 +322,17 @@ JUDGED_CASES = [
      {"author": "A Grassi and Y Hatsuda and M Mariño", "journal": "J. Phys. A: Math. Theor.",
       "volume": "49", "pages": "115401", "year": "2016",
       "title": "Quantization conditions and functional equations in ABJ(M) theories"}),
+    # 27057 (benchmark id r27056): no authors stored, misc "The LIGO Scientific
+    # CollaborationAdvanced LIGO" (the collaboration run into the title), and the same
+    # written with the comma a bibliography puts there: "Advanced LIGO" is the title
+    ("The LIGO Scientific CollaborationAdvanced LIGO, Class. Quant. Grav. 32 (2015) 074001, "
+     "doi:10.1088/0264-9381/32/7/074001.",
+     {"author": "{The LIGO Scientific Collaboration}", "title": "Advanced LIGO",
+      "journal": "Class. Quant. Grav.", "volume": "32", "pages": "074001", "year": "2015",
+      "doi": "10.1088/0264-9381/32/7/074001"}),
+    ("The LIGO Scientific Collaboration, Advanced LIGO, Class. Quant. Grav. 32 (2015) 074001.",
+     {"author": "{The LIGO Scientific Collaboration}", "title": "Advanced LIGO",
+      "journal": "Class. Quant. Grav.", "volume": "32", "pages": "074001", "year": "2015"}),
     ("The ATLAS, arXiv:1606.02266.",  # 11781
      {"author": "{The ATLAS Collaboration}", "eprint": "1606.02266"}),
     ("Measurement of the t¯t production cross section in the dilepton channel in pp "  # 4119
