@@ -464,6 +464,9 @@ def parse_issue(fields: dict[str, str]) -> str:
     if not title and not fields.get("author"):
         return "neither authors nor a title could be read"
     first = re.split(r",|;|:\s", title, maxsplit=1)[0].strip()
+    # a page or article number that reference extraction left before the repeated names
+    # ("074015 S. Höche, Y. Li, S. Prestel") is no start of a title
+    first = re.sub(r"^\d{3,}\s+(?=[A-Z])", "", first)
     if title and (_ET_AL.search(title) or re.match(r"(?:and|&)\s", title)
                   or _names_without_separators(re.sub(r",|\band\b|&", " ", title))
                   or ("," in title and (_split_name_run(first) is not None

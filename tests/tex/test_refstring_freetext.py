@@ -181,6 +181,10 @@ def test_surname_first_names_split_the_right_way_round() -> None:
     # line 9717 (INSPIRE's authors "Schinkel D Macedo, R P and Ansorg M"): unreadable names
     ("Schinkel D Macedo, R P and Ansorg M, Class. Quant. Grav. 31 (2014) 075017", True),
     ("J. Ablinger, PoS LL2014, 019 (2014)", False),
+    # line 30943 (benchmark id r30942): misc "074015 S. Höche, Y. Li, S. Prestel", the
+    # article number and the names again, read as the title
+    ("S Höche Y Li S Prestel, 074015 S. Höche, Y. Li, S. Prestel, Phys. Rev. D 91 (2015) 7, "
+     "doi:10.1103/PhysRevD.91.074015.", True),
     ("Pontzen et al., 2016, Inverted initial conditions: exploring the growth of cosmic "
      "structure and voids", False),
 ])
