@@ -457,7 +457,8 @@ def show_flag(f: Flag, ref: dict[str, Any], world: World) -> str:
                  if raw.get(k)),
              f"  linked by {'+'.join(ref['linked_by'])}: {json.dumps(ref['evidence'])}"
              + (f"  OTHER CANDIDATES {json.dumps(ref['other_candidates'])}"
-                if ref["other_candidates"] else ""),
+                if ref["other_candidates"] else "")
+             + (f"  REFUSED {json.dumps(ref['refused'])}" if ref.get("refused") else ""),
              "  rendered: " + (render_text(raw) if f.rendering == "text"
                                else " ".join(render_bib(ref["id"], raw).split()))]
     if v is not None:
