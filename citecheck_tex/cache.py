@@ -121,6 +121,10 @@ class AnswerCache(Protocol):
                    lease_s: float) -> list[Claim]:
         """Claim each missing answer for ``owner`` (see :data:`Claim`), atomically per query."""
 
+    def renew_sync(self, source: str, version: str, queries: Sequence[Query], owner: str,
+                   lease_s: float) -> None:
+        """Extend ``owner``'s claims on ``queries`` that it still holds (never makes new ones)."""
+
     def release_sync(self, source: str, version: str, queries: Sequence[Query],
                      owner: str) -> None:
         """Drop ``owner``'s claims on ``queries`` (a fetch that gave no cacheable answer)."""
@@ -480,6 +484,16 @@ class Cache:
         with self._lock:
             return _retry_locked(write)
 
+    def renew_sync(self, source: str, version: str, queries: Sequence[Query], owner: str,
+                   lease_s: float = CLAIM_LEASE_S) -> None:
+        """Extend ``owner``'s claims on ``queries`` that it still holds."""
+        until = self.clock() + lease_s
+        with self._lock:
+            _retry_locked(lambda: self._conn.executemany(
+                "UPDATE claims SET expires_at = ? "
+                "WHERE source = ? AND version = ? AND qkey = ? AND owner = ?",
+                [(until, source, version, q.cache_key(), owner) for q in queries]))
+
     def release_sync(self, source: str, version: str, queries: Sequence[Query],
                      owner: str) -> None:
         """Drop ``owner``'s claims on ``queries``."""
@@ -628,7 +642,9 @@ class CachedSource:
         cache = self.cache
         while cache is not None:
             await asyncio.sleep(self.lease_s / 3.0)
-            await self._call(cache.claim_sync, self.name, self.version, asked, owner,
+            # only extends claims still held: a renewal that runs late, after the answers
+            # were stored and the claims dropped, must not claim them again
+            await self._call(cache.renew_sync, self.name, self.version, asked, owner,
                              self.lease_s)
 
     async def _fetch_and_store(self, queries: list[Query], idx: list[int],
@@ -698,6 +714,14 @@ end
 return out
 """
 
+# KEYS: claims; ARGV: owner, lease in ms. Extends those that are still the owner's.
+_RENEW = """
+for i = 1, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+end
+return 0
+"""
+
 # KEYS: claims; ARGV: owner. Deletes those that are still the owner's.
 _RELEASE = """
 for i = 1, #KEYS do
@@ -724,6 +748,7 @@ class RedisCache:
         self.failure = ""
         self._claim = client.register_script(_CLAIM)
         self._release = client.register_script(_RELEASE)
+        self._renew = client.register_script(_RENEW)
 
     @classmethod
     def open(cls, url: str, *, clock: Callable[[], float] = time.time) -> RedisCache:
@@ -850,6 +875,14 @@ class RedisCache:
                 # stored; one the injected clock says has expired counts as absent: ours
                 out.append(self._decode(source, q, reply) or True)
         return out
+
+    def renew_sync(self, source: str, version: str, queries: Sequence[Query], owner: str,
+                   lease_s: float = CLAIM_LEASE_S) -> None:
+        """Extend ``owner``'s claims on ``queries`` that it still holds."""
+        if queries:
+            keys = [self._key("c", source, version, q) for q in queries]
+            self._redis(lambda: self._renew(keys=keys,
+                                            args=[owner, max(1, int(lease_s * 1000))]))
 
     def release_sync(self, source: str, version: str, queries: Sequence[Query],
                      owner: str) -> None:

@@ -89,7 +89,10 @@ def test_a_claim_is_held_by_one_owner_until_answered_released_or_expired(
     assert isinstance(stored, Answer) and stored.records == (REC,) and waiting is False
     cache.release_sync("crossref", "1", [Q2], "bob")  # not his: nothing happens
     assert cache.claim_sync("crossref", "1", [Q2], "bob", 60.0) == [False]
+    cache.renew_sync("crossref", "1", [Q2], "bob", 60.0)  # renews only what one holds
+    assert cache.claim_sync("crossref", "1", [Q2], "bob", 60.0) == [False]
     cache.release_sync("crossref", "1", [Q2], "alice")  # her fetch failed: free again
+    cache.renew_sync("crossref", "1", [Q2], "alice", 60.0)  # a late renewal claims nothing
     assert cache.claim_sync("crossref", "1", [Q2], "bob", 0.2) == [True]
     if isinstance(cache, Cache):
         clock.now += 1.0  # bob died: his lease runs out
