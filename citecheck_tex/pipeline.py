@@ -38,7 +38,7 @@ from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
 from citecheck_tex.tex.ids import find_report_number
 
 if TYPE_CHECKING:
-    from citecheck_tex.cache import Cache
+    from citecheck_tex.cache import AnswerCache
     from citecheck_tex.sources.base import Source
     from citecheck_tex.sources.http import Http
     from citecheck_tex.verify.llm import LlmUsage
@@ -678,14 +678,12 @@ def _network_problems(verdicts: Sequence[Verdict],
     return out
 
 
-def _open_cache(settings: Settings, *, warn: bool = True) -> Cache | None:
-    """The answer cache of ``settings``: None when disabled or unusable (one warning)."""
-    cache_path = settings.resolved_cache_path()
-    if cache_path is None:
-        return None
-    from citecheck_tex.cache import Cache
+def _open_cache(settings: Settings, *, warn: bool = True) -> AnswerCache | None:
+    """The answer cache of ``settings`` (SQLite file or Redis): None when disabled or unusable
+    (one warning)."""
+    from citecheck_tex.cache import open_cache
 
-    return Cache.open_or_none(cache_path, warn=warn)
+    return open_cache(settings, warn=warn)
 
 
 async def check_entries_async(

@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -119,6 +119,9 @@ class BatchRun:
     workers: int = 0
     dashboard: str = ""
     interrupted: bool = False
+    #: the global rate board's counters per source (online runs): requests reserved,
+    #: throttled, slow-down factor
+    rate_stats: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
     def count(self, status: str) -> int:
         """How many papers ended with ``status`` (checked, unchanged, failed, ...)."""
@@ -238,6 +241,7 @@ def run_batch(
     state = BatchProgress(total=len(papers))
     outcomes: dict[str, PaperOutcome] = {}
     todo: list[tuple[Paper, str]] = []
+    rate_stats: dict[str, Mapping[str, float]] = {}
     interrupted = False
     workers, dashboard = 0, ""
 
@@ -285,7 +289,7 @@ def run_batch(
         if todo:
             try:
                 workers, dashboard = _run_on_dask(todo, settings, out_dir, key, options,
-                                                  finished, on_start)
+                                                  finished, on_start, rate_stats)
             except KeyboardInterrupt:
                 interrupted = True
     for paper, _ in todo:
@@ -298,13 +302,15 @@ def run_batch(
     run = BatchRun(ordered, out_dir, (), elapsed, status, workers, dashboard, interrupted)
     summary = write_summary(run, settings)
     return BatchRun(ordered, out_dir, (*table.paths, summary), elapsed, status, workers,
-                    dashboard, interrupted)
+                    dashboard, interrupted, rate_stats)
 
 
 def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir: Path,
                  key: str, options: BatchOptions, finished: Callable[[PaperOutcome], None],
-                 started: Callable[[int, str], None] | None) -> tuple[int, str]:
-    """Submit one task per paper, hand each outcome to ``finished`` as it arrives."""
+                 started: Callable[[int, str], None] | None,
+                 rate_stats: dict[str, Mapping[str, float]]) -> tuple[int, str]:
+    """Submit one task per paper, hand each outcome to ``finished`` as it arrives;
+    ``rate_stats`` receives the global rate board's counters."""
     from distributed import as_completed
 
     client, cluster = _open_client(options)
@@ -351,6 +357,10 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
             if not fut.done():
                 fut.cancel()
         if limiter is not None:
+            try:
+                rate_stats.update(limiter.stats())
+            except Exception:  # counters are a report, never a reason to fail
+                logger.debug("rate board statistics unavailable", exc_info=True)
             limiter.close()
         client.close()  # type: ignore[no-untyped-call]
         if cluster is not None:

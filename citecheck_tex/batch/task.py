@@ -12,21 +12,25 @@ batch reads to skip the paper when neither changed.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import logging
 import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from citecheck_tex.batch.inputs import IGNORED, Paper, opened
 from citecheck_tex.batch.table import RefRow, label_counts, rows_from_report
 from citecheck_tex.config import FAIL_ON_CHOICES, Settings
 from citecheck_tex.errors import CitecheckError
+
+if TYPE_CHECKING:
+    from citecheck_tex.batch.limiter import GlobalLimiterHandle
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +121,7 @@ def _no_bibliography(problems: tuple[Any, ...]) -> str:
 
 def check_paper(paper: Paper, settings: Settings, *, out_dir: str, content: str,
                 settings_key: str, timeout_s: float = 0.0,
-                limiter: object | None = None) -> PaperOutcome:
+                limiter: GlobalLimiterHandle | None = None) -> PaperOutcome:
     """Check one paper and write its reports and state; never raises.
 
     ``content`` and ``settings_key`` are stored in the state file so that a later batch
@@ -147,7 +151,7 @@ def check_paper(paper: Paper, settings: Settings, *, out_dir: str, content: str,
 
 def check_paper_task(paper: Paper, content: str, *, settings: Settings, out_dir: str,
                      settings_key: str, timeout_s: float = 0.0,
-                     limiter: object | None = None) -> PaperOutcome:
+                     limiter: GlobalLimiterHandle | None = None) -> PaperOutcome:
     """:func:`check_paper` with the paper and its content hash first (what
     ``Client.map`` maps over)."""
     return check_paper(paper, settings, out_dir=out_dir, content=content,
@@ -155,7 +159,7 @@ def check_paper_task(paper: Paper, content: str, *, settings: Settings, out_dir:
 
 
 def _check(paper: Paper, settings: Settings, target: Path, content: str, settings_key: str,
-           timeout_s: float, limiter: object | None) -> PaperOutcome:
+           timeout_s: float, limiter: GlobalLimiterHandle | None) -> PaperOutcome:
     from citecheck_tex import pipeline
     from citecheck_tex.model import RunResult
     from citecheck_tex.outfiles import write_reports
@@ -167,14 +171,17 @@ def _check(paper: Paper, settings: Settings, target: Path, content: str, setting
         paper_settings = replace(settings, project_root=str(root), out_dir=str(target))
 
         def run() -> RunResult | str:
-            with _limited(limiter):
-                project = load_project(path, project_root=root)
-                if not project.all_entries and not project.entries:
-                    return _no_bibliography(project.problems)
-                return pipeline.check(project, paper_settings)
+            project = load_project(path, project_root=root)
+            if not project.all_entries and not project.entries:
+                return _no_bibliography(project.problems)
+            return pipeline.check(project, paper_settings)
 
         try:
-            got = _call_with_timeout(run, timeout_s, paper.name)
+            # the limiter is entered on the task's own thread (where the Dask worker is
+            # known) and reaches the check's thread with the context it set
+            with _limited(limiter):
+                context = contextvars.copy_context()
+                got = _call_with_timeout(lambda: context.run(run), timeout_s, paper.name)
         except CitecheckError as exc:
             if path == Path(paper.path):
                 raise
@@ -201,7 +208,7 @@ def _check(paper: Paper, settings: Settings, target: Path, content: str, setting
 
 
 @contextlib.contextmanager
-def _limited(limiter: object | None) -> Any:
+def _limited(limiter: GlobalLimiterHandle | None) -> Iterator[None]:
     """The global rate limiter's context (none offline)."""
     if limiter is None:
         yield

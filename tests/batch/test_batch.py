@@ -331,3 +331,50 @@ def test_gzipped_single_tex_paper_is_read_and_named_by_its_archive(
     assert only.status == "failed"
     assert "no bibliography could be read" in only.error
     assert "refs.bib" in only.error and "citecheck-batch-" not in only.error
+
+
+# ----------------------------------------------------------------- online, global limits
+
+ONLINE_BIB = r"""
+@article{real, author = {Stanley, Caprice and Windisch, Tobias},
+  title = {Heat-bath random walks with {Markov} bases}, year = {2016}, eprint = {1605.08386}}
+@article{wrongyear, author = {Stanley, C. and Windisch, T.},
+  title = {Heat-bath random walks with Markov bases}, year = {2013}, eprint = {1605.08386}}
+@article{fake, author = {Farnsworth, Q. and Qanzar, L.},
+  title = {Temporal Dynamics of Quantum Gravitational Waves Using the HelioTrace Method},
+  year = {2016}, eprint = {1602.87451}}
+"""
+
+
+def test_online_batch_goes_through_the_global_board_and_the_shared_cache(
+        tmp_path: Path) -> None:
+    """Four papers citing the same works, online (recorded arXiv answers from
+    tests/fixtures/api/arxiv.jsonl) on two workers: every request the server saw was
+    reserved on the batch's rate board, and thanks to the shared answer cache the four
+    papers cost the requests of one."""
+    from tests.test_pipeline_online import _serve_arxiv
+    from tests.replay import ReplayServer
+
+    root = tmp_path / "in"
+    root.mkdir()
+    for n in range(4):
+        (root / f"paper{n}.bib").write_text(ONLINE_BIB, encoding="utf-8")
+    with ReplayServer() as server:
+        _serve_arxiv(server)
+        base = replace(Settings(), base_urls=server.base_urls(), sources=("arxiv",),
+                       rate_limits={"arxiv": 20.0}, timeout_s=5.0, max_retries=1,
+                       formats=("json",))
+        alone = run_batch(discover([root / "paper0.bib"]),
+                          replace(base, cache_path=str(tmp_path / "alone.sqlite")),
+                          tmp_path / "alone", FAST)
+        one_paper = len(server.requests)
+        run = run_batch(discover([root]), replace(base, cache_path=str(tmp_path / "c.sqlite")),
+                        tmp_path / "out", FAST)
+        batch_requests = len(server.requests) - one_paper
+    assert one_paper >= 1
+    assert [o.status for o in run.outcomes] == ["checked"] * 4
+    labels = {o.paper.name: o.counts for o in run.outcomes}
+    assert all(c == alone.outcomes[0].counts for c in labels.values())
+    assert alone.outcomes[0].counts["MAJOR"] == 1 and alone.outcomes[0].counts["MINOR"] == 1
+    assert batch_requests == one_paper  # the same answer is never fetched twice
+    assert run.rate_stats["arxiv"]["reserved"] == batch_requests
