@@ -66,7 +66,11 @@ class BatchOptions:
     ``resume``: skip papers an earlier batch checked with the same content and
     settings; ``processes``: LocalCluster workers are processes (False: threads of
     this process, for tests); ``dashboard``: start Dask's dashboard (when bokeh is
-    installed); ``connect_timeout_s``: how long to try reaching ``scheduler``.
+    installed); ``connect_timeout_s``: how long to try reaching ``scheduler``;
+    ``global_rate_limits``: online, every request takes its slot from one rate board on
+    the cluster (False: each worker process keeps its own per-process limits, so N
+    workers send up to N times the published rates; for benchmarks that show the
+    difference, never for a real run).
     """
 
     workers: int = 0
@@ -76,6 +80,7 @@ class BatchOptions:
     processes: bool = True
     dashboard: bool = True
     connect_timeout_s: float = 20.0
+    global_rate_limits: bool = True
 
 
 @dataclass(slots=True)
@@ -328,7 +333,7 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
         dashboard = dashboard_of(client) if options.dashboard or options.scheduler else ""
         if started is not None:
             started(workers, dashboard)
-        if not settings.offline:
+        if not settings.offline and options.global_rate_limits:
             from citecheck_tex.batch.limiter import start_global_limiter
 
             limiter = start_global_limiter(client)

@@ -194,6 +194,21 @@ def test_resumed_batch_checks_only_what_changed(papers: Path, index: Path,
     assert fourth["axions"].status == "checked"  # type: ignore[attr-defined]
 
 
+def test_a_paper_over_the_time_limit_is_listed_as_failed(papers: Path, index: Path,
+                                                        tmp_path: Path) -> None:
+    """A limit no check can meet: every paper fails with the time-out, the batch ends,
+    and a paper that timed out is checked again by the next batch (nothing was kept)."""
+    out = tmp_path / "out"
+    listed = [p for p in discover([papers]) if p.name in ("axions", "holography.bib")]
+    run = run_batch(listed, offline(index), out,
+                    replace(FAST, paper_timeout_s=1e-6))
+    assert [o.status for o in run.outcomes] == ["failed", "failed"]
+    assert all("time limit per paper" in o.error for o in run.outcomes)
+    assert not (out / "papers" / "axions" / "report.json").exists()
+    again = run_batch(listed, offline(index), out, FAST)
+    assert [o.status for o in again.outcomes] == ["checked", "checked"]
+
+
 def test_cli_batch_exit_status_and_summary(papers: Path, index: Path, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """The command line on a LocalCluster of one worker process, as a user runs it."""
