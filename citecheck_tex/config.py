@@ -182,7 +182,7 @@ class Settings:
 
     def user_agent(self) -> str:
         """Polite User-Agent with the mailto when configured."""
-        from citecheck_tex import __version__
+        from citecheck_tex.version import __version__
 
         contact = f"; mailto:{self.mailto}" if self.mailto else ""
         return f"citecheck-tex/{__version__} (https://pypi.org/project/citecheck-tex{contact})"
@@ -256,6 +256,12 @@ def _rate_limits(value: Any) -> dict[str, float]:
 
 #: Short names accepted in the environment and config files.
 _ALIASES = {"index": "index_path", "cache": "cache_path", "out": "out_dir"}
+
+
+def setting_keys() -> list[str]:
+    """Every configuration key, sorted: the :class:`Settings` fields and the short names
+    ``index``, ``cache`` and ``out``."""
+    return sorted({*_field_names(), *_ALIASES})
 
 
 def _check_key(name: str, origin: str) -> str:
