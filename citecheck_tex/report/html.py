@@ -171,14 +171,14 @@ def _links(v: Verdict) -> list[dict[str, str]]:
     return out
 
 
-def _fixes(v: Verdict) -> list[dict[str, str]]:
+def _fixes(v: Verdict) -> list[dict[str, Any]]:
     """A MINOR's corrections as ``field: cited -> value`` (the suggested value when any)."""
     if v.label is not Label.MINOR:
         return []
     from citecheck_tex.report.terminal import focus_difference
 
     suggested = dict(v.suggested or {})
-    out = []
+    out: list[dict[str, Any]] = []
     for d in v.discrepancies:
         value = suggested.get(d.field, d.found)
         # long values (author lists) show the part that differs; Copy takes the whole value
