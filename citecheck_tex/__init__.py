@@ -154,4 +154,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
+    """The module's names with the public ones not imported yet (completion in shells)."""
     return sorted({*globals(), *_EXPORTS})

@@ -41,9 +41,22 @@ BROKEN = {
                               "oddsource": "groupdb_plugin.oddities:make_dict"},
     "citecheck_tex.reporters": {"brokencsv": "groupdb_plugin.missing:Reporter",
                                 "notafactory": "groupdb_plugin.oddities:NUMBER",
-                                "oddreport": "groupdb_plugin.oddities:make_dict"},
+                                "oddreport": "groupdb_plugin.oddities:make_dict",
+                                "keys": "groupdb_plugin.oddities:KeysReporter"},
 }
-ODDITIES = "NUMBER = 42\n\n\ndef make_dict(*args, **kwargs):\n    return {}\n"
+ODDITIES = '''NUMBER = 42
+
+
+def make_dict(*args, **kwargs):
+    return {}
+
+
+class KeysReporter:  # render only, no files: printed to standard output
+    name = "keys"
+
+    def render(self, result, settings):
+        return "".join(f"key {v.entry.key} {v.label.value}\\n" for v in result.verdicts)
+'''
 
 
 def _install(site: Path) -> Path:
@@ -130,7 +143,7 @@ def _report(out: Path) -> dict[str, Any]:
 def test_a_plugin_source_answers_and_a_plugin_report_is_written(site: Path, paper: Path) -> None:
     out = paper / "out"
     proc = _cli(site, paper, "refs.bib", "--cache", "none", "--out", str(out),
-                "--format", "json,csv", "--fail-on", "never")
+                "--format", "json,csv,keys", "--fail-on", "never")
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "WARNING" not in proc.stderr
     report = _report(out)
@@ -140,6 +153,10 @@ def test_a_plugin_source_answers_and_a_plugin_report_is_written(site: Path, pape
         assert entries[key]["match"]["id"].startswith("group-")
         assert entries[key]["label"] == EXPECTED[key]
     assert entries["NotInGroup"]["match"] is None
+    # a plugin report without files is printed (as --format github is)
+    assert [ln for ln in proc.stdout.splitlines() if ln.startswith("key ")] == [
+        f"key {e['key']} {e['label']}" for e in report["entries"]]
+    assert sorted(p.name for p in out.iterdir()) == ["report.csv", "report.json"]
     with (out / "report.csv").open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     assert {r["key"]: (r["label"], r["code"], r["source"]) for r in rows} == {
