@@ -83,6 +83,12 @@ PROBLEM_CODES: dict[str, str] = {
     "index-incomplete": "The local index declared complete lacks most cited works",
     "index-unusable": "The local index could not be read",
     "outside-project": "A file outside the project folder is read",
+    "include-cycle": "Files include each other in a cycle",
+    "index-empty": "The local index is missing or empty",
+    "source-unavailable": "A configured source (e.g. a plugin) cannot be used",
+    "deadline": "The run's deadline passed: the report is partial",
+    "interrupted": "The run was interrupted: the report is partial",
+    "ignore-expired": "An ignored entry changed since it was ignored: it is checked again",
 }
 
 
