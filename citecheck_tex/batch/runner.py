@@ -199,7 +199,10 @@ def _open_client(options: BatchOptions) -> tuple[Client, Any]:
     # Dask's default (1.1) hands a single-threaded worker its next paper only when the
     # last one is done: a scheduler round trip of idle time per paper. A few papers
     # queued on each worker hide it (work stealing still balances the load).
-    with dask.config.set({"distributed.scheduler.worker-saturation": WORKER_SATURATION}):
+    # Dask's statistical profiler samples every thread's stack every 10 ms: on a check
+    # that takes milliseconds per paper it is a cost of its own (and holds the GIL)
+    with dask.config.set({"distributed.scheduler.worker-saturation": WORKER_SATURATION,
+                          "distributed.worker.profile.enabled": False}):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
                            processes=options.processes,
                                # the scheduler's HTTP server always starts: on a free
