@@ -407,6 +407,7 @@ def summary_data(run: BatchRun, settings: Settings) -> dict[str, Any]:
              "status": o.status, "error": o.error, "partial": o.partial or None,
              "fails": bool(o.fails.get(settings.fail_on, False)) or o.status == FAILED,
              "references": o.references, **{label: o.counts.get(label, 0) for label in LABELS},
+             "errors": list(o.errors),
              "report": f"{PAPERS_DIR}/{o.paper.name}/report.json"
              if o.status in (CHECKED, UNCHANGED) else None,
              "elapsed_s": round(o.elapsed_s, 3)}

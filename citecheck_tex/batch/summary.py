@@ -8,7 +8,14 @@ from typing import TextIO
 
 from citecheck_tex.batch.runner import BatchProgress, BatchRun
 from citecheck_tex.batch.table import LABELS
-from citecheck_tex.batch.task import CHECKED, FAILED, NOT_RUN, SKIPPED, UNCHANGED
+from citecheck_tex.batch.task import (
+    CHECKED,
+    FAILED,
+    NOT_RUN,
+    SKIPPED,
+    UNCHANGED,
+    PaperOutcome,
+)
 
 #: Up to this many papers the summary lists every one; above, only those that need a look.
 LIST_ALL = 30
@@ -70,15 +77,24 @@ class ProgressLine:
             self._len = 0
 
 
-def _paper_line(o_name: str, status: str, counts: dict[str, int], refs: int) -> str:
-    labels = "  ".join(f"{lab} {counts.get(lab, 0)}" for lab in LABELS)
-    return f"  {o_name:<32} {status:<9} {refs:>5} refs  {labels}"
+def _paper_line(o: PaperOutcome) -> str:
+    if o.status not in (CHECKED, UNCHANGED):
+        return f"  {o.paper.name:<32} {o.status:<9} {o.error}"
+    labels = "  ".join(f"{lab} {o.counts.get(lab, 0)}" for lab in LABELS)
+    errors = f"  errors: {', '.join(o.errors)}" if o.errors else ""
+    return f"  {o.paper.name:<32} {o.status:<9} {o.references:>5} refs  {labels}{errors}"
 
 
-def render_summary(run: BatchRun, *, verbose: bool = False, quiet: bool = False) -> str:
+def _fails(o: PaperOutcome, fail_on: str) -> bool:
+    return o.status in (FAILED, NOT_RUN) or bool(o.fails.get(fail_on, False))
+
+
+def render_summary(run: BatchRun, *, fail_on: str = "major", verbose: bool = False,
+                   quiet: bool = False) -> str:
     """The batch's summary for a terminal: totals, then the papers to look at (every
-    paper for a small batch or with ``verbose``): failed ones with their error, and
-    those with MAJOR references."""
+    paper for a small batch or with ``verbose``): those that fail at ``fail_on`` (most
+    MAJOR first, with their error problems) and those that could not be checked, with
+    their error."""
     out: list[str] = []
     totals = dict.fromkeys(LABELS, 0)
     for o in run.outcomes:
@@ -95,34 +111,24 @@ def render_summary(run: BatchRun, *, verbose: bool = False, quiet: bool = False)
                + (f"; {checked / secs:.2f} papers/s, {refs_now / secs:.1f} references/s "
                   "checked" if checked else ""))
     out.append("References: " + "  ".join(f"{lab} {totals[lab]}" for lab in LABELS))
+    failing = [o for o in run.outcomes if _fails(o, fail_on)]
+    if failing:
+        out.append(f"{len(failing)} paper(s) fail at --fail-on {fail_on}")
     if not quiet:
-        small = len(run.outcomes) <= LIST_ALL or verbose
-        failed = [o for o in run.outcomes if o.status in (FAILED, NOT_RUN)]
-        major = [o for o in run.outcomes if o.counts.get("MAJOR", 0)]
-        if small:
-            out.append("")
-            out.append("Papers:")
-            for o in run.outcomes:
-                out.append(_paper_line(o.paper.name, o.status, dict(o.counts), o.references)
-                           if o.status in (CHECKED, UNCHANGED)
-                           else f"  {o.paper.name:<32} {o.status:<9} {o.error}")
+        if len(run.outcomes) <= LIST_ALL or verbose:
+            out += ["", "Papers:", *(_paper_line(o) for o in run.outcomes)]
         else:
-            if major:
-                out.append("")
-                out.append(f"Papers with MAJOR references ({len(major)}):")
-                for o in sorted(major, key=lambda o: -o.counts.get("MAJOR", 0))[:LIST_MAX]:
-                    out.append(_paper_line(o.paper.name, o.status, dict(o.counts), o.references))
-                if len(major) > LIST_MAX:
-                    out.append(f"  ... {len(major) - LIST_MAX} more (--verbose lists them; "
-                               "see summary.json)")
-            if failed:
-                out.append("")
-                out.append(f"Papers not checked ({len(failed)}):")
-                for o in failed[:LIST_MAX]:
-                    out.append(f"  {o.paper.name:<32} {o.status:<9} {o.error}")
-                if len(failed) > LIST_MAX:
-                    out.append(f"  ... {len(failed) - LIST_MAX} more (--verbose lists them; "
-                               "see summary.json)")
+            found = sorted((o for o in failing if o.status in (CHECKED, UNCHANGED)),
+                           key=lambda o: (-o.counts.get("MAJOR", 0), o.paper.name))
+            broken = [o for o in failing if o.status not in (CHECKED, UNCHANGED)]
+            for title, some in ((f"Papers failing at --fail-on {fail_on}", found),
+                                ("Papers not checked", broken)):
+                if some:
+                    out += ["", f"{title} ({len(some)}):",
+                            *(_paper_line(o) for o in some[:LIST_MAX])]
+                if len(some) > LIST_MAX:
+                    out.append(f"  ... {len(some) - LIST_MAX} more (--verbose lists every "
+                               "paper; see summary.json)")
     if run.written:
         names = ", ".join(p.name for p in run.written)
         out.append("")

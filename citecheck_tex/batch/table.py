@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from citecheck_tex.errors import OutputError
+from citecheck_tex.outfiles import new_file_mode
 
 #: Labels in the order reports show them.
 LABELS = ("EXACT", "MINOR", "MAJOR", "UNVERIFIED", "SKIPPED")
@@ -144,6 +145,9 @@ class CorpusTable:
             self._flush()
             self._parquet.close()
             self._jsonl.close()
+            mode = new_file_mode()  # mkstemp makes 0600; reports are readable as usual
+            os.chmod(self._jsonl_tmp, mode)
+            os.chmod(self._parquet_tmp, mode)
             os.replace(self._jsonl_tmp, jsonl)
             os.replace(self._parquet_tmp, parquet)
         except OSError as exc:

@@ -65,6 +65,8 @@ class PaperOutcome:
     fails: Mapping[str, bool] = field(default_factory=dict)
     rows: tuple[RefRow, ...] = ()
     partial: str = ""
+    #: codes of the paper's error problems (undefined-key, parse-error, ...): broken input
+    errors: tuple[str, ...] = ()
     elapsed_s: float = 0.0
     http_requests: int = 0
     worker: str = ""
@@ -204,7 +206,14 @@ def _check(paper: Paper, settings: Settings, target: Path, content: str, setting
         "files": [str(p.relative_to(target)) for p in written],
     })
     return PaperOutcome(paper, CHECKED, counts=counts, fails=verdict, rows=rows,
-                        partial=result.partial, http_requests=result.http_requests)
+                        partial=result.partial, errors=error_codes(report),
+                        http_requests=result.http_requests)
+
+
+def error_codes(report: Mapping[str, Any]) -> tuple[str, ...]:
+    """The codes of a report's error problems, each once, sorted."""
+    return tuple(sorted({str(p.get("code", "")) for p in report.get("problems", [])
+                         if p.get("severity") == "error"}))
 
 
 @contextlib.contextmanager
@@ -269,4 +278,5 @@ def resumed(paper: Paper, out_dir: Path, content: str, settings_key: str) -> Pap
     rows = tuple(rows_from_report(paper.name, report))
     fails_by_level = state.get("fails", {})
     return PaperOutcome(paper, UNCHANGED, counts=label_counts(rows),
-                        fails={k: bool(v) for k, v in fails_by_level.items()}, rows=rows)
+                        fails={k: bool(v) for k, v in fails_by_level.items()}, rows=rows,
+                        errors=error_codes(report))

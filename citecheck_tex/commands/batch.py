@@ -139,5 +139,6 @@ def cli(argv: Sequence[str]) -> int:
                            dashboard=not ns.no_dashboard)
     done = run([Path(p) for p in ns.inputs], settings, options,
                manifests=[Path(m) for m in ns.manifest], show=not settings.quiet)
-    sys.stdout.write(render_summary(done, verbose=settings.verbose, quiet=settings.quiet))
+    sys.stdout.write(render_summary(done, fail_on=settings.fail_on, verbose=settings.verbose,
+                                    quiet=settings.quiet))
     return done.status

@@ -136,6 +136,10 @@ def test_local_cluster_batch_lists_every_input_and_agrees_with_check(
         single_process_labels(HOLO, settings)
 
     # the corpus table: one row per reference, in both formats, agreeing with the reports
+    from citecheck_tex.outfiles import new_file_mode
+
+    for name in ("references.parquet", "references.jsonl", "summary.json"):
+        assert (out / name).stat().st_mode & 0o777 == new_file_mode()
     table = pq.read_table(out / "references.parquet")
     assert tuple(table.column_names) == COLUMNS
     rows = table.to_pylist()
@@ -221,6 +225,7 @@ def test_cli_batch_exit_status_and_summary(papers: Path, index: Path, tmp_path: 
     shown = capsys.readouterr().out
     assert "Batch: 4 papers (3 checked, 1 ignored)" in shown
     assert "2101.00001v1" in shown and "MAJOR" in shown
+    assert "errors: undefined-key" in shown  # why the sample paper fails (a planted error)
     assert main([*args, "--fail-on", "major"]) == 1  # resumed: the MAJORs still count
     assert "3 unchanged" in capsys.readouterr().out
 
