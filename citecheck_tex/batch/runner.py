@@ -46,9 +46,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: Settings that change neither a verdict nor a report file: not part of the key.
+#: Settings that change neither a verdict nor a report file: not part of the key (the
+#: index is in it by its resolved path, size and time; where answers are cached does not
+#: change them).
 _NOT_IN_KEY = frozenset({"quiet", "verbose", "out_dir", "project_root", "path_root", "refresh",
-                         "fail_on"})
+                         "fail_on", "index_path", "cache_path"})
 SUMMARY_FILE = "summary.json"
 #: Papers per worker thread the local scheduler keeps queued on the worker
 #: (``distributed.scheduler.worker-saturation``; see docs/batch.md for a cluster's).
@@ -146,7 +148,7 @@ def settings_key(settings: Settings) -> str:
         if f.name not in _NOT_IN_KEY:
             value = getattr(settings, f.name)
             values[f.name] = dict(value) if hasattr(value, "items") else value
-    index = settings.resolved_index_path()
+    index = settings.resolved_index_path().resolve()
     try:
         st = index.stat()
         values["_index"] = [str(index), st.st_size, st.st_mtime_ns]

@@ -415,3 +415,21 @@ def test_online_batch_on_a_separate_cluster_with_redis_as_the_cache(
     cache on a real redis-server, the rate board on the cluster."""
     check_online(*online_batch(tmp_path, redis_server.url,
                                BatchOptions(scheduler=dask_cluster, paper_timeout_s=120)))
+
+
+def test_settings_key_names_the_index_by_its_file_not_by_how_it_was_written(
+        index: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch resumed from another folder (relative vs absolute --index, another cache)
+    is the same batch; another index file or another threshold is not."""
+    from citecheck_tex.batch.runner import settings_key
+
+    monkeypatch.chdir(index.parent.parent)
+    relative = offline(index.parent.parent / "x")  # any settings object
+    rel = replace(relative, index_path=str(Path(index.parent.name) / index.name))
+    absolute = replace(relative, index_path=str(index), cache_path="/elsewhere/cache.sqlite")
+    assert settings_key(rel) == settings_key(absolute)
+    assert settings_key(replace(absolute, tau_exact=9.5)) != settings_key(absolute)
+    other = index.parent / "other.sqlite"
+    shutil.copy(index, other)
+    os.utime(other, ns=(1, 1))
+    assert settings_key(replace(absolute, index_path=str(other))) != settings_key(absolute)
