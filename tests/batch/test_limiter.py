@@ -198,7 +198,7 @@ def cluster() -> Iterator[Any]:
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers need not import tests/
     lc = distributed.LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, host="127.0.0.1")
+                                  dashboard_address=":0", host="127.0.0.1")
     client = distributed.Client(lc)
     try:
         yield client
