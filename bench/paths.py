@@ -17,7 +17,8 @@ DATA = REPO / "bench" / "data"
 
 def _shared() -> Path:
     beside = REPO.parent / "shared"
-    return beside if beside.is_dir() else Path("/work/shared")
+    # the folder that holds the corpus: a sibling work tree named "shared" is not it
+    return beside if (beside / "corpus").is_dir() else Path("/work/shared")
 
 
 SHARED = _shared()
