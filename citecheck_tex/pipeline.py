@@ -35,7 +35,7 @@ from citecheck_tex.model import (
 )
 from citecheck_tex.sources import plan
 from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
-from citecheck_tex.tex.ids import find_report_number
+from citecheck_tex.vocab.ids import find_report_number
 
 if TYPE_CHECKING:
     from citecheck_tex.cache import Cache
@@ -519,7 +519,7 @@ async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],
     :data:`sources.plan.ARXIV_XREF` in order, batched, until a record of the work with an
     arXiv id is found; the comparison then reports the wrong id with the right value.
     Returns the entries asked about."""
-    from citecheck_tex.tex.ids import normalize_doi
+    from citecheck_tex.vocab.ids import normalize_doi
 
     def needs(i: int) -> bool:
         e = entries[i]
@@ -549,7 +549,7 @@ async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],
 def _proposed_queries(answers: Sequence[Answer], kind: QueryKind) -> list[Query]:
     """DOI/ARXIV queries for the identifiers that proposals (``Record.proposed``) put
     forward and that nobody was asked about yet."""
-    from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
+    from citecheck_tex.vocab.ids import normalize_arxiv, normalize_doi
 
     norm = normalize_doi if kind is QueryKind.DOI else normalize_arxiv
     asked = {norm(a.query.value) for a in answers if a.query.kind is kind}
@@ -769,7 +769,7 @@ async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict
 
 def _explain_undefined(problems: Sequence[Problem], settings: Settings) -> list[Problem]:
     """``undefined-key`` problems whose key is an INSPIRE texkey, told which paper it is."""
-    from citecheck_tex.tex.ids import looks_like_texkey
+    from citecheck_tex.vocab.ids import looks_like_texkey
 
     keys = [p.key for p in problems
             if p.code == "undefined-key" and p.key and looks_like_texkey(p.key)]

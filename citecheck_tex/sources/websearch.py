@@ -52,7 +52,7 @@ from citecheck_tex.sources.base import (
     register,
     year_of,
 )
-from citecheck_tex.tex.ids import DOI_SYNTAX, NEW_ARXIV, OLD_ARXIV
+from citecheck_tex.vocab.ids import DOI_SYNTAX, NEW_ARXIV, OLD_ARXIV
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI

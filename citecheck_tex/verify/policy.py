@@ -61,11 +61,11 @@ from citecheck_tex.model import (
     VerdictCode,
 )
 from citecheck_tex.reasons import describe_fields
-from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import compare, match_authors
 from citecheck_tex.verify.review import DESCRIBES_AUTHORS, GOOD_FIT, review
 from citecheck_tex.verify.suggest import suggest
+from citecheck_tex.vocab.ids import find_report_number
 
 logger = logging.getLogger(__name__)
 
