@@ -1,6 +1,6 @@
 """Per-reference labels of the sample papers and the quick offline benchmarks, as JSONL.
 
-    python -m bench.labels_snapshot OUT.jsonl [--sets samples,synthetic,real_judged,citecheck_paper]
+    python -m bench.labels_snapshot OUT.jsonl [--sets samples,synthetic,real_judged,...]
     python -m bench.labels_snapshot OUT.jsonl --compare BEFORE.jsonl
 
 A refactoring that must not change behaviour (issue #11) is shown to keep every verdict:
@@ -32,7 +32,7 @@ from citecheck_tex import pipeline
 from citecheck_tex.model import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = ("samples", "synthetic", "real_judged", "citecheck_paper")
+SETS = ("samples", "synthetic", "real_judged", "citecheck_paper", "online_vs_offline")
 
 
 class Recorder:
@@ -134,6 +134,8 @@ RUNNERS: dict[str, Callable[[], None]] = {
     "synthetic": _bench("bench.accuracy.run_synthetic"),
     "real_judged": _bench("bench.accuracy.real_judged"),
     "citecheck_paper": _bench("bench.accuracy.citecheck_paper"),
+    # the HTTP path: every online source against a loopback world (about 90 s)
+    "online_vs_offline": _bench("bench.accuracy.online_vs_offline"),
 }
 
 

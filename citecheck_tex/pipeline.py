@@ -94,6 +94,7 @@ class Stop:
             "UNVERIFIED and this report is partial. Re-run to finish (answers received "
             "are cached)."))
 
+
 class RunSession:
     """What one check opens once and closes once: the HTTP client, the answer cache and
     the LLM session (shared by the LLM parse, the cascade's sources, the judge and the
