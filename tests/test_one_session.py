@@ -82,3 +82,28 @@ def test_parse_and_judge_share_one_llm_session_and_the_run_cache(tmp_path: Path)
     with sqlite3.connect(cache) as conn:
         stored = conn.execute("SELECT prompt_version FROM llm_responses ORDER BY 1").fetchall()
     assert stored == [("judge-1",), ("parse-1",)]
+
+
+def test_the_run_session_opens_each_part_once_and_closes_all_after_an_error(
+        tmp_path: Path) -> None:
+    """A deadline, an error or Ctrl-C ends the check's loop: the HTTP client and the cache
+    connection it opened are closed on the way out (and asked twice, opened once)."""
+    import asyncio
+
+    from citecheck_tex.model import Query, QueryKind
+
+    settings = replace(Settings(), offline=True, cache_path=str(tmp_path / "cache.sqlite"))
+    seen: dict[str, Any] = {}
+
+    async def check() -> None:
+        async with pipeline.open_run(settings) as run:
+            seen["http"], seen["cache"] = await run.http(), run.cache()
+            assert await run.http() is seen["http"] and run.cache() is seen["cache"]
+            assert seen["cache"] is not None and not seen["http"].client.is_closed
+            raise TimeoutError("the run's deadline passed")
+
+    with pytest.raises(TimeoutError):
+        asyncio.run(check())
+    assert seen["http"].client.is_closed
+    with pytest.raises(sqlite3.ProgrammingError):  # a closed connection
+        seen["cache"].get_sync("crossref", "1", Query(QueryKind.DOI, "10.1/x"))
