@@ -1,4 +1,7 @@
-"""The package's import graph: no cycles, no module importing another's private name.
+"""The package's import graph: no cycles, no module importing another's private name,
+and the layers: ground (vocab/, llm/, model, config, ...) < the four stages (tex/, sources/,
+verify/, report/, which never import one another) < the application (pipeline, cache,
+commands, ...).
 
 Every ``import`` statement counts, also those inside functions (a lazy import
 still ties two modules together: the old ``cli`` <-> ``gate``/``latexmk``/``watch``
