@@ -131,7 +131,9 @@ class RunSession:
         if not self._cache_opened:
             self._cache_opened = True
             self._cache = _open_cache(self.settings, warn=warn)
-            if self._cache is not None:
+            from citecheck_tex.llm import ResponseStore
+
+            if isinstance(self._cache, ResponseStore):  # a backend that keeps LLM replies
                 self.llm.store = self._cache
         return self._cache
 

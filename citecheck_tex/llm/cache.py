@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 #: The table of LLM responses (in the run's cache file).
 LLM_RESPONSES_SCHEMA = """
@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS llm_responses (
 """
 
 
+@runtime_checkable
 class ResponseStore(Protocol):
     """Where a session keeps validated responses; may raise ``sqlite3.Error``/``OSError``
     (the session then goes on without it). Called from a worker thread."""
