@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from citecheck_tex import __version__
 from citecheck_tex.config import Settings
 from citecheck_tex.model import (
     Answer,
@@ -36,6 +35,7 @@ from citecheck_tex.model import (
 )
 from citecheck_tex.sources import plan
 from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
+from citecheck_tex.version import __version__
 from citecheck_tex.vocab.ids import find_report_number
 
 if TYPE_CHECKING:
