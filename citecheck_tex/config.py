@@ -104,7 +104,9 @@ class Settings:
     # is evidence of fabrication (MAJOR); False: with only the index consulted it is
     # UNVERIFIED (the work may simply be missing from the index).
     index_complete: bool = False
-    cache_path: str = ""  # empty: user cache dir / cache.sqlite; "none" disables
+    # empty: user cache dir / cache.sqlite; "none" disables; a path: that SQLite file;
+    # redis://[[user]:password@]host:port/db: a Redis server shared by many processes
+    cache_path: str = ""
     out_dir: str = ""  # empty: citecheck-report/ beside the input
     # the folder the paper's files may come from; empty: the main file's folder. A file
     # read from outside it is reported (outside-project) and its entries are not checked
@@ -168,8 +170,10 @@ class Settings:
         return _default_data_dir() / "index.sqlite"
 
     def resolved_cache_path(self) -> Path | None:
-        """Where the HTTP cache lives; None when disabled."""
-        if self.cache_path.lower() == "none":
+        """The file of the answer cache; None when disabled or on a Redis server (``redis://``,
+        see :func:`citecheck_tex.cache.open_cache`)."""
+        if self.cache_path.lower() == "none" or self.cache_path.strip().lower().startswith(
+                ("redis://", "rediss://")):
             return None
         if self.cache_path:
             return Path(self.cache_path).expanduser()

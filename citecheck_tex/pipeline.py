@@ -39,7 +39,7 @@ from citecheck_tex.version import __version__
 from citecheck_tex.vocab.ids import find_report_number
 
 if TYPE_CHECKING:
-    from citecheck_tex.cache import Cache
+    from citecheck_tex.cache import AnswerCache
     from citecheck_tex.llm import LlmSession, LlmSessions, LlmUsage
     from citecheck_tex.sources.base import Source
     from citecheck_tex.sources.http import Http
@@ -112,7 +112,7 @@ class RunSession:
         self.settings = settings
         self._stack = stack
         self._http = http
-        self._cache: Cache | None = None
+        self._cache: AnswerCache | None = None
         self._cache_opened = False
         #: the run's one LLM session, opened by its first user
         self.llm: LlmSessions = LlmSessions(settings)
@@ -125,7 +125,7 @@ class RunSession:
             self._http = await self._stack.enter_async_context(open_http(self.settings))
         return self._http
 
-    def cache(self, *, warn: bool = True) -> Cache | None:
+    def cache(self, *, warn: bool = True) -> AnswerCache | None:
         """The run's answer cache, None when disabled or unusable (opened at the first call,
         which says so once when ``warn``); it also keeps the LLM's responses."""
         if not self._cache_opened:
@@ -753,14 +753,12 @@ def _network_problems(verdicts: Sequence[Verdict],
     return out
 
 
-def _open_cache(settings: Settings, *, warn: bool = True) -> Cache | None:
-    """The answer cache of ``settings``: None when disabled or unusable (one warning)."""
-    cache_path = settings.resolved_cache_path()
-    if cache_path is None:
-        return None
-    from citecheck_tex.cache import Cache
+def _open_cache(settings: Settings, *, warn: bool = True) -> AnswerCache | None:
+    """The answer cache of ``settings`` (SQLite file or Redis): None when disabled or unusable
+    (one warning)."""
+    from citecheck_tex.cache import open_cache
 
-    return Cache.open_or_none(cache_path, warn=warn)
+    return open_cache(settings, warn=warn)
 
 
 async def check_entries_async(

@@ -44,7 +44,9 @@ def add_check_options(p: argparse.ArgumentParser) -> None:
                         "(never for a general index such as an INSPIRE or arXiv dump)")
     p.add_argument("--index", metavar="PATH", help="local index (default: $CITECHECK_INDEX, "
                    "else the user data folder)")
-    p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
+    p.add_argument("--cache", metavar="PATH|URL",
+                   help="answer cache: an SQLite file, redis://HOST:PORT/DB (one Redis server "
+                        "shared by many processes), or 'none'")
     p.add_argument("--out", metavar="DIR", help="report folder (default: citecheck-report/ beside INPUT)")
     p.add_argument("--project-root", metavar="DIR",
                    help="folder the paper's files may come from (default: the git repository "
