@@ -36,11 +36,16 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from citecheck_tex.llm.cache import (
+    LLM_RESPONSES_SCHEMA,
+    insert_response,
+    select_response,
+)
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
 from citecheck_tex.redact import redact
 from citecheck_tex.sources.base import Source
@@ -347,7 +352,7 @@ class Cache:
             conn.close()
             raise
         try:
-            for stmt in _SCHEMA.strip().split(";"):
+            for stmt in (*_SCHEMA.strip().split(";"), LLM_RESPONSES_SCHEMA):
                 if stmt.strip():
                     conn.execute(stmt)
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
@@ -516,6 +521,20 @@ class Cache:
             _retry_locked(lambda: self._conn.execute(
                 "DELETE FROM claims WHERE expires_at <= ?", (self.clock(),)))
         return cur.rowcount
+
+    # -- LLM responses (llm.ResponseStore: the run's LLM session keeps its answers here)
+
+    def get_response(self, model: str, version: str, input_hash: str) -> dict[str, Any] | None:
+        """A stored LLM response, or None (see :mod:`citecheck_tex.llm.cache`)."""
+        with self._lock:
+            return select_response(self._conn, model, version, input_hash)
+
+    def put_response(self, model: str, version: str, input_hash: str,
+                     response: Mapping[str, Any]) -> None:
+        """Store a validated LLM response (retried while another process holds the lock)."""
+        with self._lock:
+            _retry_locked(lambda: insert_response(self._conn, model, version, input_hash,
+                                                  response))
 
     # -- async API -----------------------------------------------------------
 

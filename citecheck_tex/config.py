@@ -56,8 +56,10 @@ FAIL_ON_CHOICES = ("never", "error", "major", "minor", "unverified", "warning")
 FORMAT_CHOICES = ("terminal", "json", "html", "bib", "sarif", "github")
 
 
-def _calibrated_thresholds() -> tuple[float, float]:
-    """tau_minor and tau_exact as calibrated on the development split (bench/accuracy)."""
+def calibrated_thresholds() -> tuple[float, float]:
+    """(tau_minor, tau_exact) from ``citecheck_tex/data/thresholds.json``, as calibrated on
+    the development split (``bench/accuracy``): the defaults of :class:`Settings`, the one
+    place they are read."""
     import importlib.resources
     import json
 
@@ -67,11 +69,11 @@ def _calibrated_thresholds() -> tuple[float, float]:
         )
         data = json.loads(text)
         return float(data["tau_minor"]), float(data["tau_exact"])
-    except (OSError, ValueError, KeyError):  # pragma: no cover - shipped with the package
+    except (OSError, ValueError, KeyError, TypeError):  # pragma: no cover - shipped with the package
         return 6.1, 9.0
 
 
-TAU_MINOR, TAU_EXACT = _calibrated_thresholds()
+TAU_MINOR, TAU_EXACT = calibrated_thresholds()
 
 
 def _default_data_dir() -> Path:
