@@ -2,6 +2,7 @@
 
     python -m bench.bench_batch [--papers 1000] [--workers 1,2] [--online-papers 12]
                                 [--online-workers 3] [--skip-online] [--skip-offline]
+                                [--repeat 3]
 
 **Papers.** Real reference lists: ``corpus/inspire_hep_reference_strings.jsonl`` grouped
 by citing INSPIRE record; the ``--papers`` minus 2 records with the most references
@@ -15,7 +16,7 @@ both parsers run), plus the two sample papers (LaTeX folders). Written once to
 (:func:`bench.accuracy.run_synthetic.build_world`: INSPIRE dump, arXiv snapshot,
 HEPML.bib; not declared complete, as a general index is used), no answer cache:
 
-1. *single process*: the product's own steps per paper in one process, in order
+1. *single process*: the product's own steps per paper in one new process, in order
    (``load_project`` -> ``pipeline.check`` -> ``write_reports`` of ``report.json``): what
    a loop over the papers costs without Dask;
 2. *batch*: ``run_batch`` on a LocalCluster of 1 and of 2 worker processes (fresh output
@@ -50,6 +51,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from bench.paths import CORPUS, REPO, code_stamp
@@ -143,6 +145,17 @@ def single_process(papers: Sequence[Any], settings: Any, out: Path) -> tuple[flo
     return time.perf_counter() - t0, cpu_seconds(False) - c0, labels, refs
 
 
+def fresh_single_process(papers: Sequence[Any], settings: Any, out: Path) -> tuple[
+        float, float, dict[tuple[str, str], str], int]:
+    """:func:`single_process` in a new process (as cold as a batch's new worker: no
+    cache of an earlier run; its imports are not timed)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(single_process, papers, settings, out).result()
+
+
 def batch(papers: Sequence[Any], settings: Any, out: Path, workers: int, *,
           resume: bool = False) -> tuple[float, float, float, Any]:
     """``run_batch`` on a LocalCluster of ``workers`` processes; (wall seconds, seconds
@@ -185,34 +198,59 @@ def offline(args: argparse.Namespace) -> list[str]:
              "| papers/s | references/s | wall overhead vs single process | CPU overhead |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as tmp:
-        single_s, single_cpu, single_labels, refs = single_process(papers, settings,
-                                                                   Path(tmp) / "single")
-        print(f"single process: {single_s:.1f} s ({single_cpu:.1f} s CPU), {refs} references",
-              flush=True)
+        # the runs of one repetition follow each other (same machine load); medians over
+        # the repetitions
+        singles: list[tuple[float, float]] = []
+        batches: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
+        equal: dict[int, int] = {}
+        single_labels: dict[tuple[str, str], str] = {}
+        refs = 0
+        batch_refs = 0
+        for rep in range(args.repeat):
+            single_s, single_cpu, single_labels, refs = fresh_single_process(
+                papers, settings, Path(tmp) / f"single-{rep}")
+            singles.append((single_s, single_cpu))
+            print(f"[{rep + 1}/{args.repeat}] single process: {single_s:.2f} s "
+                  f"({single_cpu:.2f} s CPU), {refs} references", flush=True)
+            for workers in args.workers:
+                out = Path(tmp) / f"batch-{workers}-{rep}"
+                wall, steady, cpu, run = batch(papers, settings, out, workers)
+                got = batch_labels(out)
+                same = sum(got.get(k) == v for k, v in single_labels.items())
+                equal[workers] = min(equal.get(workers, same), same)
+                batch_refs = run.references
+                batches[workers].append((wall, steady, cpu))
+                print(f"[{rep + 1}/{args.repeat}] batch {workers} worker(s): {wall:.2f} s "
+                      f"({steady:.2f} s after start, {cpu:.2f} s CPU), {run.references} "
+                      f"references, labels equal to single process: "
+                      f"{same}/{len(single_labels)}; papers "
+                      f"{dict(Counter(o.status for o in run.outcomes))}", flush=True)
+        single_s = median(s for s, _ in singles)
+        single_cpu = median(c for _, c in singles)
         lines.append(f"| single process (load, check, report.json per paper) | - | "
                      f"{single_s:.1f} | - | {single_cpu:.1f} | {len(papers) / single_s:.1f} | "
                      f"{refs / single_s:.0f} | - | - |")
         for workers in args.workers:
-            out = Path(tmp) / f"batch-{workers}"
-            wall, steady, cpu, run = batch(papers, settings, out, workers)
-            got = batch_labels(out)
-            same = sum(got.get(k) == v for k, v in single_labels.items())
-            print(f"batch {workers} worker(s): {wall:.1f} s ({steady:.1f} s after start, "
-                  f"{cpu:.1f} s CPU), "
-                  f"{run.references} references, labels equal to single process: "
-                  f"{same}/{len(single_labels)}; papers {dict(Counter(o.status for o in run.outcomes))}",
-                  flush=True)
-            lines.append(f"| batch, LocalCluster (labels equal: {same}/{len(single_labels)}) | "
+            wall = median(w for w, _, _ in batches[workers])
+            steady = median(s for _, s, _ in batches[workers])
+            cpu = median(c for _, _, c in batches[workers])
+            lines.append(f"| batch, LocalCluster (labels equal: {equal[workers]}/"
+                         f"{len(single_labels)}) | "
                          f"{workers} | {wall:.1f} | {steady:.1f} | {cpu:.1f} | "
-                         f"{len(papers) / wall:.1f} | {run.references / wall:.0f} | "
+                         f"{len(papers) / wall:.1f} | {batch_refs / wall:.0f} | "
                          f"{100 * (wall / single_s - 1):+.1f}% (after start "
                          f"{100 * (steady / single_s - 1):+.1f}%) | "
                          f"{100 * (cpu / single_cpu - 1):+.1f}% |")
-        out = Path(tmp) / f"batch-{args.workers[-1]}"
+        out = Path(tmp) / f"batch-{args.workers[-1]}-0"
         wall, steady, cpu, run = batch(papers, settings, out, args.workers[-1], resume=True)
         unchanged = sum(o.status == "unchanged" for o in run.outcomes)
         lines.append(f"| resumed, nothing changed ({unchanged} unchanged) | "
                      f"{args.workers[-1]} | {wall:.1f} | - | {cpu:.1f} | - | - | - | - |")
+        lines += ["", f"Medians of {args.repeat} repetitions (each: single process, then the "
+                  "batch with each worker count, one after the other). Every run: single "
+                  + ", ".join(f"{s:.1f}" for s, _ in singles) + " s; "
+                  + "; ".join(f"{w} worker(s) " + ", ".join(f"{x[0]:.1f}" for x in batches[w])
+                              + " s" for w in args.workers) + "."]
     return lines
 
 
@@ -350,6 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--compare", action=argparse.BooleanOptionalAction, default=True,
                     help="also run online without the shared rate board (the contrast)")
     ap.add_argument("--skip-offline", action="store_true")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="offline: repetitions of every run (medians are reported)")
     args = ap.parse_args(argv)
     args.workers = [int(w) for w in str(args.workers).split(",") if w.strip()]
     if not REFS.is_file():

@@ -54,7 +54,9 @@ _NOT_IN_KEY = frozenset({"quiet", "verbose", "out_dir", "project_root", "path_ro
 SUMMARY_FILE = "summary.json"
 #: Papers per worker thread the local scheduler keeps queued on the worker
 #: (``distributed.scheduler.worker-saturation``; see docs/batch.md for a cluster's).
-WORKER_SATURATION = 4.0
+WORKER_SATURATION = float("inf")
+#: The client fetches finished papers' outcomes at most this often (seconds).
+GATHER_INTERVAL_S = 0.2
 EXIT_OK, EXIT_FOUND, EXIT_INTERRUPTED = 0, 1, 130
 
 
@@ -351,9 +353,21 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
             pure=False)
         by_key = {fut.key: paper for fut, (paper, _) in zip(futures, todo, strict=True)}
         done = as_completed(futures)  # type: ignore[no-untyped-call]
-        for chunk in done.batches():  # type: ignore[no-untyped-call]
-            # one gather per batch of finished papers (as_completed's own results would
-            # fetch each paper's in a request of its own: milliseconds per paper)
+        last = 0.0
+        while True:
+            try:
+                chunk = done.next_batch(block=True)  # type: ignore[no-untyped-call]
+            except StopIteration:
+                break
+            # one gather per GATHER_INTERVAL_S, of every paper finished meanwhile: a
+            # gather per paper (papers finish milliseconds apart) costs the worker a
+            # request to answer while it checks the next paper, and the client and
+            # the scheduler a round trip: together more than the Dask task itself
+            pause = last + GATHER_INTERVAL_S - time.perf_counter()
+            if pause > 0 and done.count():  # type: ignore[no-untyped-call]
+                time.sleep(pause)
+                chunk += done.next_batch(block=False)  # type: ignore[no-untyped-call]
+            last = time.perf_counter()
             ok = [f for f in chunk if f.status == "finished"]
             for got in client.gather(ok):  # type: ignore[no-untyped-call]
                 finished(got)
