@@ -126,6 +126,9 @@ class Settings:
     tau_minor: float = TAU_MINOR  # score >= tau_minor: the work exists (MINOR or EXACT)
     tau_exact: float = TAU_EXACT  # score >= tau_exact: EXACT
     ignore: tuple[str, ...] = ()
+    # apply the input's own .citecheck-ignore (batch: off unless --honour-paper-ignores,
+    # a submitter's ignore file must not hide references from a journal's check)
+    ignore_file: bool = True
     refresh: bool = False
     # Network limits (docs/sources.md "Faults and time limits"). timeout_s bounds one
     # HTTP attempt in total (connect + headers + body), so a server that drips its

@@ -189,8 +189,11 @@ def apply_ignores(project: Project, settings: Settings) -> tuple[Settings, tuple
     """Settings with the still-valid ignores added, and the ignore file's problems.
 
     The pipeline skips the keys in ``settings.ignore``; this adds the keys whose
-    ignore line matches the entry's current hash and reports expired ones.
+    ignore line matches the entry's current hash and reports expired ones. With
+    ``settings.ignore_file`` off (a batch checking others' papers) the file is not read.
     """
+    if not settings.ignore_file:
+        return settings, ()
     ignores = load_ignores(project_folder(project))
     if not ignores.rules and not ignores.problems:
         return settings, ()

@@ -1022,7 +1022,8 @@ def check_project(
             v = replace(v, entry=e if v.entry.content_hash == e.content_hash else replace(
                 v.entry, file=e.file, line=e.line, end_line=e.end_line))
         raw.append(v)
-    verdicts = list(explain_ignored(raw, load_ignores(project_folder(project))))
+    verdicts = list(explain_ignored(raw, load_ignores(project_folder(project)))
+                    if settings.ignore_file else raw)
     problems = list(ignore_problems) + problems
     with_sites = [_with_sites(v, project) for v in verdicts]
     result = RunResult(

@@ -56,6 +56,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-dashboard", action="store_true",
                    help="start no Dask dashboard for the local cluster (default: on port 8787, "
                    "or a free one, when bokeh is installed)")
+    p.add_argument("--honour-paper-ignores", action="store_true",
+                   help="apply each paper's own .citecheck-ignore (for a group checking its "
+                   "own papers; by default a submission's ignore file is not applied, so it "
+                   "cannot hide references from the check)")
     p.add_argument("--no-resume", action="store_true",
                    help="check every paper again, also those an earlier batch checked unchanged")
     add_check_options(p, out_help=f"output folder (default: ./{DEFAULT_OUT})",
@@ -136,7 +140,8 @@ def cli(argv: Sequence[str]) -> int:
         raise UsageError("--workers and --paper-timeout must not be negative")
     options = BatchOptions(workers=ns.workers, scheduler=ns.scheduler or "",
                            paper_timeout_s=ns.paper_timeout, resume=not ns.no_resume,
-                           dashboard=not ns.no_dashboard)
+                           dashboard=not ns.no_dashboard,
+                           honour_paper_ignores=ns.honour_paper_ignores)
     done = run([Path(p) for p in ns.inputs], settings, options,
                manifests=[Path(m) for m in ns.manifest], show=not settings.quiet)
     sys.stdout.write(render_summary(done, fail_on=settings.fail_on, verbose=settings.verbose,
