@@ -415,9 +415,10 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
                 fut.release()
         return workers, dashboard
     finally:
-        for fut in futures:
-            if not fut.done():
-                fut.cancel()
+        pending = [fut for fut in futures if not fut.done()]
+        if pending:  # interrupted: one message for all of them
+            with contextlib.suppress(Exception):
+                client.cancel(pending)  # type: ignore[no-untyped-call]
         if limiter is not None:
             try:
                 rate_stats.update(limiter.stats())
