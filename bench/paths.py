@@ -2,7 +2,7 @@
 
 ``SHARED`` is the shared data folder (corpus, fixtures, benchmarks). CI runs a fresh
 clone with ``shared/`` beside it (``<repo>/../shared``); on the development machine it
-is ``/work/shared``. The first that exists wins.
+is ``/work/shared``. The first that holds a ``corpus`` folder wins.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ DATA = REPO / "bench" / "data"
 
 def _shared() -> Path:
     beside = REPO.parent / "shared"
-    return beside if beside.is_dir() else Path("/work/shared")
+    # a folder named "shared" beside the clone that holds no corpus (a work tree of a
+    # branch called "shared") is not the data folder
+    return beside if (beside / "corpus").is_dir() else Path("/work/shared")
 
 
 SHARED = _shared()

@@ -21,6 +21,7 @@ Formats (detected per JSON line by shape, see :func:`classify_json`):
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import unicodedata
@@ -126,6 +127,7 @@ def first_page(pages: str) -> str:
     return re.split(r"\s*[-\u2013\u2014,]+\s*", text, maxsplit=1)[0].strip()
 
 
+@functools.lru_cache(maxsize=65536)  # ranking author+year candidates asks for the same often
 def pub_key(journal: str, volume: str, page: str) -> tuple[str, str, str]:
     """(journal key, volume key, first page) of a publication; "" for a part not given.
 
@@ -168,7 +170,7 @@ def _dict(value: Any) -> _JSON:
 
 
 def _uniq(values: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(v for v in values if v))
+    return tuple(dict.fromkeys(filter(None, values)))
 
 
 def _pages(start: str, end: str) -> str:
