@@ -99,6 +99,8 @@ MAX_ANSWER_RECORDS = 5
 #: Lines (JSON) or records (DBLP) parsed per task and rows written per transaction:
 #: bounds the memory of an import.
 CHUNK_ROWS = 2000
+#: Bytes of an uncompressed JSON-lines file per parsing task (about 2,000 dump lines).
+CHUNK_BYTES = 2**20
 #: Rows an import writes per transaction, and its page cache (KiB) meanwhile.
 COMMIT_ROWS = 50_000
 IMPORT_CACHE_KIB = 131072
@@ -369,6 +371,11 @@ def author_year_keys(rec: Record) -> set[tuple[str, str]]:
 
 
 # --------------------------------------------------------------------------- file reading
+
+
+def _is_gzip(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
 
 
 def _open_text(path: Path, encoding: str = "utf-8") -> IO[str]:
@@ -667,7 +674,10 @@ class LocalIndex:
         with _open_text(path, encoding) as fh:
             tasks: Iterator[Any]
             parse: Callable[[Any], _Parsed]
-            if kind == "jsonl":
+            relative = kind == "jsonl" and jobs > 1 and not _is_gzip(path)
+            if relative:
+                tasks, parse = _byte_tasks(path, CHUNK_BYTES), _parse_range_task
+            elif kind == "jsonl":
                 tasks, parse = _line_tasks(fh, CHUNK_ROWS), _parse_jsonl_task
             elif kind == "dblp":
                 tasks, parse = _dblp_tasks(fh, CHUNK_ROWS), _parse_dblp_task
@@ -683,10 +693,15 @@ class LocalIndex:
             unjournaled = self._begin_import()
             try:
                 pending = 0
+                line_base = 0
                 for parsed in _parallel_map(parse, tasks, jobs):
+                    if relative:  # line numbers of a byte range count from its start
+                        parsed.bad = [(line_base + n, m) for n, m in parsed.bad]
+                        parsed.last_line += line_base
+                        line_base = parsed.last_line
                     acc.take(parsed)
-                    if parsed.rows:
-                        written = self._write(parsed.rows, file_id)
+                    if parsed.records:
+                        written = self._write(parsed, file_id)
                         acc.records += written
                         pending += written
                     if pending >= COMMIT_ROWS:
@@ -808,17 +823,47 @@ class LocalIndex:
         return int(self._conn.execute("SELECT rowid FROM files WHERE path=?",
                                       (key,)).fetchone()[0])
 
-    def _write(self, rows: Sequence[_Row], file_id: int) -> int:
+    def _write(self, parsed: _Parsed, file_id: int) -> int:
+        """Upsert a parsed chunk (in the open transaction); returns the number written.
+
+        New records only, during an import (the usual case): their lists go to
+        SQLite as parsed, each record's rid being the next free one plus its position
+        (no Python loop per record here: the writer is the one process an import
+        cannot spread over the cores). Otherwise :meth:`_upsert`.
+        """
+        uids = [r[0] for r in parsed.records]
+        old = self._old_rows(uids)
+        if old or self._stage_from is None or len(set(uids)) != len(uids):
+            return self._upsert(parsed.rows(), file_id, old)
+        conn = self._conn
+        first = int(conn.execute("SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0]) + 1
+        records = parsed.records
+        conn.executemany(
+            "INSERT INTO records(rid, uid, origin, format, file, year, norm_title, surnames,"
+            f" data) VALUES({first} + ?, ?, ?, ?, {file_id:d}, ?, ?, ?, ?)",
+            [(i, *r) for i, r in enumerate(records)])
+        for table, pairs in zip(_KEY_TABLES, parsed.keys, strict=True):
+            if pairs:
+                marks = ",".join("?" * (len(pairs[0]) - 1))
+                conn.executemany(f"INSERT INTO temp.stage_{table} VALUES({marks}, {first} + ?)",
+                                 pairs)
+        conn.executemany(f"INSERT INTO temp.stage_title VALUES({first} + ?, ?)",
+                         [(i, r[4]) for i, r in enumerate(records) if r[4]])
+        self._size_cache = None
+        return len(records)
+
+    def _upsert(self, rows: Sequence[_Row], file_id: int,
+                old: dict[str, tuple[int, str, str]]) -> int:
         """Upsert a chunk of rows (in the open transaction); returns the number written.
 
         A replaced record keeps its rid; its old keys are deleted first: through the
         rid indexes for DOIs, arXiv ids and journal references (an INSPIRE record's
         extra DOIs are not in its JSON), recomputed from its old JSON for the others,
-        and its old title from the external-content title index.
+        and its old title from the external-content title index. ``old``: the stored
+        records among the chunk's (:meth:`_old_rows`).
         """
         by_uid = {row[0]: row for row in rows}  # a later duplicate in a chunk wins
         conn = self._conn
-        old = self._old_rows(list(by_uid))
         staged = self._stage_from
         if staged is not None and any(rid >= staged for rid, _, _ in old.values()):
             # a record of this import comes again: its keys must be in the lookup
@@ -1289,12 +1334,24 @@ def _prepare(row: IndexRow) -> _Row:
             rec.report_numbers, row.jrefs, tuple(sorted(author_year_keys(rec))))
 
 
+#: The lookup tables, in the order of :attr:`_Parsed.keys`.
+_KEY_TABLES = ("doi", "arxiv", "texkey", "report", "jref", "author_year")
+
+
 @dataclass(slots=True)
 class _Parsed:
-    """What parsing one chunk of a file gave (sent from a parsing process)."""
+    """What parsing one chunk of a file gave (sent from a parsing process).
+
+    Shaped like the tables it goes to, so that the writer hands the lists to SQLite
+    as they are: ``records`` holds (uid, origin, format, year, norm_title, surnames,
+    data) and ``keys`` one list per lookup table (:data:`_KEY_TABLES`) of (key...,
+    i), ``i`` being the record's position in ``records``.
+    """
 
     last_line: int = 0
-    rows: list[_Row] = field(default_factory=list)
+    records: list[tuple[str, str, str, str, str, str, str]] = field(default_factory=list)
+    keys: tuple[list[tuple[Any, ...]], ...] = field(
+        default_factory=lambda: tuple([] for _ in _KEY_TABLES))
     skipped: int = 0
     bad: list[tuple[int, str]] = field(default_factory=list)
     formats: dict[str, int] = field(default_factory=dict)
@@ -1303,9 +1360,27 @@ class _Parsed:
         if row is None:
             self.skipped += 1
             return
-        self.rows.append(_prepare(row))
+        prepared = _prepare(row)
+        i = len(self.records)
+        self.records.append(prepared[:7])
+        doi, arxiv, texkey, report, jref, author_year = self.keys
+        doi.extend((k, i) for k in prepared[7])
+        arxiv.extend((k, i) for k in prepared[8])
+        texkey.extend((k, i) for k in prepared[9])
+        report.extend((k, i) for k in prepared[10])
+        jref.extend((*k, i) for k in prepared[11])
+        author_year.extend((*k, i) for k in prepared[12])
         if count:
             self.formats[fmt] = self.formats.get(fmt, 0) + 1
+
+    def rows(self) -> list[_Row]:
+        """The records with their keys, one tuple each (:data:`_Row`)."""
+        per: list[list[list[Any]]] = [[[] for _ in _KEY_TABLES] for _ in self.records]
+        for t, pairs in enumerate(self.keys):
+            for *key, i in pairs:
+                per[i][t].append(key[0] if len(key) == 1 else tuple(key))
+        return [(*rec, *(tuple(k) for k in keys))  # type: ignore[misc]
+                for rec, keys in zip(self.records, per, strict=True)]
 
 
 def _line_tasks(fh: IO[str], per_task: int) -> Iterator[tuple[int, list[str]]]:
@@ -1319,6 +1394,39 @@ def _line_tasks(fh: IO[str], per_task: int) -> Iterator[tuple[int, list[str]]]:
             buf, start = [], lineno + 1
     if buf:
         yield start, buf
+
+
+def _byte_tasks(path: Path, chunk_bytes: int) -> Iterator[tuple[str, int, int]]:
+    """(path, offset, length) chunks of whole lines of an uncompressed file: the
+    parsing processes read them themselves, so the writer neither reads nor sends
+    the text (line numbers are counted in the chunks: see :func:`_parse_range_task`)."""
+    size = path.stat().st_size
+    with path.open("rb") as fh:
+        offset = 0
+        while offset < size:
+            fh.seek(min(size, offset + chunk_bytes))
+            fh.readline()
+            end = min(size, fh.tell())
+            yield str(path), offset, end - offset
+            offset = end
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def _parse_range_task(task: tuple[str, int, int]) -> _Parsed:
+    """Parse a byte range of JSON lines (runs in a parsing process). Its line numbers
+    count from the start of the range; ``last_line`` is its number of lines."""
+    path, offset, length = task
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        data = fh.read(length)
+    # split as text-mode reading does (universal newlines; a chunk ends after a
+    # newline byte, never inside a UTF-8 sequence)
+    lines = _NEWLINE.split(data.decode("utf-8", errors="replace"))
+    if lines and not lines[-1]:
+        lines.pop()
+    return _parse_jsonl_task((1, lines))
 
 
 def _parse_jsonl_task(task: tuple[int, list[str]]) -> _Parsed:

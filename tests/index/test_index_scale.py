@@ -42,6 +42,7 @@ def _dump(path: Path) -> list[tuple[object, ...]]:
 def test_parallel_import_equals_the_serial_one(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(local_index, "CHUNK_ROWS", 7)  # many tasks in flight, in order
+    monkeypatch.setattr(local_index, "CHUNK_BYTES", 5000)  # JSON lines: byte ranges
     monkeypatch.setattr(local_index, "BIB_CHUNK_ENTRIES", 4)
     stats = {}
     for jobs in (1, 3):
@@ -240,3 +241,22 @@ def test_new_index_is_left_in_wal_mode_with_one_title_segment(tmp_path: Path) ->
         assert conn.execute("SELECT COUNT(DISTINCT segid) FROM title_fts_idx").fetchone()[0] == 1
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         assert {"doi_rid", "arxiv_rid", "jref_rid"} <= names
+
+
+def test_byte_ranges_number_bad_lines_as_the_file_does(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_index, "CHUNK_BYTES", 700)  # ranges of one or two lines
+    lines = (DATA / "inspire_literature.jsonl").read_text(encoding="utf-8").splitlines()[:12]
+    lines[3] = '{"broken": '
+    lines[8] = "[1, 2]"
+    path = tmp_path / "dump.jsonl"
+    # Windows and old-Mac line ends, an empty line, no newline at the end
+    path.write_bytes(("\r\n".join(lines[:6]) + "\n\n" + "\r".join(lines[6:])).encode())
+    stats = {}
+    for jobs in (1, 2):
+        with LocalIndex.open(tmp_path / f"{jobs}.sqlite") as index:
+            s = index.add_file(path, jobs=jobs)
+            stats[jobs] = (s.records, s.lines, s.bad, [(p.line, p.message) for p in s.problems])
+    assert stats[1] == stats[2]
+    assert stats[1][1:3] == (13, 2) and [n for n, _ in stats[1][3]] == [4, 10]
+    assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")
