@@ -157,7 +157,14 @@ def inspire_venue(title: Any) -> str:
 
 
 def _year_of(value: Any) -> str:
-    m = _YEAR.search(str(value or ""))
+    if not value:
+        return ""
+    return _year_of_text(value if isinstance(value, str) else str(value))
+
+
+@functools.lru_cache(maxsize=4096)  # dates repeat ("2017", "2017-05-01") across a dump
+def _year_of_text(text: str) -> str:
+    m = _YEAR.search(text)
     return m.group(1) if m else ""
 
 

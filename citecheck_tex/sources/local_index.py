@@ -272,16 +272,16 @@ def _record_to_json(rec: Record) -> str:
     data: dict[str, Any] = {"id": rec.id}
     if rec.url != _default_url(rec.id):
         data["url"] = rec.url
-    optional: dict[str, Any] = {
-        "title": rec.title, "authors": [_person_list(p) for p in rec.authors],
-        "at": rec.authors_truncated, "collab": list(rec.collaborations), "year": rec.year,
-        "oy": list(rec.other_years), "venue": rec.venue, "va": list(rec.venue_aliases),
-        "volume": rec.volume, "pages": rec.pages, "doi": rec.doi, "arxiv": rec.arxiv,
-        "texkeys": list(rec.texkeys), "type": rec.entry_type,
-        "xp": [list(x) for x in rec.extra_pubs], "rn": list(rec.report_numbers),
-        "cd": rec.catalogue_dates,
-    }
-    data.update((k, v) for k, v in optional.items() if v)
+    # tuples serialise as lists; the keys in this order, empty values left out
+    optional = (
+        ("title", rec.title), ("authors", [_person_list(p) for p in rec.authors]),
+        ("at", rec.authors_truncated), ("collab", rec.collaborations), ("year", rec.year),
+        ("oy", rec.other_years), ("venue", rec.venue), ("va", rec.venue_aliases),
+        ("volume", rec.volume), ("pages", rec.pages), ("doi", rec.doi), ("arxiv", rec.arxiv),
+        ("texkeys", rec.texkeys), ("type", rec.entry_type), ("xp", rec.extra_pubs),
+        ("rn", rec.report_numbers), ("cd", rec.catalogue_dates),
+    )
+    data.update(item for item in optional if item[1])
     try:  # orjson: a sixth of the cost; the same compact text
         return orjson.dumps(data).decode()
     except orjson.JSONEncodeError:  # a lone surrogate: let json say what it makes of it
