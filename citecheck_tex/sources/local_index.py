@@ -23,6 +23,17 @@ Schema (version :data:`SCHEMA_VERSION`, kept in the ``meta`` table):
   Schema version 3 added it; older indexes are upgraded in place when opened.
 * ``files``: what was imported from where, in which format.
 
+Import (:meth:`LocalIndex.add_file`): processes parse chunks of the file (JSON lines
+by byte ranges they read themselves) into table-shaped lists; this process writes
+them in file order. The records go to ``records`` at once; the lookup keys and
+titles of new records go to TEMP staging tables and are merged into the lookup
+tables and the title index sorted, once, at the end (B-trees filled in key order;
+FTS5 ``optimize`` when the import added a good part of the index). A new index is
+written with an in-memory journal and without syncs meanwhile. A ``meta`` marker
+(``import_pending``) stands while keys are staged: the next writable opening
+removes the records of an interrupted import (they have no keys yet), and a new
+index whose import was killed is refused (delete it and import again).
+
 The ``local`` source answers DOI, arXiv, texkey, journal-reference, author+year
 and title queries from the index. Its SQLite calls run directly on the event loop: every
 lookup is an indexed point query or a small FTS5 match, well under a millisecond
@@ -614,9 +625,11 @@ class LocalIndex:
         first, _, mode = pending.partition(" ")
         if mode == "unjournaled" and not in_process:
             raise LocalIndexError(
-                "this index was being built by an import that did not finish (it is "
-                "written without a journal while new, so it may be damaged)",
-                file=str(self.path), hint="delete it and import your dumps again")
+                "this index is being built by an import, or was by one that did not "
+                "finish (a new index is written without a journal, so it may be damaged)",
+                file=str(self.path),
+                hint="wait for the import to end; if none is running, delete the index "
+                     "and import your dumps again")
         if self.readonly:
             logger.warning("local index %s: an import is under way or was interrupted; its "
                            "records are not searchable yet (opening the index writable, e.g. "
