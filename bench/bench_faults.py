@@ -52,7 +52,8 @@ GATEWAY = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
 def shared_dir() -> Path:
     """``shared/`` beside the repository (CI), else /work/shared."""
     beside = ROOT.parent / "shared"
-    return beside if beside.is_dir() else Path("/work/shared")
+    # the folder that holds the corpus: a sibling work tree named "shared" is not it
+    return beside if (beside / "corpus").is_dir() else Path("/work/shared")
 
 
 def source_of(req: Request) -> str:

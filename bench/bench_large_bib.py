@@ -36,7 +36,8 @@ REPO = Path(__file__).resolve().parents[1]
 def shared_folder() -> Path:
     """``<repo>/../shared`` when present, else /work/shared."""
     beside = REPO.parent / "shared"
-    return beside if beside.is_dir() else Path("/work/shared")
+    # the folder that holds the corpus: a sibling work tree named "shared" is not it
+    return beside if (beside / "corpus").is_dir() else Path("/work/shared")
 
 
 def build_bib(n: int, source: Path) -> str:

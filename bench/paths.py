@@ -2,7 +2,7 @@
 
 ``SHARED`` is the shared data folder (corpus, fixtures, benchmarks). CI runs a fresh
 clone with ``shared/`` beside it (``<repo>/../shared``); on the development machine it
-is ``/work/shared``. The first that holds a ``corpus`` folder wins.
+is ``/work/shared``. The first that exists wins.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ DATA = REPO / "bench" / "data"
 
 def _shared() -> Path:
     beside = REPO.parent / "shared"
-    # a folder named "shared" beside the clone that holds no corpus (a work tree of a
-    # branch called "shared") is not the data folder
+    # the folder that holds the corpus: a sibling work tree named "shared" is not it
     return beside if (beside / "corpus").is_dir() else Path("/work/shared")
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from citecheck_tex import plugins
 from citecheck_tex.errors import UsageError
 
 DEFAULT_BASE_URLS: Mapping[str, str] = {
@@ -45,6 +46,12 @@ DEFAULT_SOURCES: tuple[str, ...] = (
 #: (the default: errors and MAJOR); ``minor``; ``unverified``; ``warning`` (also every
 #: warning-level problem: unused entries, missing fields, ...). Broken input fails at
 #: every level but ``never``: a ``?`` in the PDF is worse than any wrong reference.
+#: Every built-in source: the default ones, NASA ADS (needs a token) and the LLM web
+#: search (needs a model). Installed plugin sources (entry points of group
+#: ``citecheck_tex.sources``, :mod:`citecheck_tex.plugins`) are valid names too; they are
+#: used only when ``sources`` names them.
+BUILTIN_SOURCES: tuple[str, ...] = (*DEFAULT_SOURCES, "ads", "websearch")
+
 FAIL_ON_CHOICES = ("never", "error", "major", "minor", "unverified", "warning")
 FORMAT_CHOICES = ("terminal", "json", "html", "bib", "sarif", "github")
 
@@ -182,7 +189,7 @@ class Settings:
 
     def user_agent(self) -> str:
         """Polite User-Agent with the mailto when configured."""
-        from citecheck_tex import __version__
+        from citecheck_tex.version import __version__
 
         contact = f"; mailto:{self.mailto}" if self.mailto else ""
         return f"citecheck-tex/{__version__} (https://pypi.org/project/citecheck-tex{contact})"
@@ -220,10 +227,11 @@ def _coerce(name: str, value: Any) -> Any:
                 raise ValueError(value)
             merged = dict(DEFAULT_BASE_URLS)
             for k, v in value.items():
-                if k not in DEFAULT_BASE_URLS:
+                if k not in DEFAULT_BASE_URLS and k not in plugins.names(plugins.SOURCES):
                     raise UsageError(
                         f"unknown source {k!r} in base_urls",
-                        hint="valid sources: " + ", ".join(DEFAULT_BASE_URLS),
+                        hint="valid sources: " + ", ".join(
+                            (*DEFAULT_BASE_URLS, *plugins.names(plugins.SOURCES))),
                     )
                 merged[k] = str(v)
             return merged
@@ -258,6 +266,12 @@ def _rate_limits(value: Any) -> dict[str, float]:
 _ALIASES = {"index": "index_path", "cache": "cache_path", "out": "out_dir"}
 
 
+def setting_keys() -> list[str]:
+    """Every configuration key, sorted: the :class:`Settings` fields and the short names
+    ``index``, ``cache`` and ``out``."""
+    return sorted({*_field_names(), *_ALIASES})
+
+
 def _check_key(name: str, origin: str) -> str:
     key = name.replace("-", "_").lower()
     key = _ALIASES.get(key, key)
@@ -273,16 +287,18 @@ def _validate(s: Settings) -> Settings:
     if s.fail_on not in FAIL_ON_CHOICES:
         raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}, not {s.fail_on!r}")
     bad = [f for f in s.formats if f not in FORMAT_CHOICES]
-    if bad:
+    if bad and set(bad) - set(plugins.names(plugins.REPORTERS)):
+        valid = (*FORMAT_CHOICES, *plugins.names(plugins.REPORTERS))
         raise UsageError(
-            f"unknown format {bad[0]!r}", hint="valid formats: " + ", ".join(FORMAT_CHOICES)
+            f"unknown format {next(f for f in bad if f not in valid)!r}",
+            hint="valid formats: " + ", ".join(valid),
         )
-    unknown = [src for src in s.sources
-               if src not in DEFAULT_SOURCES and src not in ("ads", "websearch")]
-    if unknown:
+    unknown = [src for src in s.sources if src not in BUILTIN_SOURCES]
+    if unknown and set(unknown) - set(plugins.names(plugins.SOURCES)):
+        valid = (*BUILTIN_SOURCES, *plugins.names(plugins.SOURCES))
         raise UsageError(
-            f"unknown source {unknown[0]!r}",
-            hint="valid sources: " + ", ".join((*DEFAULT_SOURCES, "ads", "websearch")),
+            f"unknown source {next(u for u in unknown if u not in valid)!r}",
+            hint="valid sources: " + ", ".join(valid),
         )
     if s.web_search and "websearch" not in s.sources:
         s = replace(s, sources=(*s.sources, "websearch"))

@@ -11,6 +11,7 @@ or a crash leaves the previous report (or none), never a truncated one.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import tempfile
 from collections.abc import Iterable
@@ -22,6 +23,9 @@ from citecheck_tex.errors import OutputError
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
     from citecheck_tex.model import RunResult
+    from citecheck_tex.report.base import Reporter, ReportFile
+
+logger = logging.getLogger(__name__)
 
 _HINT = "pass --out DIR with a folder you can write to"
 
@@ -107,14 +111,37 @@ def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
         write_atomic(path, (t.encode("utf-8", errors="surrogateescape") for t in text))
 
 
-def file_formats(settings: Settings) -> list[str]:
-    """The chosen formats whose reporter writes files (``bib`` also for ``emit_fixed``)."""
-    from citecheck_tex.report.base import FileReporter, make_reporter
+def _usable(settings: Settings) -> list[tuple[str, Reporter]]:
+    """The chosen formats' reporters (``bib`` also for ``emit_fixed``); a plugin reporter
+    that cannot be used is left out (the registry has warned about it once)."""
+    from citecheck_tex.report.base import PluginError, make_reporter
 
     names = list(dict.fromkeys(settings.formats))
     if settings.emit_fixed and "bib" not in names:
         names.append("bib")
-    return [n for n in names if isinstance(make_reporter(n), FileReporter)]
+    out: list[tuple[str, Reporter]] = []
+    for name in names:
+        try:
+            out.append((name, make_reporter(name)))
+        except PluginError:
+            continue
+    return out
+
+
+def file_formats(settings: Settings) -> list[str]:
+    """The chosen formats whose reporter writes files (``bib`` also for ``emit_fixed``)."""
+    from citecheck_tex.report.base import FileReporter
+
+    return [n for n, r in _usable(settings) if isinstance(r, FileReporter)]
+
+
+def stream_formats(settings: Settings) -> list[str]:
+    """The chosen plugin formats whose reporter only renders text (no ``files``): the
+    command line prints them to standard output, as it does the ``github`` report."""
+    from citecheck_tex.report.base import FileReporter, is_plugin
+
+    return [n for n, r in _usable(settings)
+            if is_plugin(n) and not isinstance(r, FileReporter)]
 
 
 def writes_files(settings: Settings) -> bool:
@@ -131,28 +158,40 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
     when one cannot be written. Two reports never share a path: a later file with an
     already written name is an error, not an overwrite.
     """
-    from citecheck_tex.report.base import FileReporter, make_reporter
+    from citecheck_tex.report.base import FileReporter, is_plugin, make_reporter
 
     written: list[Path] = []
     check_out_dir(out_dir)
     for name in file_formats(settings):
         reporter = make_reporter(name)
         assert isinstance(reporter, FileReporter)
-        for report in reporter.files(result, settings):
-            rel = PurePosixPath(report.name)
-            if rel.is_absolute() or ".." in rel.parts:
-                raise OutputError(f"report {name!r} names a file outside {out_dir}: "
-                                  f"{report.name}", hint="report this bug")
-            path = out_dir.joinpath(*rel.parts)
-            if path in written:
-                raise OutputError(f"two reports would both be written to {path}",
-                                  hint="report this bug")
-            if path.parent != out_dir:
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                except OSError as exc:
-                    raise OutputError(f"cannot write reports to {path.parent}: "
-                                      f"{_reason(exc)}", hint=_HINT) from exc
-            write_atomic(path, report.data)  # a full disk leaves the old file
-            written.append(path)
+        try:
+            _write_files(name, reporter.files(result, settings), out_dir, written)
+        except Exception as exc:
+            if not is_plugin(name):
+                raise
+            # a third-party report's fault costs its own files, not the others
+            logger.warning("plugin report format %r failed: %s: %s; its report is not "
+                           "(completely) written", name, type(exc).__name__, exc)
     return written
+
+
+def _write_files(name: str, reports: Iterable[ReportFile], out_dir: Path,
+                 written: list[Path]) -> None:
+    for report in reports:
+        rel = PurePosixPath(report.name)
+        if rel.is_absolute() or ".." in rel.parts:
+            raise OutputError(f"report {name!r} names a file outside {out_dir}: "
+                              f"{report.name}", hint="report this bug")
+        path = out_dir.joinpath(*rel.parts)
+        if path in written:
+            raise OutputError(f"two reports would both be written to {path}",
+                              hint="report this bug")
+        if path.parent != out_dir:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(f"cannot write reports to {path.parent}: "
+                                  f"{_reason(exc)}", hint=_HINT) from exc
+        write_atomic(path, report.data)  # a full disk leaves the old file
+        written.append(path)

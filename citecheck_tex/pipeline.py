@@ -17,7 +17,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from citecheck_tex import __version__
 from citecheck_tex.config import Settings
 from citecheck_tex.model import (
     Answer,
@@ -36,6 +35,7 @@ from citecheck_tex.model import (
 from citecheck_tex.sources import plan
 from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
 from citecheck_tex.tex.ids import find_report_number
+from citecheck_tex.version import __version__
 
 if TYPE_CHECKING:
     from citecheck_tex.cache import Cache

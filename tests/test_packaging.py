@@ -59,3 +59,55 @@ def test_wheel_has_runtime_files_and_licence(wheel: Path) -> None:
     entry_points = zipfile.ZipFile(wheel).read(meta_name.replace("METADATA", "entry_points.txt"))
     assert b"citecheck-tex = citecheck_tex.cli:main" in entry_points
     assert not any(n.startswith(("tests/", "bench/", "sample_papers/")) for n in names)
+
+
+#: A tiny program using the library API, type-checked against the installed wheel.
+CONSUMER = '''
+from __future__ import annotations
+
+import citecheck_tex
+from citecheck_tex import Discrepancy, Label, RunResult, Verdict, VerdictCode
+
+
+def majors(result: RunResult) -> list[Verdict]:
+    return [v for v in result.verdicts if v.label is Label.MAJOR]
+
+
+def codes(d: Discrepancy) -> list[str]:
+    return [c.value for c in d.codes]
+
+
+result: RunResult = citecheck_tex.check("paper.tex", offline=True, index="i.sqlite")
+why: list[VerdictCode] = [v.code for v in majors(result)]
+text: str = citecheck_tex.render(result, "json")
+failed: bool = citecheck_tex.fails(result, "minor")
+'''
+
+
+def test_the_installed_wheel_is_typed_for_library_users(wheel: Path, tmp_path: Path) -> None:
+    """py.typed ships and the facade's exports are visible to ``mypy --strict`` (a
+    consumer of the installed package, not of the source tree); a type error in the
+    consumer is found, so the types really flow through the lazy facade."""
+    pytest.importorskip("mypy")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; "
+                              "print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    zipfile.ZipFile(wheel).extractall(purelib)  # what pip puts into site-packages
+    work = tmp_path / "consumer"
+    work.mkdir()
+
+    def mypy(source: str) -> subprocess.CompletedProcess[str]:
+        (work / "consumer.py").write_text(source, encoding="utf-8")
+        return subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+             "--python-executable", str(python), "consumer.py"],
+            cwd=work, capture_output=True, text=True, check=False)
+
+    ok = mypy(CONSUMER)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = mypy(CONSUMER + 'wrong: int = citecheck_tex.check("paper.tex")\n')
+    assert bad.returncode == 1
+    assert 'expression has type "RunResult", variable has type "int"' in bad.stdout

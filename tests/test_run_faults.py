@@ -165,15 +165,23 @@ def _stall(req: Request) -> Reply:
 
 
 def test_the_deadline_ends_the_run_with_a_partial_report(
-    server: ReplayServer, tmp_path: Path
+    server: ReplayServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Row 3: 40 references unfinished after 25 minutes; now the run ends at its
-    deadline and the report holds every reference."""
+    deadline and the report holds every reference. Every report says it is partial."""
     server.add_handler(_stall)
     bib = _project(tmp_path, server, "arxiv,crossref,inspire", deadline_s=0.5,
                    deadline_per_reference_s=0.0)
     out = tmp_path / "out"
-    code = main([str(bib), "--out", str(out), "--cache", "none", "--format", "json,html"])
+    code = main([str(bib), "--out", str(out), "--cache", "none", "--format",
+                 "json,html,sarif,github"])
+    github = capsys.readouterr().out.splitlines()
+    assert github[0].startswith("::warning title=citecheck-tex%3A partial report (deadline)::")
+    assert "2 references not yet settled are UNVERIFIED" in github[0]
+    sarif = json.loads((out / "report.sarif").read_text(encoding="utf-8"))["runs"][0]
+    assert sarif["invocations"][0]["executionSuccessful"] is False
+    assert sarif["invocations"][0]["toolExecutionNotifications"][0]["descriptor"] == {
+        "id": "deadline"}
     report = _report(out)
     assert report["partial"] == {"reason": "deadline", "unsettled": 2}
     assert [e["key"] for e in report["entries"]] == ["stanley", "other"]  # type: ignore[attr-defined]

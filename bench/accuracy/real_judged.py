@@ -71,6 +71,7 @@ from bench.accuracy.real_link import (
     first,
     link,
     load_world,
+    refused,
     split_pubnote,
 )
 from bench.accuracy.run_synthetic import WORLD, build_world, offline_settings
@@ -82,6 +83,7 @@ from citecheck_tex.sources.importers import IndexRow, normalize_arxiv
 OUT = DATA / "real_judged"
 REFERENCES = OUT / "references.jsonl"
 JUDGEMENTS = OUT / "judgements.jsonl"
+REFUSED = OUT / "refused.jsonl"
 RESULTS = REPO / "bench" / "RESULTS.md"
 SEED = 20261201
 STYLE_SAMPLE = 300
@@ -97,28 +99,39 @@ COMMAND = ".venv/bin/python -m bench.accuracy.real_judged"
 # ----------------------------------------------------------------------------- the set
 
 
-def select(world: World) -> list[dict[str, Any]]:
-    """Every reference of the corpus linked to a world record, in corpus order.
+def select(world: World) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every reference of the corpus linked to a world record, in corpus order, and
+    the references whose every candidate record is refused (they cite another work).
 
     The id ``r<line>`` is the 0-based line of the corpus file (stable while the
     corpus file is unchanged); ``citing_recid``/``ref_index`` are kept as well.
     """
-    out = []
+    out, dropped = [], []
     with REFS.open(encoding="utf-8") as fh:
         for line_no, line in enumerate(fh):
             d = json.loads(line)
             found = link(d, world)
-            if found is None:
-                continue
-            out.append({"id": f"r{line_no:05d}", "raw": d, **found})
-    return out
+            if found is not None:
+                out.append({"id": f"r{line_no:05d}", "raw": d, **found})
+            elif why := refused(d, world):
+                dropped.append({"id": f"r{line_no:05d}", "raw": d, "refused": why})
+    return out, dropped
 
 
-def write_references(refs: Sequence[dict[str, Any]]) -> None:
-    """Store the reference set as data (one JSON object per line)."""
+def write_references(refs: Sequence[dict[str, Any]], dropped: Sequence[dict[str, Any]]) -> None:
+    """Store the reference set and the refused references as data (JSON lines)."""
     OUT.mkdir(parents=True, exist_ok=True)
-    REFERENCES.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n"
-                                  for r in refs), encoding="utf-8")
+    for path, rows in ((REFERENCES, refs), (REFUSED, dropped)):
+        path.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n"
+                                for r in rows), encoding="utf-8")
+
+
+def load_refused() -> list[dict[str, Any]]:
+    """The references left out because their identifiers cite a work the index lacks."""
+    if not REFUSED.exists():
+        return []
+    with REFUSED.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
 
 
 def load_references() -> list[dict[str, Any]]:
@@ -444,7 +457,8 @@ def show_flag(f: Flag, ref: dict[str, Any], world: World) -> str:
                  if raw.get(k)),
              f"  linked by {'+'.join(ref['linked_by'])}: {json.dumps(ref['evidence'])}"
              + (f"  OTHER CANDIDATES {json.dumps(ref['other_candidates'])}"
-                if ref["other_candidates"] else ""),
+                if ref["other_candidates"] else "")
+             + (f"  REFUSED {json.dumps(ref['refused'])}" if ref.get("refused") else ""),
              "  rendered: " + (render_text(raw) if f.rendering == "text"
                                else " ".join(render_bib(ref["id"], raw).split()))]
     if v is not None:
@@ -776,6 +790,19 @@ def show_style_flag(style: str, w: dataset.Work, v: Verdict | None) -> str:
 # ----------------------------------------------------------------------------- main
 
 
+def _refused_note(dropped: Sequence[dict[str, Any]]) -> str:
+    """The sentence on the references the linker refuses (they cite a work not indexed)."""
+    if not dropped:
+        return "No reference was refused by the linker."
+    reasons = Counter(why.split(":")[0] for d in dropped for why in d["refused"].values())
+    return (f"Not part of the set: {len(dropped)} references whose own identifiers cite "
+            "another work than every record they point to, so the cited work is not in the "
+            "world index (`bench/data/real_judged/refused.jsonl`; rules in "
+            "`bench/accuracy/real_link.py`: " + ", ".join(f"{k} {v}" for k, v in
+                                                        sorted(reasons.items())) + "): "
+            + ", ".join(d["id"] for d in dropped) + ".")
+
+
 def _write_results(section: str) -> None:
     text = RESULTS.read_text(encoding="utf-8")
     start = "<!-- real_judged:start -->"
@@ -808,7 +835,7 @@ def main(argv: list[str] | None = None) -> int:
     build_world()
     world = load_world()
     if args.select or not REFERENCES.exists():
-        write_references(select(world))
+        write_references(*select(world))
     refs = load_references()
     by_id = {r["id"]: r for r in refs}
     flags = run_refs(refs, world)
@@ -849,6 +876,7 @@ def main(argv: list[str] | None = None) -> int:
         "(`bench/data/real_judged/judgements.jsonl`). False alarm = MINOR/MAJOR judged "
         "formatting or tool-error; retrieval miss = the linked record not found (UNVERIFIED, not parsed, MAJOR without "
         "a match) or another record matched.",
+        "", _refused_note(load_refused()),
         "", "### 0a. Real references", "", table_a(scores), "",
         "Judgements of the flags: " + "; ".join(
             f".{s.rendering}/{s.mode}: " + ", ".join(f"{k} {v}" for k, v in

@@ -19,6 +19,24 @@ identifiers it states, each an independent piece of evidence:
 The record with the most kinds of evidence wins (ties: the order above). The
 evidence for the winner and every other candidate is kept with the reference, so
 a reader can see why a reference is linked and whether its identifiers disagree.
+
+A candidate is **refused** when the reference's own identifiers say it cites another
+work (:func:`refusal`); a reference whose every candidate is refused cites a work the
+world index does not hold and is not part of the benchmark. Two rules, decided from
+the reference's stored fields and the record only (never from a verdict):
+
+    another publication  the reference states a journal reference that agrees with
+                         none of the record's publications (two of journal, volume,
+                         first page equal count as agreement, so a wrong page or a
+                         missing series letter is still the same work), the record
+                         shows another publication (a journal reference, or a DOI
+                         that is not the reference's), and no arXiv id or DOI ties
+                         them: the stored record id of a talk's proceedings, while
+                         the reference cites the journal paper
+    journal reference    the only evidence is journal + volume + page, and neither
+      alone              an author nor the title of the reference is the record's:
+                         a garbled page ('Eur.Phys.J. C76, 1') that happens to be
+                         another paper's
 """
 
 from __future__ import annotations
@@ -225,9 +243,52 @@ def evidence(d: dict[str, Any], world: World) -> dict[str, dict[str, str]]:
     return found
 
 
+def _same_pub(p: tuple[str, str, str], q: tuple[str, str, str]) -> bool:
+    """Two of journal, volume and first page agree (a wrong page is the same work)."""
+    return sum(a == b != "" for a, b in zip(p, q, strict=True)) >= 2
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in (fold(x) for x in re.split(r"[\s,.;&~-]+", text)) if len(w) >= 2}
+
+
+def refusal(d: dict[str, Any], row: IndexRow, methods: Iterable[str]) -> str:
+    """Why reference ``d`` cannot cite the record of ``row`` ("" when it can).
+
+    ``methods`` are the kinds of evidence that link them (see the module docstring).
+    """
+    methods = set(methods)
+    pubs = [p for p in ref_pubs(d) if all(p)]
+    dois = set(ref_dois(d))
+    if pubs and not methods & {"arxiv", "doi"} and not dois & set(row.dois) \
+            and not any(_same_pub(p, q) for p in pubs for q in row.jrefs):
+        other = [" ".join(q) for q in row.jrefs] + [x for x in row.dois if x not in dois]
+        if other:
+            return (f"another publication: the reference cites {', '.join(dict.fromkeys(as_list(d.get('pubnote'))))}"
+                    f"{' (doi ' + ', '.join(sorted(dois)) + ')' if dois else ''}, the record is "
+                    f"{', '.join(other)}")
+    if methods and methods <= {"pubnote", "volpage"}:
+        names = _words(" ".join(as_list(d.get("authors"))))
+        families = {w for a in row.record.authors for w in _words(a.family)}
+        title = _words(first(d.get("title")) or first(d.get("misc")))
+        rec_title = _words(row.record.title)
+        if names and not names & families and title \
+                and len(title & rec_title) * 2 < min(len(title), len(rec_title) or 1):
+            return ("journal reference alone: neither an author nor the title of the "
+                    "reference is the record's")
+    return ""
+
+
 def link(d: dict[str, Any], world: World) -> dict[str, Any] | None:
-    """The linked record of reference ``d`` with its evidence, or None."""
+    """The linked record of reference ``d`` with its evidence, or None.
+
+    Refused candidates (:func:`refusal`) are left out; the reasons are under
+    ``"refused"`` (a reference whose every candidate is refused links to nothing:
+    see :func:`refused`).
+    """
     found = evidence(d, world)
+    refused = {u: why for u in found if (why := refusal(d, world.rows[u], found[u]))}
+    found = {u: m for u, m in found.items() if u not in refused}
     if not found:
         return None
 
@@ -241,4 +302,11 @@ def link(d: dict[str, Any], world: World) -> dict[str, Any] | None:
         "linked_by": [m for m in METHODS if m in found[best]],
         "evidence": {m: found[best][m] for m in METHODS if m in found[best]},
         "other_candidates": {u: found[u] for u in ranked[1:]},
+        **({"refused": refused} if refused else {}),
     }
+
+
+def refused(d: dict[str, Any], world: World) -> dict[str, str]:
+    """Every candidate record of reference ``d`` that :func:`refusal` refuses, with why."""
+    found = evidence(d, world)
+    return {u: why for u in found if (why := refusal(d, world.rows[u], found[u]))}

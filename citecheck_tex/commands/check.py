@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citecheck_tex import __version__
 from citecheck_tex.commands.options import (
     EXIT_INTERRUPTED,
     Parser,
@@ -31,6 +30,7 @@ from citecheck_tex.commands.options import (
 from citecheck_tex.config import Settings, load_settings
 from citecheck_tex.errors import OutputError, UsageError
 from citecheck_tex.model import Project, RunResult
+from citecheck_tex.version import __version__
 
 if TYPE_CHECKING:
     from citecheck_tex.pipeline import ProgressCallback, ProgressState
@@ -68,9 +68,13 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def load(input_path: Path, settings: Settings) -> Project:
-    """Load the paper; a paper without any readable bibliography is a usage error (its
-    problems are printed to stderr first)."""
+def load(input_path: Path, settings: Settings, *, echo: bool = True) -> Project:
+    """Load the paper; a paper without any readable bibliography is a usage error.
+
+    With ``echo`` its problems are printed to stderr first and the error points at them
+    (the command line); without, nothing is printed and the error's hint holds them
+    (the library, :func:`citecheck_tex.check`).
+    """
     from citecheck_tex.tex.project import load_project
 
     if not input_path.exists():
@@ -79,11 +83,14 @@ def load(input_path: Path, settings: Settings) -> Project:
     project = load_project(input_path, project_root=settings.resolved_project_root())
     if not project.all_entries and not project.entries:
         codes = {p.code for p in project.problems}
-        for p in project.problems:
-            print(problem_line(p), file=sys.stderr)
+        if echo:
+            for p in project.problems:
+                print(problem_line(p), file=sys.stderr)
         if "missing-file" in codes and "no-bibliography" not in codes:
+            missing = "; ".join(problem_line(p) for p in project.problems
+                                if p.code == "missing-file")
             raise UsageError(f"{input_path}: no bibliography could be read",
-                             hint="see the missing-file line above")
+                             hint="see the missing-file line above" if echo else missing)
         if "no-bibliography" in codes or not project.resources:
             raise UsageError(
                 f"{input_path}: no bibliography found",
@@ -149,9 +156,29 @@ def run(input_path: Path, settings: Settings, *, shown_as: str = "") -> CheckRun
         from citecheck_tex.report.github import render_github
 
         sys.stdout.write(render_github(result, prefix=ci_path_prefix(result, settings)))
+    _print_plugin_reports(result, settings)
     status = (EXIT_INTERRUPTED if result.partial == "interrupted"
               else exit_status(result, settings.fail_on))
     return CheckRun(result, out_dir, tuple(written), status, write_error)
+
+
+def _print_plugin_reports(result: RunResult, settings: Settings) -> None:
+    """Print the chosen plugin reports that are text, not files (a fault of one is a
+    warning: the check's result stands)."""
+    import logging
+
+    from citecheck_tex.outfiles import stream_formats
+    from citecheck_tex.report.base import make_reporter
+
+    for name in stream_formats(settings):
+        try:
+            text = make_reporter(name).render(result, settings)
+        except Exception as exc:  # third-party code
+            logging.getLogger(__name__).warning(
+                "plugin report format %r failed: %s: %s", name, type(exc).__name__, exc)
+            continue
+        if isinstance(text, str):
+            sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
 
 
 def cli(argv: Sequence[str]) -> int:

@@ -30,7 +30,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from citecheck_tex import __version__
 from citecheck_tex.commands.options import (
     Parser,
     add_check_options,
@@ -40,6 +39,7 @@ from citecheck_tex.commands.options import (
 )
 from citecheck_tex.config import Settings
 from citecheck_tex.model import Project
+from citecheck_tex.version import __version__
 
 logger = logging.getLogger(__name__)
 

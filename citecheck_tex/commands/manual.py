@@ -12,8 +12,8 @@ import argparse
 import re
 from collections.abc import Sequence
 
-from citecheck_tex import __version__
 from citecheck_tex.errors import UsageError
+from citecheck_tex.version import __version__
 
 #: Value metavars that name files or folders (completed as paths).
 _PATHS = {"PATH", "DIR", "FILE", "INPUT", "ADDR_FILE"}

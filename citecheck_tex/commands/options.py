@@ -52,7 +52,8 @@ def add_check_options(p: argparse.ArgumentParser) -> None:
                    "files read from outside it are reported and their entries not checked")
     p.add_argument("--format", metavar="LIST",
                    help="comma-separated: terminal,json,html,bib,sarif,github "
-                   "(default terminal,json,html,bib)")
+                   "(default terminal,json,html,bib), or an installed plugin format "
+                   "(docs/api.md)")
     p.add_argument("--fail-on", choices=FAIL_ON_CHOICES,
                    help="exit 1 at or above this level: never, error (broken input: undefined "
                    "keys, unreadable, empty or missing .bib), major (default: errors and "
@@ -61,7 +62,9 @@ def add_check_options(p: argparse.ArgumentParser) -> None:
                    help="SARIF and --format github paths are relative to DIR (default: "
                    "$GITHUB_WORKSPACE, else the git repository root, else the paper's folder)")
     p.add_argument("--mailto", help="contact e-mail sent to APIs (polite pools)")
-    p.add_argument("--sources", metavar="LIST", help="comma-separated sources to use")
+    p.add_argument("--sources", metavar="LIST",
+                   help="comma-separated sources to use: built-in ones or installed plugin "
+                   "sources (docs/api.md)")
     p.add_argument("--refresh", action="store_true", default=None, help="bypass cached answers")
     p.add_argument("--emit-fixed", action="store_true", default=None,
                    help="also write <name>.fixed.bib with MINOR corrections applied")

@@ -17,7 +17,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NoReturn, Protocol, cast, runtime_checkable
 from urllib.parse import quote
 
 from citecheck_tex.errors import UsageError
@@ -89,22 +89,76 @@ def register_reporter(name: str) -> Callable[[ReporterFactory], ReporterFactory]
 
 
 def reporter_names() -> tuple[str, ...]:
-    """Names of all registered reporters."""
+    """Names of all registered reporters and of the installed plugin reporters (entry
+    points of group ``citecheck_tex.reporters``; listed without importing them)."""
+    from citecheck_tex import plugins
+
     _load_builtins()
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted({*_REGISTRY, *plugins.names(plugins.REPORTERS)}))
 
 
 def make_reporter(name: str) -> Reporter:
-    """Build a registered reporter, or fail with the list of valid names."""
+    """Build a registered reporter, or fail with the list of valid names.
+
+    A name that is not registered is looked up among the entry points of group
+    ``citecheck_tex.reporters`` and its factory loaded (once). A plugin that cannot be
+    loaded or built, or that builds something that is not a :class:`Reporter`, raises
+    :class:`PluginError` naming the plugin, and is logged as one warning the first time.
+    """
     _load_builtins()
+    if name in _BROKEN:
+        raise PluginError(_BROKEN[name])
+    factory = _REGISTRY.get(name) or _plugin_factory(name)
+    if name not in _PLUGINS:
+        return factory()
     try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise UsageError(
-            f"unknown report format {name!r}",
-            hint="valid formats: " + ", ".join(sorted(_REGISTRY)),
-        ) from None
-    return factory()
+        reporter = factory()
+    except Exception as exc:  # third-party code: one message, no traceback
+        _broken(name, f"plugin report format {_PLUGINS[name]} cannot be built: "
+                      f"{type(exc).__name__}: {exc}")
+    if not isinstance(reporter, Reporter):
+        _broken(name, f"plugin report format {_PLUGINS[name]} built a "
+                      f"{type(reporter).__name__}, which is not a reporter (it needs name and "
+                      "render(result, settings); see docs/api.md)")
+    return reporter
+
+
+class PluginError(UsageError):
+    """A plugin reporter that cannot be used; the run goes on without its report."""
+
+
+#: Reporters that came from entry points: name -> how messages name the plugin.
+_PLUGINS: dict[str, str] = {}
+#: Plugin reporters that cannot be used: name -> why (warned about once).
+_BROKEN: dict[str, str] = {}
+
+
+def _broken(name: str, why: str) -> NoReturn:
+    _BROKEN[name] = why
+    logger.warning("%s; its report is not written", why)
+    raise PluginError(why)
+
+
+def is_plugin(name: str) -> bool:
+    """Whether the reporter ``name`` comes from a third-party entry point (its faults are
+    warnings: the other reports are still written)."""
+    return name in _PLUGINS or name in _BROKEN or (
+        name not in _REGISTRY and name in reporter_names())
+
+
+def _plugin_factory(name: str) -> ReporterFactory:
+    from citecheck_tex import plugins
+
+    plugin = plugins.plugins(plugins.REPORTERS).get(name)
+    if plugin is None:
+        raise UsageError(f"unknown report format {name!r}",
+                         hint="valid formats: " + ", ".join(reporter_names()))
+    factory, why = plugins.load(plugin)
+    if factory is None:
+        _broken(name, f"plugin report format {plugin.describe()} {why}")
+    _PLUGINS[name] = plugin.describe()
+    _REGISTRY[name] = cast(ReporterFactory, factory)  # what it builds is checked above
+    return _REGISTRY[name]
 
 
 def _load_builtins() -> None:

@@ -1,7 +1,10 @@
 """GitHub Actions workflow commands (``--format github``).
 
 ``::error`` for MAJOR, ``::warning`` for MINOR and for problems, ``::notice``
-for UNVERIFIED; each annotated at the .bib entry's file and line. Values are
+for UNVERIFIED; each annotated at the .bib entry's file and line, its title ending in
+the verdict's reason code (``MAJOR reference Smith2021 [chimera]``) and each
+discrepancy followed by its codes (``year (year-off-by-one): cited ...``). A partial
+run (deadline, Ctrl-C) starts with a ``::warning`` saying so. Values are
 escaped as the runner expects (``%``, CR, LF, and in properties ``:`` and ``,``).
 """
 
@@ -13,6 +16,7 @@ from typing import TYPE_CHECKING
 from citecheck_tex.model import Label
 from citecheck_tex.report.base import (
     ci_path_prefix,
+    describe_partial,
     primary_link,
     real_work_caption,
     register_reporter,
@@ -65,6 +69,9 @@ def render_github(result: RunResult, *, prefix: str = "") -> str:
         return prefix + file.removeprefix("./") if file and not file.startswith("/") else file
 
     lines: list[str] = []
+    if result.partial:  # first: the annotations below are not the whole story
+        lines.append(_command("warning", describe_partial(result),
+                              title=f"citecheck-tex: partial report ({result.partial})"))
     for v in sorted_verdicts(result.verdicts):
         kind = _COMMAND.get(v.label)
         if kind is None:
@@ -74,13 +81,15 @@ def render_github(result: RunResult, *, prefix: str = "") -> str:
         closest = v.label is Label.MAJOR and not real_work_caption(v)
         for d in () if closest else v.discrepancies:
             found = (v.suggested or {}).get(d.field, d.found)
-            parts.append(f'{d.field}: cited "{d.cited}", found "{found}"')
+            codes = ", ".join(c.value for c in d.codes)
+            parts.append(f'{d.field} ({codes}): cited "{d.cited}", found "{found}"')
         link = primary_link(v.match)
         if link:
             parts.append(link)
         message = f"{v.entry.key}: " + ("; ".join(parts) or v.label.value)
         lines.append(_command(kind, message, file=path(v.entry.file), line=v.entry.line,
-                              title=f"{v.label.value} reference {v.entry.key}"))
+                              title=f"{v.label.value} reference {v.entry.key} "
+                                    f"[{v.code.value}]"))
     for p in result.problems:
         kind = "error" if p.severity == "error" else "warning"
         lines.append(_command(kind, p.message or p.code, file=path(p.file), line=p.line,

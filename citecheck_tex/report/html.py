@@ -3,7 +3,9 @@
 The template lives in ``templates/report.html.j2`` (shipped as the package
 ``citecheck_tex.templates``) and is rendered with autoescape on: titles with
 ``<``, ``&`` or LaTeX are shown as text, never as markup. This module only
-prepares plain view data; all markup is in the template.
+prepares plain view data; all markup is in the template. Beside the prose, each
+reference shows its reason code and each discrepancy its codes as small labels whose
+tooltip is the code's meaning (``docs/codes.md``); the filter finds references by code.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from citecheck_tex.model import Label, SourceStatus, Verdict
+from citecheck_tex.model import Discrepancy, Label, SourceStatus, Verdict
 from citecheck_tex.report.annotated_bib import suggested_bibtex
 from citecheck_tex.report.base import (
     DISPLAY_FIELDS,
@@ -169,21 +171,27 @@ def _links(v: Verdict) -> list[dict[str, str]]:
     return out
 
 
-def _fixes(v: Verdict) -> list[dict[str, str]]:
+def _fixes(v: Verdict) -> list[dict[str, Any]]:
     """A MINOR's corrections as ``field: cited -> value`` (the suggested value when any)."""
     if v.label is not Label.MINOR:
         return []
     from citecheck_tex.report.terminal import focus_difference
 
     suggested = dict(v.suggested or {})
-    out = []
+    out: list[dict[str, Any]] = []
     for d in v.discrepancies:
         value = suggested.get(d.field, d.found)
         # long values (author lists) show the part that differs; Copy takes the whole value
         short_cited, short_found = focus_difference(d.cited, value, 32)
         out.append({"field": d.field, "cited": d.cited, "found": value,
-                    "short_cited": short_cited if d.cited else "", "short_found": short_found})
+                    "short_cited": short_cited if d.cited else "", "short_found": short_found,
+                    "codes": _codes(d)})
     return out
+
+
+def _codes(d: Discrepancy) -> list[dict[str, str]]:
+    """A discrepancy's codes (the main one first) with their meanings (tooltips)."""
+    return [{"code": c.value, "meaning": c.meaning} for c in d.codes]
 
 
 def _problem_order(code: str, severity: str) -> tuple[int, int]:
@@ -227,7 +235,9 @@ def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
     if closest:
         found_head = "Closest record, not a match"
     search = " ".join([entry.key, title, author_text, entry.year, entry.venue, v.reason,
-                       v.label.value, entry.file, *(d.field for d in v.discrepancies),
+                       v.label.value, v.code.value, entry.file,
+                       *(d.field for d in v.discrepancies),
+                       *(c.value for d in v.discrepancies for c in d.codes),
                        "proposed unconfirmed " + model if model else "",
                        "chimera real work" if real_work else "",
                        "not in local index" if is_index_only(v) else ""])
@@ -252,7 +262,10 @@ def _reference(v: Verdict, result: RunResult, n: int) -> dict[str, Any]:
         "file": entry.file,
         "line": entry.line,
         "wrong": [d.field for d in v.discrepancies],
-        "discrepancies": [{"field": d.field, "cited": d.cited, "found": d.found, "note": d.note}
+        "code": v.code.value,
+        "code_meaning": v.code.meaning,
+        "discrepancies": [{"field": d.field, "cited": d.cited, "found": d.found, "note": d.note,
+                           "codes": _codes(d), "group": _group(d.field)}
                           for d in v.discrepancies],
         "rows": _field_rows(v, fixes=not (model or real_work or closest)),
         "fixes": _fixes(v),
@@ -300,7 +313,7 @@ _COMPACT_REASON = 100
 def _compact(v: Verdict) -> dict[str, str]:
     reason = v.reason if len(v.reason) <= _COMPACT_REASON else \
         v.reason[:_COMPACT_REASON - 1] + "…"
-    return {"key": v.entry.key, "label": v.label.value,
+    return {"key": v.entry.key, "label": v.label.value, "code": v.code.value,
             "loc": location(v.entry.file, v.entry.line), "reason": reason}
 
 

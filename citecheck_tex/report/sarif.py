@@ -5,7 +5,9 @@ warning, UNVERIFIED: note; rule id = the code, e.g. ``chimera``, help = the code
 meaning) and one per problem code. A result references the rule of its verdict's
 code and lists the codes of its discrepancies in ``properties.discrepancyCodes``.
 Each result is located at the .bib entry's file and line; file URIs are relative (to
-``root`` when given) so that code scanning can map them onto the repository.
+``root`` when given) so that code scanning can map them onto the repository. A partial
+run (deadline, Ctrl-C) has ``invocations[0].executionSuccessful`` false and a tool
+execution notification saying why (descriptor ``deadline`` or ``interrupted``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from citecheck_tex.model import ERROR_CODES, Label, Verdict, VerdictCode
 from citecheck_tex.report.base import (
     ReportFile,
     ci_path_prefix,
+    describe_partial,
     is_index_only,
     primary_link,
     proposed_by,
@@ -80,6 +83,12 @@ PROBLEM_CODES: dict[str, str] = {
     "index-incomplete": "The local index declared complete lacks most cited works",
     "index-unusable": "The local index could not be read",
     "outside-project": "A file outside the project folder is read",
+    "include-cycle": "Files include each other in a cycle",
+    "index-empty": "The local index is missing or empty",
+    "source-unavailable": "A configured source (e.g. a plugin) cannot be used",
+    "deadline": "The run's deadline passed: the report is partial",
+    "interrupted": "The run was interrupted: the report is partial",
+    "ignore-expired": "An ignored entry changed since it was ignored: it is checked again",
 }
 
 
@@ -194,14 +203,43 @@ def render_sarif(result: RunResult, *, root: str | None = None, prefix: str = ""
                 "semanticVersion": result.tool_version,
                 "informationUri": INFORMATION_URI,
                 "rules": rules,
+                "notifications": [{"id": reason, "shortDescription": {"text": text},
+                                   "defaultConfiguration": {"level": "warning"}}
+                                  for reason, text in PARTIAL_NOTIFICATIONS.items()],
             }},
+            "invocations": [_invocation(result)],
             "results": results,
             "columnKind": "unicodeCodePoints",
             "properties": {"input": result.input, "offline": result.offline,
-                           "summary": result.summary()},
+                           "summary": result.summary(), "partial": result.partial or None},
         }],
     }
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+#: Why a run can end early (:attr:`RunResult.partial`): the notification descriptors of
+#: a partial report.
+PARTIAL_NOTIFICATIONS: dict[str, str] = {
+    "deadline": "The run's deadline passed before every source was asked: the report is "
+                "partial, references not yet settled are UNVERIFIED",
+    "interrupted": "The run was interrupted (Ctrl-C) before every source was asked: the "
+                   "report is partial, references not yet settled are UNVERIFIED",
+}
+
+
+def _invocation(result: RunResult) -> dict[str, Any]:
+    """The run's invocation: a partial run (deadline, Ctrl-C) did not execute successfully,
+    and a notification says why and how many references are left UNVERIFIED."""
+    if not result.partial:
+        return {"executionSuccessful": True}
+    return {
+        "executionSuccessful": False,
+        "toolExecutionNotifications": [{
+            "descriptor": {"id": result.partial},
+            "level": "warning",
+            "message": {"text": describe_partial(result)},
+        }],
+    }
 
 
 def _properties(v: Verdict) -> dict[str, Any]:

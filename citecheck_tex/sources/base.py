@@ -14,7 +14,7 @@ import time
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from citecheck_tex.errors import RateLimited, SourceError, UsageError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
@@ -71,21 +71,59 @@ def register(name: str) -> Callable[[SourceFactory], SourceFactory]:
 
 
 def source_names() -> tuple[str, ...]:
-    """Names of all registered sources."""
+    """Names of all registered sources and of the installed plugin sources (entry points
+    of group ``citecheck_tex.sources``; listed without importing them)."""
+    from citecheck_tex import plugins
+
     _load_builtins()
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted({*_REGISTRY, *plugins.names(plugins.SOURCES)}))
 
 
 def make_source(name: str, http: Http, settings: Settings) -> Source:
-    """Build a registered source, or fail with the list of valid names."""
+    """Build a registered source, or fail with the list of valid names.
+
+    A name that is not registered is looked up among the entry points of group
+    ``citecheck_tex.sources`` and its factory loaded (once). A plugin that cannot be
+    loaded, or whose factory builds something that is not a :class:`Source`, is a
+    :class:`~citecheck_tex.errors.UsageError` naming the plugin (the pipeline reports it
+    as problem ``source-unavailable`` and runs without it).
+    """
     _load_builtins()
+    factory = _REGISTRY.get(name) or _plugin_factory(name)
+    if name not in _PLUGINS:
+        return factory(http, settings)
     try:
-        factory = _REGISTRY[name]
-    except KeyError:
+        source = factory(http, settings)
+    except Exception as exc:  # third-party code: one message naming the plugin
+        raise UsageError(f"plugin source {_PLUGINS[name]} cannot be built: "
+                         f"{type(exc).__name__}: {exc}") from exc
+    if not isinstance(source, Source):
         raise UsageError(
-            f"unknown source {name!r}", hint="valid sources: " + ", ".join(sorted(_REGISTRY))
-        ) from None
-    return factory(http, settings)
+            f"plugin source {_PLUGINS[name]} built a {type(source).__name__}, which is not "
+            "a source", hint="a source has name, kinds, version, async fetch(query) and "
+            "async fetch_batch(queries); see docs/api.md")
+    return source
+
+
+#: Sources that came from entry points: name -> how messages name the plugin.
+_PLUGINS: dict[str, str] = {}
+
+
+def _plugin_factory(name: str) -> SourceFactory:
+    from citecheck_tex import plugins
+
+    plugin = plugins.plugins(plugins.SOURCES).get(name)
+    if plugin is None:
+        raise UsageError(f"unknown source {name!r}",
+                         hint="valid sources: " + ", ".join(source_names()))
+    factory, why = plugins.load(plugin)
+    if factory is None:
+        raise UsageError(f"plugin source {plugin.describe()} {why}",
+                         hint="fix or uninstall the plugin, or leave it out of sources")
+    # what the factory builds is checked in make_source
+    _PLUGINS[name] = plugin.describe()
+    _REGISTRY[name] = cast(SourceFactory, factory)
+    return _REGISTRY[name]
 
 
 def _load_builtins() -> None:

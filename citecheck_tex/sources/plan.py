@@ -10,6 +10,11 @@ Order per query kind (:data:`PLAN`)
 
 - **local** first everywhere: it is free, offline and instant, and users fill
   it with dumps they trust.
+- **third-party sources** (entry points of group ``citecheck_tex.sources``, enabled
+  by naming them in ``sources``; :mod:`citecheck_tex.plugins`) come right after
+  ``local``, all in one group, for every kind they declare: a group's own database
+  is, like the local index, data the user trusts, and what it settles costs the
+  public APIs nothing.
 - **ARXIV**: arXiv itself is the authority for its ids (``id_list``, hundreds
   per request). INSPIRE and Semantic Scholar are asked only when arXiv failed
   (see :data:`AUTHORITY`).
@@ -232,17 +237,32 @@ def routed(source: str, entry: Entry, kind: QueryKind | None = None) -> bool:
     return need is None or bool(fields_of(entry) & set(need))
 
 
+#: Every source the plan names (the built-ins).
+PLANNED: frozenset[str] = frozenset(
+    name for steps in PLAN.values() for step in steps
+    for name in ((step,) if isinstance(step, str) else step))
+
+
 def groups_for(kind: QueryKind, enabled: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Groups of sources to ask for ``kind``, in order, restricted to ``enabled``.
 
-    Sources within a group are asked concurrently.
+    Sources within a group are asked concurrently. Enabled sources the plan does not
+    name (third-party sources from entry points, :mod:`citecheck_tex.plugins`: a group's
+    own database) form one group right after ``local``, for every kind (the pipeline
+    asks a source only the kinds it declares): like the local index they hold what the
+    user trusts, and asking them before the public APIs spares those requests.
     """
     out = []
+    extra = tuple(s for s in enabled if s not in PLANNED)
     for step in PLAN[kind]:
         group = (step,) if isinstance(step, str) else step
         names = tuple(s for s in group if s in enabled)
         if names:
             out.append(names)
+        if step == "local" and extra:
+            out.append(extra)
+    if extra and "local" not in PLAN[kind]:  # pragma: no cover - every kind starts local
+        out.insert(0, extra)
     return tuple(out)
 
 

@@ -464,6 +464,9 @@ def parse_issue(fields: dict[str, str]) -> str:
     if not title and not fields.get("author"):
         return "neither authors nor a title could be read"
     first = re.split(r",|;|:\s", title, maxsplit=1)[0].strip()
+    # a page or article number that reference extraction left before the repeated names
+    # ("074015 S. Höche, Y. Li, S. Prestel") is no start of a title
+    first = re.sub(r"^\d{3,}\s+(?=[A-Z])", "", first)
     if title and (_ET_AL.search(title) or re.match(r"(?:and|&)\s", title)
                   or _names_without_separators(re.sub(r",|\band\b|&", " ", title))
                   or ("," in title and (_split_name_run(first) is not None
@@ -615,6 +618,12 @@ _SURNAME_YEAR = re.compile(
     r"\s*,\s*(?P<year>(?:1[89]|20)\d{2})[a-z]?\s*[,.:]\s*(?P<rest>.+)$")
 
 
+#: A collaboration run together with the title that follows it, as reference extraction
+#: leaves it when the two were set apart only by the typeface: "The LIGO Scientific
+#: CollaborationAdvanced LIGO", "and HAL QCD CollaborationLattice QCD approach to ...".
+_GLUED_COLLABORATION = re.compile(r"\b([Cc]ollaboration)(?=[A-Z][a-z])")
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -625,7 +634,7 @@ def _parse(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     text = _NUMBERING.sub("", text)
     rest = _take_ids(text, out)
-    rest = " ".join(_strip_noise(rest).split())
+    rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
     pn = _PUBNOTE.match(rest)
     if pn and not re.search(r"\s", pn.group("journal").replace(". ", ".")) or (
             pn and "." in pn.group("journal")):
@@ -732,6 +741,7 @@ def _parse(text: str) -> dict[str, str]:
                   if p.strip()]
     author_pieces: list[str] = []
     initialled = False
+    collaboration = False  # a collaboration was named: "Advanced LIGO" after it is a title
     # "A Grassi, Y Hatsuda and M Mariño": initials without full stops first; "A Review"
     # alone is no name, so a lone "A"/"I" initial needs a second name of the form
     bare = [p for p in pieces if _INITIALS_FIRST_BARE.match(p)]
@@ -742,8 +752,10 @@ def _parse(text: str) -> dict[str, str]:
             initialled = True
             continue
         nxt = pieces[k + 1] if k + 1 < len(pieces) else ""
-        if initialled and "." not in p and _FULL_NAME.match(p) and not _is_initialled_name(p):
-            # after "N. Cabibbo", "Unitary Symmetry" is a title that looks like a name
+        if (initialled or collaboration) and "." not in p and _FULL_NAME.match(p) \
+                and not _is_initialled_name(p) and not _COLLAB.search(p):
+            # after "N. Cabibbo", "Unitary Symmetry" is a title that looks like a name; so
+            # is "Advanced LIGO" after "The LIGO Scientific Collaboration"
             break
         initialled = initialled or _is_initialled_name(p)
         # "Sharif, M." and refextract's "Abhishodh, P" (initials without a full stop)
@@ -752,6 +764,7 @@ def _parse(text: str) -> dict[str, str]:
                 or (author_pieces and _INITIALS_OR_BARE.fullmatch(p))
                 or (initials and _FAMILY_WORD.fullmatch(p))):  # "Sharif, M., Saleem, R."
             author_pieces.append(p)
+            collaboration = collaboration or bool(_COLLAB.search(p))
         else:
             break
     if author_pieces and not initialled and re.match(

@@ -268,3 +268,29 @@ def test_desktop_and_phone_layouts(driver: Any, demo_report: Path, tmp_path: Pat
     assert ys == sorted(ys) and len(set(ys)) == 4
     page.execute_script("arguments[0].scrollIntoView()", _row(page, "Tanaka2016"))
     _shot(page, tmp_path, "report-phone.png")
+
+
+def test_codes_are_shown_beside_the_prose_and_filter_the_table(driver: Any,
+                                                                demo_report: Path) -> None:
+    """Day2016 (planted: year 2017 for a 2016 paper) shows its verdict's code and its
+    discrepancy's code, each with the code's meaning as tooltip; typing a code in the
+    filter shows the references that carry it."""
+    from selenium.webdriver.common.by import By
+
+    from citecheck_tex.model import DiscrepancyCode, VerdictCode
+
+    page = _open(driver, demo_report, DESKTOP)
+    row = _row(page, "Day2016")
+    row.find_element(By.CSS_SELECTOR, ".toggle").click()
+    card = page.find_element(By.ID, row.get_attribute("id") + "-detail")
+    why = card.find_element(By.CSS_SELECTOR, "p.why code.code")
+    assert why.is_displayed() and why.text == "field-mismatch"
+    assert why.get_attribute("title") == VerdictCode.FIELD_MISMATCH.meaning
+    year = card.find_element(By.CSS_SELECTOR, '.dlist li[data-field="year"]')
+    (label,) = year.find_elements(By.CSS_SELECTOR, "code.code")
+    assert label.is_displayed() and label.text.startswith("year-")
+    assert label.get_attribute("title") == DiscrepancyCode(label.text).meaning
+    box = page.find_element(By.ID, "filter-text")
+    box.send_keys(label.text)
+    shown = _visible_keys(page)
+    assert "Day2016" in shown and "Marsh2011relic" not in shown

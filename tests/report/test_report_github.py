@@ -34,3 +34,33 @@ def test_every_command_is_one_line() -> None:
     out = render_github(run_result())
     assert out.endswith("\n")
     assert all(line.startswith("::") for line in out.splitlines())
+
+
+def test_titles_carry_the_reason_code_and_messages_the_discrepancy_codes() -> None:
+    result = run_result()
+    lines = render_github(result).splitlines()
+    for v in result.verdicts:
+        line = next((ln for ln in lines if f"title={v.label.value} reference " in ln
+                     and f"::{v.entry.key}: " in ln), None)
+        if line is None:  # EXACT and SKIPPED are not annotated
+            assert v.label.value in ("EXACT", "SKIPPED")
+            continue
+        title = line.split("title=", 1)[1].split("::", 1)[0]
+        assert title.endswith(f" [{v.code.value}]")
+        if v.label.value == "MINOR":
+            for d in v.discrepancies:
+                assert f"{d.field} ({', '.join(c.value for c in d.codes)}): cited " in line
+
+
+def test_a_partial_run_starts_with_a_warning_saying_so() -> None:
+    from citecheck_tex.model import Label, VerdictCode
+
+    base = run_result()
+    assert not render_github(base).startswith("::warning title=citecheck-tex: partial")
+    verdicts = tuple(replace(v, unsettled=True, code=VerdictCode.UNSETTLED_INTERRUPTED,
+                             match=None, discrepancies=(), suggested=None)
+                     if v.label is Label.UNVERIFIED else v for v in base.verdicts)
+    first = render_github(replace(base, verdicts=verdicts, partial="interrupted")).splitlines()[0]
+    assert first.startswith("::warning title=citecheck-tex%3A partial report (interrupted)::")
+    assert "PARTIAL REPORT: the run was interrupted" in first
+    assert "1 reference not yet settled is UNVERIFIED" in first

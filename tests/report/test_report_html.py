@@ -126,3 +126,24 @@ def test_record_without_links_renders() -> None:
     bare = replace(v, match=Record(source="dblp", id="journals/x/Y20"))
     html = render_html(replace(run_result(), verdicts=(bare,)))
     assert "journals/x/Y20" in html
+
+
+def test_codes_beside_the_prose_with_their_meaning() -> None:
+    """Each card shows its verdict's reason code and each discrepancy's codes; the
+    tooltip (title) is the code's meaning, the text the stable code (docs/codes.md)."""
+    result = run_result()
+    page = _parse(render_html(result))
+    labels = [(a.get("data-code"), a.get("title")) for t, a in page.tags
+              if t == "code" and "code" in (a.get("class") or "").split()]
+    for v in result.verdicts:
+        assert (v.code.value, v.code.meaning) in labels, v.entry.key
+        for d in v.discrepancies:
+            for c in d.codes:
+                assert (c.value, c.meaning) in labels, (v.entry.key, c)
+    # the filter finds a reference by its codes
+    rows = {a["data-key"]: a["data-search"] for t, a in page.tags
+            if t == "tr" and "ref" in (a.get("class") or "").split()}
+    for v in result.verdicts:
+        search = rows[v.entry.key.lower()] or ""
+        assert v.code.value in search
+        assert all(c.value in search for d in v.discrepancies for c in d.codes)

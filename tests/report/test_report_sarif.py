@@ -94,3 +94,38 @@ def test_problem_without_file_is_located_at_the_input() -> None:
     loc = network["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"] == "paper/main.tex"
     assert "region" not in loc
+
+
+def _partial(reason: str) -> object:
+    """The factory run, ended early: its UNVERIFIED reference was not settled."""
+    base = run_result()
+    code = {"deadline": VerdictCode.UNSETTLED_DEADLINE,
+            "interrupted": VerdictCode.UNSETTLED_INTERRUPTED}[reason]
+    verdicts = tuple(replace(v, unsettled=True, code=code, match=None, discrepancies=(),
+                             suggested=None) if v.label is Label.UNVERIFIED else v
+                     for v in base.verdicts)
+    return replace(base, verdicts=verdicts, partial=reason)
+
+
+def test_a_complete_run_executed_successfully() -> None:
+    run = json.loads(render_sarif(run_result()))["runs"][0]
+    assert run["invocations"] == [{"executionSuccessful": True}]
+    assert run["properties"]["partial"] is None
+
+
+@pytest.mark.parametrize("reason", ["deadline", "interrupted"])
+def test_a_partial_run_says_so(reason: str) -> None:
+    """The JSON and HTML reports say "partial"; SARIF viewers see a run that did not
+    finish and a notification naming why and how many references are open."""
+    doc = json.loads(render_sarif(_partial(reason)))  # type: ignore[arg-type]
+    _validate(doc)
+    run = doc["runs"][0]
+    (invocation,) = run["invocations"]
+    assert invocation["executionSuccessful"] is False
+    (note,) = invocation["toolExecutionNotifications"]
+    assert note["descriptor"]["id"] == reason and note["level"] == "warning"
+    assert note["message"]["text"].startswith("PARTIAL REPORT")
+    assert "1 reference not yet settled is UNVERIFIED" in note["message"]["text"]
+    descriptors = {n["id"] for n in run["tool"]["driver"]["notifications"]}
+    assert reason in descriptors
+    assert run["properties"]["partial"] == reason

@@ -181,6 +181,10 @@ def test_surname_first_names_split_the_right_way_round() -> None:
     # line 9717 (INSPIRE's authors "Schinkel D Macedo, R P and Ansorg M"): unreadable names
     ("Schinkel D Macedo, R P and Ansorg M, Class. Quant. Grav. 31 (2014) 075017", True),
     ("J. Ablinger, PoS LL2014, 019 (2014)", False),
+    # line 30943 (benchmark id r30942): misc "074015 S. Höche, Y. Li, S. Prestel", the
+    # article number and the names again, read as the title
+    ("S Höche Y Li S Prestel, 074015 S. Höche, Y. Li, S. Prestel, Phys. Rev. D 91 (2015) 7, "
+     "doi:10.1103/PhysRevD.91.074015.", True),
     ("Pontzen et al., 2016, Inverted initial conditions: exploring the growth of cosmic "
      "structure and voids", False),
 ])
@@ -322,6 +326,17 @@ JUDGED_CASES = [
      {"author": "A Grassi and Y Hatsuda and M Mariño", "journal": "J. Phys. A: Math. Theor.",
       "volume": "49", "pages": "115401", "year": "2016",
       "title": "Quantization conditions and functional equations in ABJ(M) theories"}),
+    # 27057 (benchmark id r27056): no authors stored, misc "The LIGO Scientific
+    # CollaborationAdvanced LIGO" (the collaboration run into the title), and the same
+    # written with the comma a bibliography puts there: "Advanced LIGO" is the title
+    ("The LIGO Scientific CollaborationAdvanced LIGO, Class. Quant. Grav. 32 (2015) 074001, "
+     "doi:10.1088/0264-9381/32/7/074001.",
+     {"author": "{The LIGO Scientific Collaboration}", "title": "Advanced LIGO",
+      "journal": "Class. Quant. Grav.", "volume": "32", "pages": "074001", "year": "2015",
+      "doi": "10.1088/0264-9381/32/7/074001"}),
+    ("The LIGO Scientific Collaboration, Advanced LIGO, Class. Quant. Grav. 32 (2015) 074001.",
+     {"author": "{The LIGO Scientific Collaboration}", "title": "Advanced LIGO",
+      "journal": "Class. Quant. Grav.", "volume": "32", "pages": "074001", "year": "2015"}),
     ("The ATLAS, arXiv:1606.02266.",  # 11781
      {"author": "{The ATLAS Collaboration}", "eprint": "1606.02266"}),
     ("Measurement of the t¯t production cross section in the dilepton channel in pp "  # 4119

@@ -1,0 +1,1 @@
+"""A research group's own database as a citecheck-tex source, and a CSV report."""
