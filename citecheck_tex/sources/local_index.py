@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import gc
 import gzip
 import io
 import json
@@ -1511,6 +1512,19 @@ def _pool_context() -> Any:
                                        and "fork" in methods else None)
 
 
+def _init_parser() -> None:
+    """Set up a parsing process: fewer garbage collections.
+
+    Parsing allocates millions of small objects that live a few microseconds, and a
+    collection also walks the name and journal caches, which only grow: with the
+    default thresholds the collector took about a tenth of the parsing time. The
+    objects inherited from the importing process are frozen (never walked); cycles
+    (pylatexenc's parse states, tracebacks) are still collected, ten times less often.
+    """
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+
+
 def _parallel_map(func: Callable[[Any], _Parsed], tasks: Iterable[Any],
                   jobs: int) -> Iterator[_Parsed]:
     """``func`` over ``tasks`` in ``jobs`` processes, results in task order.
@@ -1521,7 +1535,7 @@ def _parallel_map(func: Callable[[Any], _Parsed], tasks: Iterable[Any],
     if jobs <= 1:
         yield from map(func, tasks)
         return
-    with _pool_context().Pool(jobs) as pool:
+    with _pool_context().Pool(jobs, initializer=_init_parser) as pool:
         pending: collections.deque[Any] = collections.deque()
         for task in tasks:
             pending.append(pool.apply_async(func, (task,)))
