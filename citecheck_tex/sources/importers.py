@@ -284,18 +284,21 @@ def _best_url(doi: str, arxiv: str, fallback: str = "") -> str:
     return fallback
 
 
+#: Dump document types -> BibTeX entry types.
+_ENTRY_TYPES = {
+    "article": "article", "journal-article": "article", "review": "article",
+    "conference paper": "inproceedings", "proceedings-article": "inproceedings",
+    "proceedings": "proceedings", "book": "book", "book chapter": "incollection",
+    "book-chapter": "incollection", "thesis": "phdthesis", "dissertation": "phdthesis",
+    "posted-content": "preprint", "preprint": "preprint", "report": "techreport",
+    "dataset": "dataset", "software": "software", "note": "misc",
+}
+
+
 def _entry_type(raw: str, has_journal: bool, has_arxiv: bool) -> str:
     kind = raw.lower().replace("_", "-")
-    mapping = {
-        "article": "article", "journal-article": "article", "review": "article",
-        "conference paper": "inproceedings", "proceedings-article": "inproceedings",
-        "proceedings": "proceedings", "book": "book", "book chapter": "incollection",
-        "book-chapter": "incollection", "thesis": "phdthesis", "dissertation": "phdthesis",
-        "posted-content": "preprint", "preprint": "preprint", "report": "techreport",
-        "dataset": "dataset", "software": "software", "note": "misc",
-    }
-    if kind in mapping:
-        return mapping[kind]
+    if kind in _ENTRY_TYPES:
+        return _ENTRY_TYPES[kind]
     if has_journal:
         return "article"
     return "preprint" if has_arxiv else (kind or "misc")
