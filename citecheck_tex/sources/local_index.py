@@ -1054,11 +1054,10 @@ class LocalIndex:
             f"SELECT DISTINCT rid FROM author_year WHERE name IN ({marks}) AND year = ?"
             f" LIMIT {MAX_AUTHOR_YEAR_SCAN + 1}", (*names, year))]
         others = {_surname_key(a.split()[-1]) for a in authors[1:] if a.split()}
+        second = sorted({author_key(a.split()[-1]) for a in authors[1:] if a.split()} - {""})
         if len(rids) > MAX_AUTHOR_YEAR_SCAN and others:
             # A common name in a big index: the records that also list one of the
             # other cited authors among their first ones (bounded, as the lookups).
-            second = sorted({author_key(a.split()[-1]) for a in authors[1:] if a.split()}
-                            - {""})
             # Rarest first: the join walks the rows of its first table and looks each
             # up in the second, so it starts from the name with fewer records that
             # year (counted up to a bound: "Wang" has thousands a year at 10 million
@@ -1083,11 +1082,26 @@ class LocalIndex:
             # journal version the reference cites (PREPRINT_LEAD_YEARS)
             earlier = [str(int(year) - k) for k in range(1, PREPRINT_LEAD_YEARS + 1)]
             seen = {row[0] for row in rows}
-            more = self._conn.execute(
-                "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM author_year"
-                f" k JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks}) AND k.year IN"
-                f" ({','.join('?' * len(earlier))}) AND {_PREPRINT_ONLY_SQL}"
-                f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, *earlier)).fetchall()
+            years = ",".join("?" * len(earlier))
+            crowded = sum(self._count_author_year(names, y) for y in earlier)
+            if second and crowded > MAX_AUTHOR_YEAR_SCAN:
+                # a common name: only the preprints that also list another cited
+                # author (hundreds of a common name's preprints fit nothing; the
+                # cited work's own preprint lists its co-authors), from the rows of
+                # those co-authors
+                more = self._conn.execute(
+                    "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM"
+                    " author_year b CROSS JOIN author_year k ON k.year = b.year AND"
+                    " k.rid = b.rid JOIN records r ON r.rid = k.rid"
+                    f" WHERE b.name IN ({','.join('?' * len(second))}) AND b.year IN ({years})"
+                    f" AND k.name IN ({marks}) AND {_PREPRINT_ONLY_SQL}"
+                    f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*second, *earlier, *names)).fetchall()
+            else:
+                more = self._conn.execute(
+                    "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM"
+                    f" author_year k JOIN records r ON r.rid = k.rid WHERE k.name IN ({marks})"
+                    f" AND k.year IN ({years}) AND {_PREPRINT_ONLY_SQL}"
+                    f" LIMIT {MAX_AUTHOR_YEAR_SCAN}", (*names, *earlier)).fetchall()
             for row in more:
                 if row[0] not in seen and _preprint_only_json(doc := _loads(row[4])):
                     decoded[row[0]] = doc

@@ -146,6 +146,11 @@ def test_common_author_and_year_narrowed_by_the_second_author(
         assert found[0].id == "bib:doe.bib:k9"
         # Without a second author the scan stays bounded: some three of the twelve.
         assert len(index.by_author_year(["Doe"], "2001", limit=10)) == 3
+        # The journal version (2002) of one of these preprints: of a crowded first
+        # author's preprints, those that list the second cited author too.
+        found = index.by_author_year(["J. Doe", "A. Other7"], "2002", journal="Phys. Rev. D",
+                                     volume="66", page="1", limit=10)
+        assert [r.id for r in found] == ["bib:doe.bib:k7"]
 
 
 def test_record_repeated_later_in_a_file_replaces_its_staged_keys(
