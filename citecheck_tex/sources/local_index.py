@@ -108,7 +108,7 @@ MAX_AUTHOR_YEAR_RECORDS = 5
 MAX_AUTHOR_YEAR_SCAN = 400
 #: Rows of one (author, year) counted at most when choosing which cited author an
 #: author+year narrowing starts from.
-AUTHOR_YEAR_COUNT_BOUND = 4000
+AUTHOR_YEAR_COUNT_BOUND = 1000
 SOURCE_NAME = "local"
 MAX_ANSWER_RECORDS = 5
 #: Lines (JSON) or records (DBLP) parsed per task and rows written per transaction:
@@ -1083,12 +1083,15 @@ class LocalIndex:
             earlier = [str(int(year) - k) for k in range(1, PREPRINT_LEAD_YEARS + 1)]
             seen = {row[0] for row in rows}
             years = ",".join("?" * len(earlier))
-            crowded = sum(self._count_author_year(names, y) for y in earlier)
-            if second and crowded > MAX_AUTHOR_YEAR_SCAN:
+            crowded = second and sum(self._count_author_year(names, y) for y in earlier) \
+                > MAX_AUTHOR_YEAR_SCAN
+            if crowded and all(self._count_author_year(second, y) < AUTHOR_YEAR_COUNT_BOUND
+                               for y in earlier):
                 # a common name: only the preprints that also list another cited
                 # author (hundreds of a common name's preprints fit nothing; the
                 # cited work's own preprint lists its co-authors), from the rows of
-                # those co-authors
+                # those co-authors when they are fewer (both names common: the
+                # bounded scan below, as that costs less than walking either)
                 more = self._conn.execute(
                     "SELECT DISTINCT r.rid, r.origin, r.format, r.surnames, r.data FROM"
                     " author_year b CROSS JOIN author_year k ON k.year = b.year AND"
