@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "python3.11 not found; set PY=/path/to/python3.11"; exit 2; }
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	@$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[dev,llm]"
+	@$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[dev,llm,batch]"
 	@touch $(STAMP)
 
 venv: $(STAMP)

@@ -28,7 +28,7 @@ from bench import paths
 from citecheck_tex.model import Record
 from citecheck_tex.sources.importers import inspire_row, normalize_arxiv
 from citecheck_tex.sources.local_index import LocalIndex
-from citecheck_tex.verify.journals import journal_display
+from citecheck_tex.vocab.journals import journal_display
 
 CORPUS = paths.CORPUS
 SEED = 20261129

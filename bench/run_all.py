@@ -28,6 +28,7 @@ MODULES = (
     "bench.bench_online",
     "bench.bench_faults",
     "bench.bench_watch",
+    "bench.bench_batch",  # 1,000 papers on Dask (offline, 1 and 2 workers) and an online run
 )
 
 

@@ -13,6 +13,7 @@
     citecheck-tex ignore KEY... --reason TEXT
     citecheck-tex completion bash|zsh     shell completion
     citecheck-tex man                     the manual page
+    citecheck-tex batch INPUT... [...]    many papers on Dask (docs/batch.md)
 
 Exit status: 0 nothing at or above --fail-on, 1 something was, 2 usage or input error,
 130 interrupted. Each command's ``cli(argv)`` returns it; ``sys.exit`` lives only in
@@ -41,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "ignore": "ignore",
     "completion": "completion",
     "man": "man",
+    "batch": "batch",
 }
 
 

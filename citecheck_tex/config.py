@@ -56,8 +56,10 @@ FAIL_ON_CHOICES = ("never", "error", "major", "minor", "unverified", "warning")
 FORMAT_CHOICES = ("terminal", "json", "html", "bib", "sarif", "github")
 
 
-def _calibrated_thresholds() -> tuple[float, float]:
-    """tau_minor and tau_exact as calibrated on the development split (bench/accuracy)."""
+def calibrated_thresholds() -> tuple[float, float]:
+    """(tau_minor, tau_exact) from ``citecheck_tex/data/thresholds.json``, as calibrated on
+    the development split (``bench/accuracy``): the defaults of :class:`Settings`, the one
+    place they are read."""
     import importlib.resources
     import json
 
@@ -67,11 +69,11 @@ def _calibrated_thresholds() -> tuple[float, float]:
         )
         data = json.loads(text)
         return float(data["tau_minor"]), float(data["tau_exact"])
-    except (OSError, ValueError, KeyError):  # pragma: no cover - shipped with the package
+    except (OSError, ValueError, KeyError, TypeError):  # pragma: no cover - shipped with the package
         return 6.1, 9.0
 
 
-TAU_MINOR, TAU_EXACT = _calibrated_thresholds()
+TAU_MINOR, TAU_EXACT = calibrated_thresholds()
 
 
 def _default_data_dir() -> Path:
@@ -102,7 +104,9 @@ class Settings:
     # is evidence of fabrication (MAJOR); False: with only the index consulted it is
     # UNVERIFIED (the work may simply be missing from the index).
     index_complete: bool = False
-    cache_path: str = ""  # empty: user cache dir / cache.sqlite; "none" disables
+    # empty: user cache dir / cache.sqlite; "none" disables; a path: that SQLite file;
+    # redis://[[user]:password@]host:port/db: a Redis server shared by many processes
+    cache_path: str = ""
     out_dir: str = ""  # empty: citecheck-report/ beside the input
     # the folder the paper's files may come from; empty: the main file's folder. A file
     # read from outside it is reported (outside-project) and its entries are not checked
@@ -166,8 +170,10 @@ class Settings:
         return _default_data_dir() / "index.sqlite"
 
     def resolved_cache_path(self) -> Path | None:
-        """Where the HTTP cache lives; None when disabled."""
-        if self.cache_path.lower() == "none":
+        """The file of the answer cache; None when disabled or on a Redis server (``redis://``,
+        see :func:`citecheck_tex.cache.open_cache`)."""
+        if self.cache_path.lower() == "none" or self.cache_path.strip().lower().startswith(
+                ("redis://", "rediss://")):
             return None
         if self.cache_path:
             return Path(self.cache_path).expanduser()

@@ -24,7 +24,7 @@ Rules shared by all forms:
   (the reference implementation of BibTeX's name splitting, already a dependency)
   does the splitting, so ``Rom\\~{a}o`` stays one word (a ``\\~`` is an accent,
   not a tie) and ``{...}`` groups are respected; the parts are then decoded by
-  the project's one TeX decoder (:mod:`citecheck_tex.tex.latex_text`).
+  the project's one TeX decoder (:mod:`citecheck_tex.vocab.latex_text`).
 * Particles: lower-case words before the family name are ``von``
   (``van der Waals`` -> von ``van der``, family ``Waals``). A capitalised particle
   (``Di``, ``De``, ``Van`` ...) right before the last word of a ``First Last``
@@ -49,7 +49,7 @@ from functools import lru_cache
 from typing import Any
 
 from citecheck_tex.model import Person
-from citecheck_tex.tex.latex_text import decode_value, latex_to_unicode
+from citecheck_tex.vocab.latex_text import decode_value, latex_to_unicode
 
 logger = logging.getLogger(__name__)
 

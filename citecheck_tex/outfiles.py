@@ -63,7 +63,9 @@ def check_out_dir(out_dir: Path, *, keep: bool = True) -> None:
                     folder.rmdir()
 
 
-def _new_file_mode() -> int:
+def new_file_mode() -> int:
+    """The mode of a new file under the current umask (``0o666 & ~umask``): temporary files
+    (``mkstemp`` makes ``0o600``) get it before they replace a report."""
     mask = os.umask(0)
     os.umask(mask)
     return 0o666 & ~mask
@@ -80,7 +82,7 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
     try:
         mode = path.stat().st_mode & 0o777
     except OSError:
-        mode = _new_file_mode()
+        mode = new_file_mode()
     tmp = ""
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -10,10 +10,11 @@ per query kind is data in :mod:`citecheck_tex.sources.plan`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -34,14 +35,14 @@ from citecheck_tex.model import (
 )
 from citecheck_tex.sources import plan
 from citecheck_tex.sources.plan import BATCHED_KINDS, PLAN, STAGES, groups_for
-from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.version import __version__
+from citecheck_tex.vocab.ids import find_report_number
 
 if TYPE_CHECKING:
-    from citecheck_tex.cache import Cache
+    from citecheck_tex.cache import AnswerCache
+    from citecheck_tex.llm import LlmSession, LlmSessions, LlmUsage
     from citecheck_tex.sources.base import Source
     from citecheck_tex.sources.http import Http
-    from citecheck_tex.verify.llm import LlmUsage
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +93,75 @@ class Stop:
             f"interrupted with {self.unsettled} reference(s) not yet settled: they are "
             "UNVERIFIED and this report is partial. Re-run to finish (answers received "
             "are cached)."))
+
+
+class RunSession:
+    """What one check opens once and closes once: the HTTP client, the answer cache and
+    the LLM session (shared by the LLM parse, the cascade's sources, the judge and the
+    texkey hints).
+
+    Each is opened at its first use (a watch cycle whose verdicts are all known opens
+    nothing) and all are closed by :func:`open_run`'s exit, also after a deadline, an
+    error or Ctrl-C. An HTTP client passed to :func:`open_run` is used, not closed.
+    """
+
+    def __init__(self, settings: Settings, stack: contextlib.AsyncExitStack,
+                 http: Http | None = None) -> None:
+        from citecheck_tex.llm import LlmSessions
+
+        self.settings = settings
+        self._stack = stack
+        self._http = http
+        self._cache: AnswerCache | None = None
+        self._cache_opened = False
+        #: the run's one LLM session, opened by its first user
+        self.llm: LlmSessions = LlmSessions(settings)
+
+    async def http(self) -> Http:
+        """The run's HTTP stack (opened now at the first call)."""
+        if self._http is None:
+            from citecheck_tex.sources.http import open_http
+
+            self._http = await self._stack.enter_async_context(open_http(self.settings))
+        return self._http
+
+    def cache(self, *, warn: bool = True) -> AnswerCache | None:
+        """The run's answer cache, None when disabled or unusable (opened at the first call,
+        which says so once when ``warn``); it also keeps the LLM's responses."""
+        if not self._cache_opened:
+            self._cache_opened = True
+            self._cache = _open_cache(self.settings, warn=warn)
+            from citecheck_tex.llm import ResponseStore
+
+            if isinstance(self._cache, ResponseStore):  # a backend that keeps LLM replies
+                self.llm.store = self._cache
+        return self._cache
+
+    def llm_session(self) -> LlmSession:
+        """The run's LLM session (opened now at the first call, after the cache it keeps
+        its responses in); raises :class:`~citecheck_tex.errors.UsageError` when the LLM
+        cannot be used (no openai package, no model)."""
+        self.cache()
+        return self.llm.get()
+
+    async def close(self) -> None:
+        """Close the LLM session and the cache (the HTTP client closes with the stack)."""
+        try:
+            await self.llm.close()
+        finally:
+            if self._cache is not None:
+                self._cache.close()
+                self._cache = None
+
+
+@contextlib.asynccontextmanager
+async def open_run(settings: Settings, *, http: Http | None = None) -> AsyncIterator[RunSession]:
+    """The session of one check (see :class:`RunSession`), closed once at the end."""
+    async with contextlib.AsyncExitStack() as stack:
+        run = RunSession(settings, stack, http)
+        stack.push_async_callback(run.close)
+        yield run
+
 
 #: Kinds whose later sources are asked even when an earlier one found something: a
 #: title or author+year search returns look-alikes, not proof (a local index holding
@@ -215,13 +285,15 @@ async def run_cascade(
     usage: dict[str, LlmUsage] | None = None,
     problems: list[Problem] | None = None,
     stop: Stop | None = None,
+    llm: Callable[[], LlmSession] | None = None,
 ) -> list[Verdict]:
     """Retrieve candidates for every entry and decide each verdict.
 
     ``usage``, when given, receives what the LLM judge cost (key "judge"); ``problems``,
     when given, receives run-level problems (``index-incomplete``). Retrieval ends at
     the run's deadline (:meth:`Settings.run_deadline`); the references not settled by
-    then are UNVERIFIED, and ``stop`` (when given) records why. A verdict is returned
+    then are UNVERIFIED, and ``stop`` (when given) records why. ``llm`` gives the run's
+    LLM session to the judge (None: the judge opens its own). A verdict is returned
     for every entry, always.
     """
     from citecheck_tex.verify import policy
@@ -286,7 +358,7 @@ async def run_cascade(
         from citecheck_tex.verify.llm import apply_llm
 
         pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
-        result, judged = await apply_llm(pairs, settings)
+        result, judged = await apply_llm(pairs, settings, session=llm)
         logger.warning("LLM: %s", judged.describe())
         if usage is not None:
             usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
@@ -519,7 +591,7 @@ async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],
     :data:`sources.plan.ARXIV_XREF` in order, batched, until a record of the work with an
     arXiv id is found; the comparison then reports the wrong id with the right value.
     Returns the entries asked about."""
-    from citecheck_tex.tex.ids import normalize_doi
+    from citecheck_tex.vocab.ids import normalize_doi
 
     def needs(i: int) -> bool:
         e = entries[i]
@@ -549,7 +621,7 @@ async def _cross_check_arxiv(todo: Sequence[int], entries: Sequence[Entry],
 def _proposed_queries(answers: Sequence[Answer], kind: QueryKind) -> list[Query]:
     """DOI/ARXIV queries for the identifiers that proposals (``Record.proposed``) put
     forward and that nobody was asked about yet."""
-    from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
+    from citecheck_tex.vocab.ids import normalize_arxiv, normalize_doi
 
     norm = normalize_doi if kind is QueryKind.DOI else normalize_arxiv
     asked = {norm(a.query.value) for a in answers if a.query.kind is kind}
@@ -604,7 +676,7 @@ def _index_usable(settings: Settings) -> bool:
 
 
 async def _build_sources(
-    http: Http, settings: Settings, cache: object | None
+    http: Http, settings: Settings, cache: object | None, llm: LlmSessions | None = None,
 ) -> tuple[dict[str, Source], list[Problem]]:
     from citecheck_tex.sources.base import make_source
 
@@ -633,6 +705,9 @@ async def _build_sources(
                 + "; it was left out of this run",
             ))
             continue
+        bind_llm = getattr(src, "bind_llm", None)
+        if llm is not None and callable(bind_llm):  # an LLM-backed source: the run's session
+            bind_llm(llm)
         if cache is not None or settings.offline:
             from citecheck_tex.cache import CachedSource
 
@@ -678,14 +753,12 @@ def _network_problems(verdicts: Sequence[Verdict],
     return out
 
 
-def _open_cache(settings: Settings, *, warn: bool = True) -> Cache | None:
-    """The answer cache of ``settings``: None when disabled or unusable (one warning)."""
-    cache_path = settings.resolved_cache_path()
-    if cache_path is None:
-        return None
-    from citecheck_tex.cache import Cache
+def _open_cache(settings: Settings, *, warn: bool = True) -> AnswerCache | None:
+    """The answer cache of ``settings`` (SQLite file or Redis): None when disabled or unusable
+    (one warning)."""
+    from citecheck_tex.cache import open_cache
 
-    return Cache.open_or_none(cache_path, warn=warn)
+    return open_cache(settings, warn=warn)
 
 
 async def check_entries_async(
@@ -696,34 +769,37 @@ async def check_entries_async(
     progress: ProgressCallback | None = None,
     usage: dict[str, LlmUsage] | None = None,
     stop: Stop | None = None,
+    run: RunSession | None = None,
 ) -> tuple[list[Verdict], list[Problem], int]:
     """Verify entries; returns verdicts, run-level problems and the HTTP request count.
 
     ``usage``, when given, receives what the LLM parts cost, by part ("judge", and
     "websearch" when that source ran). ``stop`` receives why retrieval ended early
     (deadline, interruption); a ``deadline`` or ``interrupted`` problem says so.
+    ``run``: the check's session (HTTP client, cache, LLM session), kept open; without
+    it one is opened for this call (with ``http`` when given) and closed.
     """
-    from citecheck_tex.sources.http import open_http
+    if run is not None:
+        return await _check_entries(entries, settings, run, progress, usage, stop)
+    async with open_run(settings, http=http) as own:
+        return await _check_entries(entries, settings, own, progress, usage, stop)
 
+
+async def _check_entries(
+    entries: Sequence[Entry],
+    settings: Settings,
+    run: RunSession,
+    progress: ProgressCallback | None,
+    usage: dict[str, LlmUsage] | None,
+    stop: Stop | None,
+) -> tuple[list[Verdict], list[Problem], int]:
     stop = stop if stop is not None else Stop()
-    cache = _open_cache(settings)
-    try:
-        if http is None:
-            async with open_http(settings) as own_http:
-                sources, problems = await _build_sources(own_http, settings, cache)
-                verdicts = await run_cascade(entries, sources, settings, progress, usage,
-                                             problems, stop)
-                requests = own_http.requests
-                given_up = {k: msg for k, (msg, _) in own_http.given_up.items()}
-        else:
-            sources, problems = await _build_sources(http, settings, cache)
-            verdicts = await run_cascade(entries, sources, settings, progress, usage, problems,
-                                         stop)
-            requests = http.requests
-            given_up = {k: msg for k, (msg, _) in http.given_up.items()}
-    finally:
-        if cache is not None:
-            cache.close()
+    http = await run.http()
+    sources, problems = await _build_sources(http, settings, run.cache(), run.llm)
+    verdicts = await run_cascade(entries, sources, settings, progress, usage, problems, stop,
+                                 llm=run.llm_session)
+    requests = http.requests
+    given_up = {k: msg for k, (msg, _) in http.given_up.items()}
     if usage is not None:
         _add_source_usage(sources, usage)
     stopped = stop.problem()
@@ -731,16 +807,16 @@ async def check_entries_async(
             + ([stopped] if stopped else []), requests)
 
 
-async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict[str, Record]:
+async def resolve_texkeys_async(keys: Sequence[str], settings: Settings, *,
+                                run: RunSession | None = None) -> dict[str, Record]:
     """The record behind each INSPIRE texkey in ``keys`` that the sources know.
 
     Used for citation keys that no bibliography defines (``undefined-key``): a key
     like ``Maldacena:1997re`` names a real paper, and saying which one helps the
     author add the missing entry. Asks the TEXKEY sources of the plan (the local
-    index, then INSPIRE; one OR-ed search), through the cache; never raises.
+    index, then INSPIRE; one OR-ed search), through the cache; never raises. ``run``:
+    the check's session (kept open); without it one is opened for this call.
     """
-    from citecheck_tex.sources.http import open_http
-
     queries = [Query(QueryKind.TEXKEY, k) for k in dict.fromkeys(keys)]
     found: dict[str, Record] = {}
     if not queries:
@@ -749,27 +825,32 @@ async def resolve_texkeys_async(keys: Sequence[str], settings: Settings) -> dict
                       for n in ((step,) if isinstance(step, str) else step)}
     settings = replace(settings, sources=tuple(s for s in settings.sources
                                                if s in texkey_sources))
-    cache = _open_cache(settings, warn=False)  # the main run has warned already
-    try:
-        async with open_http(settings) as http:
-            sources, _ = await _build_sources(http, settings, cache)
-            for group in groups_for(QueryKind.TEXKEY, tuple(sources)):
-                todo = [q for q in queries if q.value not in found]
-                for name in group:
-                    if not todo or QueryKind.TEXKEY not in sources[name].kinds:
-                        continue
-                    for ans in await _ask(sources[name], QueryKind.TEXKEY, todo):
-                        if ans.status is SourceStatus.FOUND and ans.records:
-                            found.setdefault(ans.query.value, ans.records[0])
-    finally:
-        if cache is not None:
-            cache.close()
+    if run is None:
+        async with open_run(settings) as own:
+            return await _resolve_texkeys(queries, settings, own)
+    return await _resolve_texkeys(queries, settings, run)
+
+
+async def _resolve_texkeys(queries: Sequence[Query], settings: Settings,
+                           run: RunSession) -> dict[str, Record]:
+    found: dict[str, Record] = {}
+    cache = run.cache(warn=False)  # the main run has warned already
+    sources, _ = await _build_sources(await run.http(), settings, cache, run.llm)
+    for group in groups_for(QueryKind.TEXKEY, tuple(sources)):
+        todo = [q for q in queries if q.value not in found]
+        for name in group:
+            if not todo or QueryKind.TEXKEY not in sources[name].kinds:
+                continue
+            for ans in await _ask(sources[name], QueryKind.TEXKEY, todo):
+                if ans.status is SourceStatus.FOUND and ans.records:
+                    found.setdefault(ans.query.value, ans.records[0])
     return found
 
 
-def _explain_undefined(problems: Sequence[Problem], settings: Settings) -> list[Problem]:
+async def _explain_undefined(problems: Sequence[Problem], settings: Settings,
+                             run: RunSession) -> list[Problem]:
     """``undefined-key`` problems whose key is an INSPIRE texkey, told which paper it is."""
-    from citecheck_tex.tex.ids import looks_like_texkey
+    from citecheck_tex.vocab.ids import looks_like_texkey
 
     keys = [p.key for p in problems
             if p.code == "undefined-key" and p.key and looks_like_texkey(p.key)]
@@ -777,8 +858,8 @@ def _explain_undefined(problems: Sequence[Problem], settings: Settings) -> list[
         return list(problems)
     try:
         # an optional hint: bounded like one request with its retries, never the run
-        records = asyncio.run(asyncio.wait_for(resolve_texkeys_async(keys, settings),
-                                               timeout=2 * settings.timeout_s))
+        records = await asyncio.wait_for(resolve_texkeys_async(keys, settings, run=run),
+                                         timeout=2 * settings.timeout_s)
     except Exception:  # an optional hint must never stop the run
         logger.debug("texkey lookup for undefined keys failed", exc_info=True)
         return list(problems)
@@ -798,7 +879,7 @@ def _explain_undefined(problems: Sequence[Problem], settings: Settings) -> list[
 
 def _add_source_usage(sources: dict[str, Source], usage: dict[str, LlmUsage]) -> None:
     """Add what LLM-backed sources (the web search) cost to ``usage``, by source name."""
-    from citecheck_tex.verify.llm import LlmUsage
+    from citecheck_tex.llm import LlmUsage
 
     for name, src in sources.items():
         spent = getattr(getattr(src, "inner", src), "usage", None)  # CachedSource wraps it
@@ -893,24 +974,39 @@ def check_project(
     entries = [e for e in project.entries
                if entry_id(e) not in reuse or e.key in ignored]
     usage: dict[str, LlmUsage] = {}
-    if settings.llm_mode != "off":
-        from citecheck_tex.verify.llm import llm_parse_entries, needs_parse
-
-        if any(needs_parse(e) for e in entries):
-            entries, usage["parse"] = asyncio.run(llm_parse_entries(entries, settings))
     # Ctrl-C cancels the run's task: the references not yet settled become UNVERIFIED
     # and the result is returned (partial) so that the reports are still written
     stop = Stop(absorb_cancel=True)
-    fresh: list[Verdict]
-    problems: list[Problem]
-    if not entries and known is not None:  # every verdict is known: nothing is opened
-        fresh, problems, requests = [], [], 0
-    elif verify is not None:
-        fresh, problems, requests = verify(entries, settings)
-    else:
-        fresh, problems, requests = asyncio.run(
-            check_entries_async(entries, settings, progress=progress, usage=usage, stop=stop)
-        )
+
+    async def session() -> tuple[list[Entry], list[Verdict], list[Problem], int, list[Problem]]:
+        """The check's one event loop: one HTTP client, cache and LLM session for the
+        LLM parse, the cascade, the judge and the texkey hints, closed once at the end."""
+        todo = entries
+        async with open_run(settings) as run:
+            if settings.llm_mode != "off":
+                from citecheck_tex.tex.llm_parse import llm_parse_entries, needs_parse
+
+                if any(needs_parse(e) for e in todo):
+                    todo, usage["parse"] = await llm_parse_entries(
+                        todo, settings, session=run.llm_session())
+            fresh: list[Verdict]
+            problems: list[Problem]
+            if not todo and known is not None:  # every verdict is known: nothing is opened
+                fresh, problems, requests = [], [], 0
+            elif verify is not None:  # a synchronous replacement (it may run its own loop)
+                fresh, problems, requests = await asyncio.to_thread(verify, todo, settings)
+            else:
+                fresh, problems, requests = await check_entries_async(
+                    todo, settings, progress=progress, usage=usage, stop=stop, run=run)
+            # after a network failure, name undefined texkeys from the index and cache only
+            kept = known.problems if known is not None and all(
+                e.key in ignored for e in todo) else ()
+            offline = any(p.code == "network" for p in (*kept, *problems)) or bool(stop.reason)
+            explained = await _explain_undefined(
+                project.problems, replace(settings, offline=True) if offline else settings, run)
+        return todo, fresh, problems, requests, explained
+
+    entries, fresh, problems, requests, explained = asyncio.run(session())
     if known is not None and all(e.key in ignored for e in entries):
         problems = list(known.problems) + problems  # nothing new was asked: keep them
     verified = tuple(e for e in project.entries if entry_id(e) not in reuse or e.key in ignored)
@@ -934,11 +1030,7 @@ def check_project(
         offline=settings.offline,
         project=project,
         verdicts=tuple(with_sites),
-        # after a network failure, name undefined texkeys from the index and cache only
-        problems=tuple(_explain_undefined(project.problems, settings if not any(
-            p.code == "network" for p in problems) and not stop.reason
-            else replace(settings, offline=True)))
-        + tuple(problems),
+        problems=tuple(explained) + tuple(problems),
         partial=stop.reason,
         tool_version=__version__,
         elapsed_s=time.perf_counter() - t0,

@@ -1,6 +1,6 @@
 """Keep secrets out of logs and messages: API keys in URLs and headers are masked.
 
-Keys travel in query strings (OpenAlex ``api_key=``) and headers (Semantic
+Keys travel in URLs' user information (a Redis cache ``redis://:pw@host``), in query strings (OpenAlex ``api_key=``) and headers (Semantic
 Scholar ``x-api-key``, NASA ADS ``Authorization: Bearer``). Every text that
 may hold a URL or a header and leaves the process (log records, error
 messages, report texts) passes through :func:`redact`. A contact address
@@ -25,6 +25,8 @@ _QUERY = re.compile(
 _HEADER = re.compile(
     r"(?i)(\b(?:x-api-key|api-key|authorization)[\"']?\s*[:=]\s*[\"']?(?:bearer\s+|token\s+)?)"
     r"([^\s\"',}]+)")
+# the password of a URL's user information: redis://:secret@host, https://user:secret@host
+_USERINFO = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^\s:/@]*:)([^\s/@]+)(@)")
 # a bare "Bearer <token>"
 _BEARER = re.compile(r"(?i)(\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})")
 
@@ -35,6 +37,7 @@ def redact(text: str) -> str:
         return text
     out = _QUERY.sub(lambda m: m.group(1) + MASK, text)
     out = _HEADER.sub(lambda m: m.group(1) + MASK, out)
+    out = _USERINFO.sub(lambda m: m.group(1) + MASK + m.group(3), out)
     return _BEARER.sub(lambda m: m.group(1) + MASK, out)
 
 

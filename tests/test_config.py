@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck_tex.config import Settings, load_settings
+from citecheck_tex.config import Settings, calibrated_thresholds, load_settings
 from citecheck_tex.errors import UsageError
 
 
@@ -86,4 +86,5 @@ def test_default_thresholds_are_the_calibrated_ones() -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     s = Settings()
     assert (s.tau_minor, s.tau_exact) == (data["tau_minor"], data["tau_exact"])
+    assert calibrated_thresholds() == (data["tau_minor"], data["tau_exact"])  # the one loader
     assert data["split"] == "dev"

@@ -1,4 +1,7 @@
-"""The package's import graph: no cycles, no module importing another's private name.
+"""The package's import graph: no cycles, no module importing another's private name,
+and the layers: ground (vocab/, llm/, model, config, ...) < the four stages (tex/, sources/,
+verify/, report/, which never import one another) < the application (pipeline, cache,
+commands, ...).
 
 Every ``import`` statement counts, also those inside functions (a lazy import
 still ties two modules together: the old ``cli`` <-> ``gate``/``latexmk``/``watch``
@@ -128,3 +131,93 @@ def test_no_import_cycles() -> None:
 def test_no_module_imports_a_private_name_of_another() -> None:
     _, private = _scan(_modules())
     assert private == []
+
+
+# ---------------------------------------------------------------------------
+# layers: ground < stages < application
+
+#: Modules below every stage: the vocabulary, the LLM session, the core types, settings,
+#: the plugin finder and the version string.
+GROUND = frozenset({"vocab", "llm", "model", "errors", "config", "reasons", "redact", "repo",
+                    "names", "plugins", "version"})
+#: The four stages of a check: read the project, ask the sources, decide, render.
+STAGES = frozenset({"tex", "sources", "verify", "report"})
+#: Stage-to-stage imports that stay, each with its reason (importer, imported module).
+ALLOWED = {
+    # `index add refs.bib` reads BibTeX with the frontend's one parser
+    ("citecheck_tex.sources.local_index", "citecheck_tex.tex.bib"):
+        "one BibTeX parser for citations and for index imports",
+    # the annotated .bib copies are written in the user's files' own encodings and
+    # at their places in the project
+    ("citecheck_tex.report.annotated_bib", "citecheck_tex.tex.encoding"):
+        "annotated copies keep the .bib file's encoding",
+    ("citecheck_tex.report.annotated_bib", "citecheck_tex.tex.project"):
+        "annotated copies sit at the .bib file's place in the project",
+    ("citecheck_tex.report.base", "citecheck_tex.tex.project"):
+        "report paths are relative to the project folder",
+}
+
+
+def _layer(mod: str) -> str:
+    """``ground``, a stage's name, or ``app`` (pipeline, cache, commands, cli, the
+    package's facade ``citecheck_tex`` that re-exports the library API, ...)."""
+    parts = mod.split(".")
+    if len(parts) < 2:
+        return "app"
+    return parts[1] if parts[1] in STAGES else "ground" if parts[1] in GROUND else "app"
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Imports against the layers: ground imports no stage and no application module; a
+    stage imports no other stage (except :data:`ALLOWED`) and no application module."""
+    found = []
+    for mod, targets in sorted(graph.items()):
+        mine = _layer(mod)
+        for target in sorted(targets):
+            theirs = _layer(target)
+            if theirs == "ground" or theirs == mine or mine == "app":
+                continue
+            if mine != "ground" and theirs in STAGES and (mod, target) in ALLOWED:
+                continue
+            found.append(f"{mod} ({mine}) imports {target} ({theirs})")
+    return found
+
+
+def test_the_layer_rule_can_fail() -> None:
+    graph = {
+        "citecheck_tex.sources.importers": {"citecheck_tex.verify.journals"},
+        "citecheck_tex.tex.bbl": {"citecheck_tex.vocab.journals"},
+        "citecheck_tex.vocab.ids": {"citecheck_tex.tex.bib"},
+        "citecheck_tex.verify.policy": {"citecheck_tex.pipeline"},
+        "citecheck_tex.pipeline": {"citecheck_tex.sources.plan", "citecheck_tex.verify.policy"},
+    }
+    assert layer_violations(graph) == [
+        "citecheck_tex.sources.importers (sources) imports citecheck_tex.verify.journals (verify)",
+        "citecheck_tex.verify.policy (verify) imports citecheck_tex.pipeline (app)",
+        "citecheck_tex.vocab.ids (ground) imports citecheck_tex.tex.bib (tex)",
+    ]
+
+
+def test_no_stage_imports_another_stage() -> None:
+    """``sources`` never imports ``verify``, ``tex`` never ``verify``, ``verify`` and ``report``
+    never ``sources``, ...: what several stages need lives in :data:`GROUND`."""
+    graph, _ = _scan(_modules())
+    assert layer_violations(graph) == []
+    assert {(m, t) for m, ts in graph.items() for t in ts} >= set(ALLOWED), \
+        "an allowed import is gone: drop it from ALLOWED"
+
+
+def test_every_module_imports_without_openai() -> None:
+    """The LLM is optional (the ``[llm]`` extra): no module imports ``openai`` at import
+    time (the check runs in a fresh interpreter where ``import openai`` fails)."""
+    import subprocess
+    import sys
+
+    names = sorted(m for m in _modules() if not m.endswith("__main__"))
+    code = ("import importlib, sys\nsys.modules['openai'] = None\n"
+            f"for name in {names!r}:\n    importlib.import_module(name)\n"
+            "assert sys.modules['openai'] is None\nprint(len(sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "citecheck_tex.llm" in names and "citecheck_tex.sources.websearch" in names

@@ -47,9 +47,9 @@ from bench.paths import CORPUS
 from citecheck_tex.model import Entry, Person
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bib import split_names
-from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
 from citecheck_tex.tex.textlist import parse_text_list
-from citecheck_tex.verify.journals import journal_key, split_volume_letter
+from citecheck_tex.vocab.ids import normalize_arxiv, normalize_doi
+from citecheck_tex.vocab.journals import journal_key, split_volume_letter
 
 REFS = CORPUS / "inspire_hep_reference_strings.jsonl"
 FULL_TITLES = Path(__file__).resolve().parents[2] / "citecheck_tex" / "data" / \

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citecheck_tex.model import Label, Verdict
-from citecheck_tex.verify.journals import same_journal
+from citecheck_tex.vocab.journals import same_journal
 
 CLASSES = ("EXACT", "MINOR", "MAJOR")
 

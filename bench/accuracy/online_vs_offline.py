@@ -448,7 +448,7 @@ def _corrected(cases: Sequence[dataset.Case], verdicts: dict[str, Verdict]) -> s
         if fld == "author":
             right += v is not None and any(d.field == "author" for d in v.discrepancies)
         elif fld == "journal":
-            from citecheck_tex.verify.journals import same_journal
+            from citecheck_tex.vocab.journals import same_journal
 
             right += bool(got) and same_journal(got, want)
         else:

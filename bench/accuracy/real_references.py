@@ -39,7 +39,7 @@ from bench.paths import CORPUS
 from citecheck_tex.model import Verdict
 from citecheck_tex.pipeline import check_entries_async
 from citecheck_tex.tex.bib import parse_bib_text
-from citecheck_tex.tex.ids import normalize_arxiv
+from citecheck_tex.vocab.ids import normalize_arxiv
 
 REFS = CORPUS / "inspire_hep_reference_strings.jsonl"
 DUMP = CORPUS / "dumps" / "inspire_literature.jsonl"

@@ -12,6 +12,7 @@ command        module                                      ``run`` returns
 ``ignore``     :mod:`citecheck_tex.commands.ignore`        the written ignore lines
 ``completion`` :mod:`citecheck_tex.commands.completion`    the completion script
 ``man``        :mod:`citecheck_tex.commands.man`           the manual page
+``batch``      :mod:`citecheck_tex.commands.batch`         ``BatchRun`` (batch/)
 =============  ==========================================  ===========================
 
 The options every checking command shares (and the exit codes) live in

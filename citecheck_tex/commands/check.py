@@ -59,7 +59,8 @@ def parser() -> argparse.ArgumentParser:
         "Subcommands: index add|stats (the offline index), watch (re-check on save), gate "
         "(arXiv pre-submission gate), latexmk-rc (a latexmkrc hook), ignore (accept a "
         "reference you checked by hand), completion bash|zsh (shell completion), man (the "
-        "manual page); `citecheck-tex SUBCOMMAND --help` for each.",
+        "manual page), batch (many papers on Dask); `citecheck-tex SUBCOMMAND --help` for "
+        "each.",
     )
     p.add_argument("input", metavar="INPUT",
                    help="a .tex file (or its folder), a project .zip, .bib, .bbl, .txt or .md")

@@ -36,7 +36,7 @@ from citecheck_tex.config import Settings
 from citecheck_tex.model import RunResult
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bib import parse_bib_text
-from citecheck_tex.tex.ids import has_split_arxiv
+from citecheck_tex.vocab.ids import has_split_arxiv
 
 logger = logging.getLogger(__name__)
 

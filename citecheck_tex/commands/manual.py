@@ -22,11 +22,12 @@ SHELLS = ("bash", "zsh")
 
 def parsers() -> list[tuple[str, argparse.ArgumentParser]]:
     """(subcommand, parser) for every command; '' is the check itself."""
-    from citecheck_tex.commands import check, gate, ignore, index, latexmk, watch
+    from citecheck_tex.commands import batch, check, gate, ignore, index, latexmk, watch
 
     return [("", check.parser()), ("index", index.parser()),
             ("watch", watch.parser()), ("gate", gate.parser()),
-            ("latexmk-rc", latexmk.parser()), ("ignore", ignore.parser())]
+            ("latexmk-rc", latexmk.parser()), ("ignore", ignore.parser()),
+            ("batch", batch.parser())]
 
 
 def _options(p: argparse.ArgumentParser) -> list[argparse.Action]:

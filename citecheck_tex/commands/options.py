@@ -34,8 +34,10 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message, hint=f"see `{self.prog} --help`")
 
 
-def add_check_options(p: argparse.ArgumentParser) -> None:
-    """Add the options of a check (``--offline``, ``--format``, ``--fail-on`` ...) to ``p``."""
+def add_check_options(p: argparse.ArgumentParser, *, out_help: str = "",
+                      format_help: str = "") -> None:
+    """Add the options of a check (``--offline``, ``--format``, ``--fail-on`` ...) to ``p``
+    (``out_help``/``format_help``: another text for ``--out``/``--format``)."""
     p.add_argument("--offline", action="store_true", default=None,
                    help="consult only the local index and the cache (no network)")
     p.add_argument("--index-complete", action="store_true", default=None,
@@ -44,14 +46,17 @@ def add_check_options(p: argparse.ArgumentParser) -> None:
                         "(never for a general index such as an INSPIRE or arXiv dump)")
     p.add_argument("--index", metavar="PATH", help="local index (default: $CITECHECK_INDEX, "
                    "else the user data folder)")
-    p.add_argument("--cache", metavar="PATH", help="HTTP answer cache (SQLite); 'none' disables")
-    p.add_argument("--out", metavar="DIR", help="report folder (default: citecheck-report/ beside INPUT)")
+    p.add_argument("--cache", metavar="PATH|URL",
+                   help="answer cache: an SQLite file, redis://HOST:PORT/DB (one Redis server "
+                        "shared by many processes), or 'none'")
+    p.add_argument("--out", metavar="DIR",
+                   help=out_help or "report folder (default: citecheck-report/ beside INPUT)")
     p.add_argument("--project-root", metavar="DIR",
                    help="folder the paper's files may come from (default: the git repository "
                    "holding the paper, else the main file's folder); "
                    "files read from outside it are reported and their entries not checked")
     p.add_argument("--format", metavar="LIST",
-                   help="comma-separated: terminal,json,html,bib,sarif,github "
+                   help=format_help or "comma-separated: terminal,json,html,bib,sarif,github "
                    "(default terminal,json,html,bib), or an installed plugin format "
                    "(docs/api.md)")
     p.add_argument("--fail-on", choices=FAIL_ON_CHOICES,

@@ -36,7 +36,7 @@ from citecheck_tex.sources.base import (
 )
 from citecheck_tex.sources.http import Http
 from citecheck_tex.sources.importers import parse_journal_ref
-from citecheck_tex.tex.latex_text import decode_value
+from citecheck_tex.vocab.latex_text import decode_value
 
 logger = logging.getLogger(__name__)
 

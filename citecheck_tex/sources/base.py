@@ -20,7 +20,7 @@ from citecheck_tex.errors import RateLimited, SourceError, UsageError
 from citecheck_tex.model import Answer, Person, Query, QueryKind, Record, SourceStatus
 from citecheck_tex.names import parse_display_name
 from citecheck_tex.names import person_from_parts as _person_from_parts
-from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
+from citecheck_tex.vocab.ids import normalize_arxiv, normalize_doi
 
 if TYPE_CHECKING:
     from citecheck_tex.config import Settings
@@ -155,7 +155,7 @@ def person_from_parts(family: str, given: str = "") -> Person:
 
 
 def clean_doi(value: str) -> str:
-    """Normalise a DOI: no resolver prefix, lower-case, trimmed (see :mod:`tex.ids`)."""
+    """Normalise a DOI: no resolver prefix, lower-case, trimmed (see :mod:`vocab.ids`)."""
     return normalize_doi(value)
 
 

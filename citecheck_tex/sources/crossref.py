@@ -44,7 +44,7 @@ from citecheck_tex.sources.base import (
 from citecheck_tex.sources.datacite import DATACITE_PREFIXES, DataCiteSource
 from citecheck_tex.sources.http import Http
 from citecheck_tex.sources.importers import first_page
-from citecheck_tex.tex.latex_text import strip_markup
+from citecheck_tex.vocab.latex_text import strip_markup
 
 logger = logging.getLogger(__name__)
 

@@ -38,7 +38,7 @@ from citecheck_tex.sources.importers import (
     normalize_doi,
     normalize_title,
 )
-from citecheck_tex.verify.journals import journal_display
+from citecheck_tex.vocab.journals import journal_display
 
 #: Record elements of the dump that are publications (their tag is the entry type).
 PUBLICATION_TAGS = ("article", "inproceedings", "proceedings", "book", "incollection",

@@ -17,6 +17,12 @@ adapter declares what a real answer looks like (:class:`Expect`); a response
 without that shape (an HTML page or an error document with HTTP 200) is a fault
 here, in one place, never an empty answer in nine.
 
+Who enforces the rates is a :class:`HostLimiter`: by default a
+:class:`LocalLimiter` (this process's token buckets); ``citecheck-tex batch``
+installs one that every Dask worker shares (:func:`use_limiter`,
+:mod:`citecheck_tex.batch.limiter`), so that many processes together stay
+within each host's published limit.
+
 Published limits (defaults of :data:`DEFAULT_LIMITS`):
 
 - arXiv: one request every 3 s for the whole process, one at a time.
@@ -32,14 +38,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import email.utils
+import functools
 import logging
 import random
+import ssl
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 import httpx
@@ -156,10 +165,117 @@ class TokenBucket:
             self.slow = max(1.0, self.slow * 0.9)
 
 
+@runtime_checkable
+class HostLimiter(Protocol):
+    """Who decides when a request to a source may start (the rate, not the concurrency).
+
+    :class:`Http` calls :meth:`acquire` before every attempt that reaches a
+    server, :meth:`penalise` when the server throttled (429, a rate-limit text,
+    ``Retry-After``), :meth:`relax` after a real answer and :meth:`announce`
+    when the server announces a lower limit than configured (Crossref's
+    ``X-Rate-Limit-*``). The default is :class:`LocalLimiter` (this process);
+    :mod:`citecheck_tex.batch.limiter` has one that every Dask worker shares.
+    Implementations must never raise from these methods for a fault of their
+    own: a limiter that cannot do its job falls back to a local one and says so.
+    """
+
+    async def acquire(self, source: str, limit: HostLimit) -> None:
+        """Wait until a request to ``source`` may start."""
+
+    async def penalise(self, source: str, limit: HostLimit, retry_after: float) -> None:
+        """The server throttled: slow down and hold requests for ``retry_after`` seconds."""
+
+    def relax(self, source: str) -> None:
+        """A real answer arrived: let the slow-down decay towards the configured rate."""
+
+    def announce(self, source: str, limit: HostLimit, rate: float, per: float) -> None:
+        """The server announced ``rate`` requests per ``per`` s, lower than configured."""
+
+    def rate_per_s(self, source: str, limit: HostLimit) -> float:
+        """The rate in force for ``source`` (requests per second, before any slow-down)."""
+
+    def slow(self, source: str) -> float:
+        """The current slow-down factor of ``source`` (1: the configured rate)."""
+
+
+class LocalLimiter:
+    """The in-process limiter: one :class:`TokenBucket` per source.
+
+    A limit marked ``process_wide`` (arXiv) also takes a slot of
+    :func:`reserve_process_slot`, shared by every :class:`Http` of the process.
+    One instance per :class:`Http` unless one is installed with :func:`use_limiter`.
+    """
+
+    def __init__(self) -> None:
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def bucket(self, source: str, limit: HostLimit) -> TokenBucket:
+        """The token bucket of ``source`` (created at ``limit``'s rate on first use)."""
+        b = self._buckets.get(source)
+        if b is None:
+            b = self._buckets[source] = TokenBucket(limit.rate, limit.per)
+        return b
+
+    async def acquire(self, source: str, limit: HostLimit) -> None:
+        """Take a token, and the process-wide slot for a ``process_wide`` limit."""
+        await self.bucket(source, limit).acquire()
+        if limit.process_wide:
+            wait = reserve_process_slot(source, limit.per / max(limit.rate, 1e-6))
+            if wait > 0:
+                await asyncio.sleep(wait)
+
+    async def penalise(self, source: str, limit: HostLimit, retry_after: float) -> None:
+        """See :meth:`TokenBucket.penalise`."""
+        self.bucket(source, limit).penalise(retry_after)
+
+    def relax(self, source: str) -> None:
+        """See :meth:`TokenBucket.relax`."""
+        b = self._buckets.get(source)
+        if b is not None:
+            b.relax()
+
+    def announce(self, source: str, limit: HostLimit, rate: float, per: float) -> None:
+        """Lower the bucket's rate to the announced one."""
+        self.bucket(source, limit).set_rate(rate, per)
+
+    def rate_per_s(self, source: str, limit: HostLimit) -> float:
+        """The bucket's fill rate (the configured or announced rate)."""
+        return self.bucket(source, limit).fill_per_s
+
+    def slow(self, source: str) -> float:
+        """The bucket's slow-down factor."""
+        b = self._buckets.get(source)
+        return b.slow if b is not None else 1.0
+
+
+# The limiter new Http stacks use (contextvar: visible in the asyncio.run and the
+# worker threads started inside the ``with use_limiter(...)`` block, nowhere else).
+_CURRENT_LIMITER: contextvars.ContextVar[HostLimiter | None] = contextvars.ContextVar(
+    "citecheck_limiter", default=None)
+
+
+@contextlib.contextmanager
+def use_limiter(limiter: HostLimiter) -> Iterator[None]:
+    """Make every :class:`Http` created inside the block use ``limiter``.
+
+    For batch runs: wrap a paper's check (synchronous code that calls
+    ``asyncio.run``) so that all of its requests wait for a shared slot.
+    """
+    token = _CURRENT_LIMITER.set(limiter)
+    try:
+        yield
+    finally:
+        _CURRENT_LIMITER.reset(token)
+
+
+def current_limiter() -> HostLimiter | None:
+    """The limiter installed by :func:`use_limiter` here, or None."""
+    return _CURRENT_LIMITER.get()
+
+
 @dataclass(slots=True)
 class _SourceState:
     limit: HostLimit
-    bucket: TokenBucket
     sem: asyncio.Semaphore
     requests: int = 0
     rate_limited: int = 0
@@ -242,7 +358,9 @@ class Http:
 
     ``requests`` counts every HTTP request sent (retries included);
     ``requests_by_source`` splits it per source. ``down_hosts`` maps each host
-    the circuit breaker has opened to the reason.
+    the circuit breaker has opened to the reason. ``limiter`` decides when a
+    request may start (default: the one of :func:`use_limiter`, else a new
+    :class:`LocalLimiter`).
     """
 
     def __init__(
@@ -250,8 +368,10 @@ class Http:
         client: httpx.AsyncClient,
         settings: Settings,
         limits: Mapping[str, HostLimit] | None = None,
+        limiter: HostLimiter | None = None,
     ) -> None:
         self.client = client
+        self.limiter: HostLimiter = limiter or current_limiter() or LocalLimiter()
         self.settings = settings
         self.mailto = settings.mailto
         self._limits = dict(DEFAULT_LIMITS)
@@ -277,9 +397,7 @@ class Http:
         state = self._states.get(source)
         if state is None:
             limit = self.limit_for(source)
-            state = _SourceState(
-                limit, TokenBucket(limit.rate, limit.per), asyncio.Semaphore(limit.concurrency)
-            )
+            state = _SourceState(limit, asyncio.Semaphore(limit.concurrency))
             self._states[source] = state
         return state
 
@@ -411,12 +529,7 @@ class Http:
             async with state.sem:
                 self._check_given_up(source, url)  # given up while we queued: fail at once
                 if not free_retry:
-                    await state.bucket.acquire()
-                    if state.limit.process_wide:
-                        wait = reserve_process_slot(
-                            source, state.limit.per / max(state.limit.rate, 1e-6))
-                        if wait > 0:
-                            await asyncio.sleep(wait)
+                    await self.limiter.acquire(source, state.limit)
                 free_retry = False
                 self._check_given_up(source, url)  # given up while we waited for a slot
                 if host in self.down_hosts:
@@ -477,7 +590,8 @@ class Http:
                         if wait > cap:
                             raise self._too_long_a_wait(source, wait, cap, what, url)
                         self._note_failure(source, state, what, url, throttled=True)
-                        state.bucket.penalise(wait or self.backoff(source, attempt))
+                        await self.limiter.penalise(source, state.limit,
+                                                    wait or self.backoff(source, attempt))
                         if attempt >= retries:
                             raise RateLimited(
                                 f"{source}: rate limited ({what}"
@@ -509,7 +623,7 @@ class Http:
                         error = problem
                     else:
                         state.failures_in_row = 0
-                        state.bucket.relax()
+                        self.limiter.relax(source)
                         return resp
             logger.debug("%s: %s, retry %d in %.2f s", source, error, attempt + 1, delay)
             await asyncio.sleep(delay)
@@ -526,13 +640,13 @@ class Http:
                 n = 0.0
             secs = _parse_interval(interval)
             if n > 0 and secs > 0:
-                current = state.bucket.fill_per_s
+                current = self.limiter.rate_per_s(source, state.limit)
                 announced = n / secs
                 if abs(current - announced) > 1e-9:
                     logger.debug("%s: server announces %g requests per %g s", source, n, secs)
                     # never exceed what we were configured with (tests and politeness)
                     if announced < current:
-                        state.bucket.set_rate(n, secs)
+                        self.limiter.announce(source, state.limit, n, secs)
         costs = [f"{k}={v}" for k, v in resp.headers.items()
                  if k.lower().startswith(("x-ratelimit", "x-api-cost", "x-cost"))]
         if costs:
@@ -545,10 +659,23 @@ class Http:
             name: {
                 "requests": float(st.requests),
                 "rate_limited": float(st.rate_limited),
-                "slow": st.bucket.slow,
+                "slow": self.limiter.slow(name),
             }
             for name, st in self._states.items()
         }
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The TLS settings every client of this process uses (httpx's defaults: the certifi
+    CA bundle, ``SSL_CERT_FILE``/``SSL_CERT_DIR``), made once per process.
+
+    Making them reads the whole CA bundle: about 20 ms of CPU, more than checking a
+    paper's references against the local index takes; a batch worker opens one client
+    per paper, thousands of times. The context is only read once made, so sharing it is
+    safe.
+    """
+    return httpx.create_ssl_context()
 
 
 @contextlib.asynccontextmanager
@@ -557,23 +684,26 @@ async def open_http(
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     limits: Mapping[str, HostLimit] | None = None,
+    limiter: HostLimiter | None = None,
 ) -> AsyncIterator[Http]:
     """Open the run's HTTP stack and close the client at the end.
 
     ``transport`` lets tests pass ``httpx.MockTransport``; ``limits``
-    overrides the rate limits of some sources (tests and benchmarks).
+    overrides the rate limits of some sources (tests and benchmarks);
+    ``limiter`` replaces the default :class:`HostLimiter` (see :class:`Http`).
     """
     install_filter(logging.getLogger("httpx"))  # httpx logs every request URL at INFO
     timeout = httpx.Timeout(settings.timeout_s, connect=min(settings.timeout_s, 10.0))
     client = httpx.AsyncClient(
         headers={"User-Agent": settings.user_agent()},
         timeout=timeout,
+        verify=tls_context(),
         transport=transport,
         follow_redirects=True,
         limits=httpx.Limits(max_connections=32, max_keepalive_connections=16),
     )
     try:
-        yield Http(client, settings, limits)
+        yield Http(client, settings, limits, limiter)
     finally:
         await client.aclose()
 

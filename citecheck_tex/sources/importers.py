@@ -38,13 +38,13 @@ from citecheck_tex.names import (
     person_from_parts,
     split_author_string,
 )
-from citecheck_tex.tex import ids
-from citecheck_tex.tex.latex_text import decode_value, strip_markup
-from citecheck_tex.verify.journals import (
+from citecheck_tex.vocab import ids
+from citecheck_tex.vocab.journals import (
     is_known_journal,
     journal_display,
     split_volume_letter,
 )
+from citecheck_tex.vocab.latex_text import decode_value, strip_markup
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ def latex_to_text(text: str) -> str:
 
     The same decoder the frontend uses for the user's entries, so both sides of a
     comparison read LaTeX alike; as a JSON value, not TeX source, a bare ``%`` is a
-    percent sign (:func:`~citecheck_tex.tex.latex_text.decode_value`).
+    percent sign (:func:`~citecheck_tex.vocab.latex_text.decode_value`).
     """
     return " ".join(decode_value(" ".join(text.split())).split())
 

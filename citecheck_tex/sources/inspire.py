@@ -71,8 +71,8 @@ from citecheck_tex.sources.importers import (
     pub_key,
     report_numbers_of,
 )
-from citecheck_tex.tex.ids import normalize_report_number
-from citecheck_tex.tex.latex_text import decode_value
+from citecheck_tex.vocab.ids import normalize_report_number
+from citecheck_tex.vocab.latex_text import decode_value
 
 logger = logging.getLogger(__name__)
 

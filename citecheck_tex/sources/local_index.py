@@ -7,7 +7,7 @@ Schema (version :data:`SCHEMA_VERSION`, kept in the ``meta`` table):
   normalised title, surnames and year used for ranking.
 * ``doi``, ``arxiv``, ``texkey``, ``report``: identifier -> record lookup tables.
 * ``jref``: (journal key, volume, first page) -> record, journal names normalised
-  with :func:`citecheck_tex.verify.journals.split_volume_letter`.
+  with :func:`citecheck_tex.vocab.journals.split_volume_letter`.
 * ``author_year``: (author key, year) -> record, for title-less references whose
   journal reference is incomplete or corrupted (:meth:`LocalIndex.by_author_year`).
   Keys are the family names of the first :data:`AUTHOR_YEAR_AUTHORS` authors and the
@@ -89,8 +89,8 @@ from citecheck_tex.sources.importers import (
     rows_from_json,
 )
 from citecheck_tex.tex.bib import parse_bib_text
-from citecheck_tex.tex.ids import normalize_report_number
-from citecheck_tex.verify.journals import series_keys
+from citecheck_tex.vocab.ids import normalize_report_number
+from citecheck_tex.vocab.journals import series_keys
 
 logger = logging.getLogger(__name__)
 

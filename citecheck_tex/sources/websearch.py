@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from citecheck_tex.config import Settings, check_web_search
+from citecheck_tex.llm import NOT_JSON, LlmSession, LlmSessions, LlmTally, LlmUsage, open_session
 from citecheck_tex.model import Answer, Query, QueryKind, Record, SourceStatus
 from citecheck_tex.sources.base import (
     clean_arxiv,
@@ -52,13 +53,12 @@ from citecheck_tex.sources.base import (
     register,
     year_of,
 )
-from citecheck_tex.tex.ids import DOI_SYNTAX, NEW_ARXIV, OLD_ARXIV
+from citecheck_tex.vocab.ids import DOI_SYNTAX, NEW_ARXIV, OLD_ARXIV
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
     from citecheck_tex.sources.http import Http
-    from citecheck_tex.verify.llm import LlmSession, LlmTally, LlmUsage
 
 logger = logging.getLogger(__name__)
 
@@ -198,8 +198,6 @@ def record_from_proposal(value: Mapping[str, Any], model: str) -> Record:
 def answer_from(query: Query, value: Mapping[str, Any] | None, error: str, model: str,
                 tool: str, *, latency_ms: float = 0.0, requests: int = 0) -> Answer:
     """The source's Answer for a validated value (None: the call failed with ``error``)."""
-    from citecheck_tex.verify.llm import NOT_JSON
-
     name = "websearch"
     if value is None:
         if error.startswith("offline"):
@@ -228,9 +226,10 @@ def answer_from(query: Query, value: Mapping[str, Any] | None, error: str, model
 class WebSearchSource:
     """The LLM web-search fallback (TITLE queries only; proposes, never confirms).
 
-    ``client`` (an ``openai.AsyncOpenAI``) is used and not closed when given;
-    otherwise one is made from the settings for each batch of calls and
-    closed after it. ``usage`` adds up what the LLM cost.
+    In a check the source uses the run's LLM session (:meth:`bind_llm`). Used on its
+    own, ``client`` (an ``openai.AsyncOpenAI``) is used and not closed when given;
+    otherwise a session is opened for each batch of calls and closed after it.
+    ``usage`` adds up what the LLM cost.
     """
 
     name = "websearch"
@@ -240,8 +239,6 @@ class WebSearchSource:
 
     def __init__(self, settings: Settings, *, client: AsyncOpenAI | None = None,
                  concurrency: int = DEFAULT_CONCURRENCY) -> None:
-        from citecheck_tex.verify.llm import LlmUsage
-
         check_web_search(settings)
         self._settings = settings
         self._client = client
@@ -252,21 +249,27 @@ class WebSearchSource:
         self._sem = asyncio.Semaphore(max(1, concurrency))
         self._session: LlmSession | None = None
         self._users = 0
+        self._sessions: LlmSessions | None = None
         self.usage: LlmUsage = LlmUsage(model=self._model)
 
-    def _acquire(self) -> LlmSession:
-        from citecheck_tex.verify.llm import open_session
+    def bind_llm(self, sessions: LlmSessions) -> None:
+        """Use the run's LLM session (its owner closes it) instead of opening one."""
+        self._sessions = sessions
 
+    def _acquire(self) -> LlmSession:
+        if self._sessions is not None:
+            return self._sessions.get()
         if self._session is None:
             self._session = open_session(self._settings, self._client)
         self._users += 1
         return self._session
 
     async def _release(self) -> None:
+        if self._sessions is not None:
+            return
         self._users -= 1
         if self._users == 0 and self._session is not None:
             session, self._session = self._session, None
-            self.usage = self.usage + session.usage
             logger.info("websearch: %s", session.usage.describe())
             await session.close()
 
@@ -306,6 +309,7 @@ class WebSearchSource:
                     f"{WEBSEARCH_PROMPT_VERSION}+{self._tool}",
                     websearch_messages(query, self._tool), "cited_work", SCHEMA,
                     validate_proposal, extra=extra, post=post)
+            self.usage = self.usage + used
             return answer_from(query, value, error, self._model, self._tool,
                                latency_ms=elapsed_ms(started), requests=used.requests)
         except Exception as exc:  # noqa: BLE001 - a source never raises

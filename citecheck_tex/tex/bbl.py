@@ -14,8 +14,8 @@ import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
-from citecheck_tex.tex.latex_text import blank_ignored, latex_to_unicode
 from citecheck_tex.tex.refstring import parse_issue, parse_reference
+from citecheck_tex.vocab.latex_text import blank_ignored, latex_to_unicode
 
 logger = logging.getLogger(__name__)
 
@@ -191,7 +191,7 @@ def _quote_title(body: str) -> str:
     text that is no journal name (one followed by a volume, as in
     ``\\emph{Phys. Rev. D} \\textbf{100}``, is the journal) and no "et al.".
     """
-    from citecheck_tex.verify.journals import is_known_journal
+    from citecheck_tex.vocab.journals import is_known_journal
 
     links: list[tuple[int, int]] = []
     for m in _HREF.finditer(body):

@@ -5,7 +5,7 @@ recovery from a malformed entry): a fast loop reads the ordinary blocks and
 bibtexparser itself the others, see ``_split_blocks``. Everything after that
 is ours: ``@string`` macros and ``#`` concatenation, month macros,
 ``crossref``/``xdata`` inheritance, BibTeX name splitting (:mod:`citecheck_tex.names`),
-LaTeX to Unicode through :mod:`citecheck_tex.tex.latex_text`.
+LaTeX to Unicode through :mod:`citecheck_tex.vocab.latex_text`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from bibtexparser.entrypoint import parse_string as _bp_parse_string
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.names import parse_bibtex_name, split_bibtex_names
-from citecheck_tex.tex.ids import (
+from citecheck_tex.vocab.ids import (
     doi_is_valid,
     find_arxiv,
     find_doi,
@@ -31,7 +31,7 @@ from citecheck_tex.tex.ids import (
     normalize_arxiv,
     normalize_doi,
 )
-from citecheck_tex.tex.latex_text import latex_to_unicode
+from citecheck_tex.vocab.latex_text import latex_to_unicode
 
 logger = logging.getLogger(__name__)
 # bibtexparser logs every recovered block at ERROR level; we report them as Problems.

@@ -16,7 +16,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 
-from citecheck_tex.tex.latex_text import blank_ignored
+from citecheck_tex.vocab.latex_text import blank_ignored
 
 logger = logging.getLogger(__name__)
 

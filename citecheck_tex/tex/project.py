@@ -30,8 +30,8 @@ from citecheck_tex.tex.cites import (
     scan_tex,
 )
 from citecheck_tex.tex.encoding import decode_source
-from citecheck_tex.tex.latex_text import blank_ignored
 from citecheck_tex.tex.textlist import parse_text_list
+from citecheck_tex.vocab.latex_text import blank_ignored
 
 logger = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 
-from citecheck_tex.tex.ids import (
+from citecheck_tex.vocab.ids import (
     find_arxiv,
     find_doi,
     looks_like_report_number,
@@ -384,7 +384,7 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
     colons or "of" ("Journal of High Energy Physics", "J. Phys. A: Math. Theor.",
     "Monthly Notices of the Royal Astronomical Society") are read whole.
     """
-    from citecheck_tex.verify.journals import abbreviated_words, is_known_journal
+    from citecheck_tex.vocab.journals import abbreviated_words, is_known_journal
 
     words = list(re.finditer(r"\S+", text[start:end]))[-_MAX_JOURNAL_WORDS:]
     # journal names are capitalised but for short words ("Journal of ..."): a longer
@@ -572,7 +572,7 @@ def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
                t).strip(" ,.;:")
     m = re.search(r",\s*([A-Z][^,]{2,60})$", t)
     if m and not has_journal and ("." in m.group(1) or " " in m.group(1).strip()):
-        from citecheck_tex.verify.journals import is_known_journal
+        from citecheck_tex.vocab.journals import is_known_journal
 
         if is_known_journal(m.group(1).strip()):
             out["journal"] = m.group(1).strip()

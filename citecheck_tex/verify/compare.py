@@ -33,8 +33,8 @@ from citecheck_tex.model import (
     Record,
 )
 from citecheck_tex.names import PARTICLES
-from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
+from citecheck_tex.vocab.ids import find_report_number
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ _COLLAB = re.compile(r"\b(collaborations?|collab\.?|group|consortium|team)\b", r
 
 def _journals_same(a: str, b: str) -> bool:
     try:
-        from citecheck_tex.verify.journals import same_journal
+        from citecheck_tex.vocab.journals import same_journal
     except ImportError:  # pragma: no cover - the module is part of the package
         return nz.venue_key(a) == nz.venue_key(b)
     return same_journal(a, b)
@@ -879,7 +879,7 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
         if v is False and ev and p[0] and evol:
             # "Nucl. Phys." + "B106" vs "Nucl.Phys.B" + "106": compare the split forms
             try:
-                from citecheck_tex.verify.journals import split_volume_letter
+                from citecheck_tex.vocab.journals import split_volume_letter
                 v = split_volume_letter(ev, evol)[0] == split_volume_letter(p[0], p[1])[0]
             except ImportError:  # pragma: no cover
                 pass

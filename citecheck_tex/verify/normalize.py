@@ -21,8 +21,8 @@ from functools import lru_cache
 from rapidfuzz.distance import Levenshtein
 
 from citecheck_tex.names import PARTICLES
-from citecheck_tex.tex.ids import normalize_arxiv, normalize_doi
-from citecheck_tex.tex.latex_text import decode_value
+from citecheck_tex.vocab.ids import normalize_arxiv, normalize_doi
+from citecheck_tex.vocab.latex_text import decode_value
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ _SPACES = re.compile(r"\s+")
 def strip_latex(text: str) -> str:
     """Decode LaTeX markup to Unicode: ``{\\\"u}ber $\\alpha$`` -> ``über α``.
 
-    The project's one TeX decoder (:func:`~citecheck_tex.tex.latex_text.decode_value`),
+    The project's one TeX decoder (:func:`~citecheck_tex.vocab.latex_text.decode_value`),
     the one that read the citation, so record text and cited text are normalised
     alike: a record title as the arXiv API gives it (``Order $\\hbar$ Corrections``)
     and the cited title already converted to Unicode (``Order ħ Corrections``) give
@@ -341,7 +341,7 @@ def volume_number(volume: str) -> str:
 
 @lru_cache(maxsize=4096)
 def venue_key(venue: str) -> str:
-    """A crude venue key used when :mod:`citecheck_tex.verify.journals` is absent."""
+    """A crude venue key used when :mod:`citecheck_tex.vocab.journals` is absent."""
     return "".join(_NON_WORD.sub(" ", fold(venue)).split())
 
 

@@ -36,13 +36,11 @@ the resolved (authoritative) record a candidate like any other.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
 
 from citecheck_tex.config import Settings
 from citecheck_tex.model import (
@@ -61,11 +59,11 @@ from citecheck_tex.model import (
     VerdictCode,
 )
 from citecheck_tex.reasons import describe_fields
-from citecheck_tex.tex.ids import find_report_number
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import compare, match_authors
 from citecheck_tex.verify.review import DESCRIBES_AUTHORS, GOOD_FIT, review
 from citecheck_tex.verify.suggest import suggest
+from citecheck_tex.vocab.ids import find_report_number
 
 logger = logging.getLogger(__name__)
 
@@ -174,22 +172,6 @@ def skip_reason(entry: Entry) -> str | None:
             if not entry.title and not entry.authors and not entry.raw_text:
                 return "nothing to verify (no title, authors or identifier)"
     return None
-
-
-@lru_cache(maxsize=1)
-def calibrated_thresholds() -> tuple[float, float]:
-    """(tau_minor, tau_exact) from ``citecheck_tex/data/thresholds.json``.
-
-    Falls back to the :class:`Settings` defaults when the file is absent.
-    """
-    try:
-        text = resources.files("citecheck_tex.data").joinpath("thresholds.json").read_text(
-            encoding="utf-8")
-        data = json.loads(text)
-        return float(data["tau_minor"]), float(data["tau_exact"])
-    except (OSError, KeyError, ValueError, TypeError, ModuleNotFoundError):
-        s = Settings()
-        return s.tau_minor, s.tau_exact
 
 
 def attempts_of(answers: Sequence[Answer]) -> tuple[Attempt, ...]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck_tex.verify.journals import (
+from citecheck_tex.vocab.journals import (
     is_acronym_of,
     journal_display,
     journal_key,

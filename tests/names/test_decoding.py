@@ -24,9 +24,9 @@ from citecheck_tex.pipeline import check_entries
 from citecheck_tex.sources.importers import arxiv_snapshot_row, bib_row, inspire_row
 from citecheck_tex.sources.local_index import LocalIndex
 from citecheck_tex.tex.bib import parse_bib_text
-from citecheck_tex.tex.latex_text import decode_value, latex_to_unicode
 from citecheck_tex.verify.compare import compare
 from citecheck_tex.verify.normalize import title_key, title_similarity
+from citecheck_tex.vocab.latex_text import decode_value, latex_to_unicode
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -17,11 +17,11 @@ import jsonschema
 import pytest
 
 from citecheck_tex.cli import main
+from citecheck_tex.llm import LlmUsage
 from citecheck_tex.model import Label, Verdict
 from citecheck_tex.pipeline import check_entries_async, usage_counts
 from citecheck_tex.sources.http import open_http
 from citecheck_tex.tex.bib import parse_bib_text
-from citecheck_tex.verify.llm import LlmUsage
 from tests.replay import ReplayServer, Reply, Request
 from tests.sources.conftest import FAST, FIXTURES, PONE_BIB, PONE_TITLE, settings_for
 from tests.verify.llm_server import ChatReply, FakeChatServer

@@ -120,7 +120,7 @@ def test_crossref_rate_limit_headers_lower_the_rate(server: ReplayServer) -> Non
         limits = {"crossref": HostLimit(50, 1.0, concurrency=5)}
         async with open_http(settings_for(server), limits=limits) as http:
             await http.request("crossref", "GET", server.url + "/x")
-            return http._state("crossref").bucket.fill_per_s
+            return http.limiter.rate_per_s("crossref", http.limit_for("crossref"))
     assert asyncio.run(go()) == 5.0
 
 

@@ -10,10 +10,10 @@ from citecheck_tex.tex.aux import parse_aux_text, parse_bcf_text
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bib import parse_bib_text, split_names
 from citecheck_tex.tex.cites import CiteEvent, scan_tex
-from citecheck_tex.tex.ids import looks_like_texkey, normalize_arxiv, normalize_doi
-from citecheck_tex.tex.latex_text import latex_to_unicode
 from citecheck_tex.tex.project import load_project
 from citecheck_tex.tex.refstring import parse_reference
+from citecheck_tex.vocab.ids import looks_like_texkey, normalize_arxiv, normalize_doi
+from citecheck_tex.vocab.latex_text import latex_to_unicode
 
 CASES = Path(__file__).parent / "cases"
 

@@ -169,7 +169,7 @@ def test_equal_report_numbers_identify_a_collaboration_note() -> None:
 
 
 def test_report_number_helpers() -> None:
-    from citecheck_tex.tex.ids import find_report_number, looks_like_report_number
+    from citecheck_tex.vocab.ids import find_report_number, looks_like_report_number
 
     assert looks_like_report_number("ATLAS-CONF-2012-093")
     assert looks_like_report_number("DESY 05-123")

@@ -14,6 +14,7 @@ import pytest
 
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import UsageError
+from citecheck_tex.llm import extract_json, make_client
 from citecheck_tex.model import (
     Answer,
     Discrepancy,
@@ -27,6 +28,7 @@ from citecheck_tex.model import (
     Verdict,
     VerdictCode,
 )
+from citecheck_tex.tex import llm_parse
 from citecheck_tex.verify import llm
 from citecheck_tex.verify.policy import decide
 from tests.verify.llm_server import ChatReply, FakeChatServer, user_text
@@ -352,7 +354,7 @@ def parser_model(body: dict[str, Any]) -> ChatReply:
     text = user_text(body)
     m = re.match(r"(?P<a>.+?Nuyts), (?P<t>[^,]+), (?P<j>Nucl\. Phys\.) B(?P<v>\d+) "
                  r"\((?P<y>\d{4})\) (?P<p>\d+)", text)
-    fields = dict.fromkeys(llm.PARSE_SCHEMA["required"], "")
+    fields = dict.fromkeys(llm_parse.PARSE_SCHEMA["required"], "")
     if m:
         fields.update(author="Corrigan, E. and Olive, D. I. and Fairlie, D. B. and Nuyts, J.",
                       title=m["t"], journal=m["j"] + " B", volume=m["v"], year=m["y"],
@@ -362,7 +364,7 @@ def parser_model(body: dict[str, Any]) -> ChatReply:
 
 def test_llm_parse_reference(tmp_path: Path) -> None:
     with FakeChatServer(parser_model) as server:
-        fields = asyncio.run(llm.llm_parse_reference(APS_ITEM, settings_for(server, tmp_path)))
+        fields = asyncio.run(llm_parse.llm_parse_reference(APS_ITEM, settings_for(server, tmp_path)))
     assert fields["title"] == "Magnetic monopoles in SU(3) gauge theories"
     assert fields["volume"] == "106" and fields["pages"] == "475" and fields["year"] == "1976"
     assert "doi" not in fields and "note" not in fields  # "null" and "" are dropped
@@ -373,9 +375,9 @@ def test_llm_parse_entries_fills_an_unsplit_bbl_item(tmp_path: Path) -> None:
     unsplit = entry(origin=EntryOrigin.BBL, title="", venue="", volume="", pages="", year="",
                     authors=(), fields={}, raw_text=APS_ITEM, key="ref1")
     fine = entry(origin=EntryOrigin.BBL, key="ref2")
-    assert llm.needs_parse(unsplit) and not llm.needs_parse(fine)
+    assert llm_parse.needs_parse(unsplit) and not llm_parse.needs_parse(fine)
     with FakeChatServer(parser_model) as server:
-        out, usage = asyncio.run(llm.llm_parse_entries([unsplit, fine],
+        out, usage = asyncio.run(llm_parse.llm_parse_entries([unsplit, fine],
                                                        settings_for(server, tmp_path)))
     assert out[1] is fine and usage.calls == 1 and usage.prompt_tokens == 50
     e = out[0]
@@ -391,9 +393,9 @@ def test_llm_parse_entries_rereads_a_poor_rule_based_parse(tmp_path: Path) -> No
                  fields={"title": "E. Corrigan D. Olive D. Fairlie J. Nuyts",
                          "journal": "Nucl. Phys. B", "volume": "106", "pages": "475"},
                  parse_issue="the title read looks like part of the author list")
-    assert llm.needs_parse(poor)
+    assert llm_parse.needs_parse(poor)
     with FakeChatServer(parser_model) as server:
-        out, _ = asyncio.run(llm.llm_parse_entries([poor], settings_for(server, tmp_path)))
+        out, _ = asyncio.run(llm_parse.llm_parse_entries([poor], settings_for(server, tmp_path)))
     e = out[0]
     assert e.title.startswith("Magnetic monopoles") and not e.parse_issue
     assert [p.family for p in e.authors] == ["Corrigan", "Olive", "Fairlie", "Nuyts"]
@@ -414,23 +416,23 @@ def test_validate_judgement_clamps_and_rejects() -> None:
 
 
 def test_extract_json_variants() -> None:
-    assert llm.extract_json('{"a": 1}') == {"a": 1}
-    assert llm.extract_json('```json\n{"a": 1}\n```') == {"a": 1}
-    assert llm.extract_json('Verdict: {"a": {"b": 2}} -- and {"c": 3}') == {"a": {"b": 2}}
-    assert llm.extract_json("no json here") is None
+    assert extract_json('{"a": 1}') == {"a": 1}
+    assert extract_json('```json\n{"a": 1}\n```') == {"a": 1}
+    assert extract_json('Verdict: {"a": {"b": 2}} -- and {"c": 3}') == {"a": {"b": 2}}
+    assert extract_json("no json here") is None
 
 
 def test_missing_openai_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "openai", None)
     settings = replace(Settings(), llm_model="m", llm_mode="judge")
     with pytest.raises(UsageError) as err:
-        llm.make_client(settings)
+        make_client(settings)
     assert "citecheck-tex[llm]" in str(err.value)
 
 
 def test_missing_model_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="llm_model"):
-        llm.make_client(replace(Settings(), llm_mode="judge"))
+        make_client(replace(Settings(), llm_mode="judge"))
 
 
 def test_record_prompt_truncates_long_author_lists() -> None:

@@ -25,8 +25,8 @@ from citecheck_tex.sources.local_index import LocalIndex
 from citecheck_tex.tex.bib import parse_bib_text
 from citecheck_tex.verify import normalize as nz
 from citecheck_tex.verify.compare import INDEX_LISTED_AUTHORS, compare, match_authors
-from citecheck_tex.verify.journals import same_journal, series_keys
 from citecheck_tex.verify.review import describes
+from citecheck_tex.vocab.journals import same_journal, series_keys
 
 EXCERPT = Path(__file__).resolve().parents[1] / "index" / "data" / "issue10_inspire_excerpt.jsonl"
 

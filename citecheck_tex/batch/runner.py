@@ -1,0 +1,428 @@
+"""Run a batch on Dask distributed: :func:`run_batch`.
+
+One paper is one task (:func:`citecheck_tex.batch.task.check_paper`). By default the
+tasks run on a ``LocalCluster`` of this machine (one single-threaded worker process
+per core: the check is CPU-bound Python); with ``scheduler`` they go to an existing
+cluster (``dask scheduler`` + ``dask worker``, or dask-jobqueue on SLURM/HTCondor).
+
+Before anything is submitted, each paper's content is hashed and compared with the
+state an earlier batch left in the output folder: a paper checked before with the same
+content and the same settings (:func:`settings_key`) is not checked again, its rows come
+from its ``report.json``. Every paper appears in the outcome, whatever happened to it
+(checked, unchanged, failed with its error, ignored, or not run when interrupted).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citecheck_tex import __version__
+from citecheck_tex.batch.inputs import IGNORED, Paper, content_hash
+from citecheck_tex.batch.table import LABELS, CorpusTable
+from citecheck_tex.batch.task import (
+    CHECKED,
+    FAILED,
+    NOT_RUN,
+    PAPERS_DIR,
+    SKIPPED,
+    UNCHANGED,
+    PaperOutcome,
+    check_paper_task,
+    resumed,
+)
+from citecheck_tex.config import Settings
+from citecheck_tex.errors import UsageError
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+logger = logging.getLogger(__name__)
+
+#: Settings that change neither a verdict nor a report file: not part of the key (the
+#: index is in it by its resolved path, size and time; where answers are cached does not
+#: change them).
+_NOT_IN_KEY = frozenset({"quiet", "verbose", "out_dir", "project_root", "path_root", "refresh",
+                         "fail_on", "index_path", "cache_path"})
+SUMMARY_FILE = "summary.json"
+#: Papers per worker thread the local scheduler keeps queued on the worker
+#: (``distributed.scheduler.worker-saturation``; see docs/batch.md for a cluster's).
+WORKER_SATURATION = 4.0
+EXIT_OK, EXIT_FOUND, EXIT_INTERRUPTED = 0, 1, 130
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOptions:
+    """How the batch runs (not what it checks: that is the :class:`Settings`).
+
+    ``workers``: LocalCluster worker processes (0: one per core); ``scheduler``: the
+    address of an existing Dask scheduler instead (``tcp://host:8786``);
+    ``paper_timeout_s``: a paper still running after this long fails (0: no limit);
+    ``resume``: skip papers an earlier batch checked with the same content and
+    settings; ``processes``: LocalCluster workers are processes (False: threads of
+    this process, for tests); ``dashboard``: start Dask's dashboard (when bokeh is
+    installed); ``connect_timeout_s``: how long to try reaching ``scheduler``;
+    ``global_rate_limits``: online, every request takes its slot from one rate board on
+    the cluster (False: each worker process keeps its own per-process limits, so N
+    workers send up to N times the published rates; for benchmarks that show the
+    difference, never for a real run).
+    """
+
+    workers: int = 0
+    scheduler: str = ""
+    paper_timeout_s: float = 600.0
+    resume: bool = True
+    processes: bool = True
+    dashboard: bool = True
+    connect_timeout_s: float = 20.0
+    global_rate_limits: bool = True
+
+
+@dataclass(slots=True)
+class BatchProgress:
+    """What a progress display needs; :func:`run_batch` updates it in place."""
+
+    total: int
+    done: int = 0
+    checked: int = 0
+    failed: int = 0
+    references: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LABELS, 0))
+    #: papers and references done before the cluster started (unchanged, ignored): not
+    #: part of the rates
+    done_before: int = 0
+    references_before: int = 0
+
+    def start(self) -> None:
+        """The cluster is up: rates count from now."""
+        self.started = time.perf_counter()
+        self.done_before, self.references_before = self.done, self.references
+
+    def rates(self) -> tuple[float, float]:
+        """Papers and references per second checked since the cluster started."""
+        secs = max(1e-9, time.perf_counter() - self.started)
+        return ((self.done - self.done_before) / secs,
+                (self.references - self.references_before) / secs)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRun:
+    """What a batch did: every paper's outcome, the files written, how long it took,
+    where Dask's dashboard was, and the exit status (as ``check``'s)."""
+
+    outcomes: tuple[PaperOutcome, ...]
+    out_dir: Path
+    written: tuple[Path, ...]
+    elapsed_s: float
+    status: int
+    workers: int = 0
+    dashboard: str = ""
+    interrupted: bool = False
+    #: the global rate board's counters per source (online runs): requests reserved,
+    #: throttled, slow-down factor
+    rate_stats: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+
+    def count(self, status: str) -> int:
+        """How many papers ended with ``status`` (checked, unchanged, failed, ...)."""
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def references(self) -> int:
+        """References in the corpus table."""
+        return sum(o.references for o in self.outcomes)
+
+
+def settings_key(settings: Settings) -> str:
+    """A hash of everything in ``settings`` that can change a paper's report, the tool's
+    version and the local index's size and time (a rebuilt index gives other answers)."""
+    values: dict[str, Any] = {}
+    for f in fields(Settings):
+        if f.name not in _NOT_IN_KEY:
+            value = getattr(settings, f.name)
+            values[f.name] = dict(value) if hasattr(value, "items") else value
+    index = settings.resolved_index_path().resolve()
+    try:
+        st = index.stat()
+        values["_index"] = [str(index), st.st_size, st.st_mtime_ns]
+    except OSError:
+        values["_index"] = [str(index), 0, 0]
+    values["_version"] = __version__
+    text = json.dumps(values, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def batch_settings(settings: Settings) -> Settings:
+    """The settings a paper is checked with: the JSON report always (the corpus table and
+    resumption read it), the file formats chosen, no terminal output per paper."""
+    from dataclasses import replace
+
+    formats = tuple(dict.fromkeys(("json", *(f for f in settings.formats
+                                             if f not in ("terminal", "github")))))
+    return replace(settings, formats=formats)
+
+
+def exit_status(outcomes: Sequence[PaperOutcome], fail_on: str, *, interrupted: bool) -> int:
+    """``check``'s exit status over a batch: 130 interrupted; 1 when a paper fails at
+    ``fail_on`` or could not be checked (broken input fails every level but ``never``);
+    else 0."""
+    if interrupted:
+        return EXIT_INTERRUPTED
+    if fail_on != "never" and any(o.status == FAILED for o in outcomes):
+        return EXIT_FOUND
+    return EXIT_FOUND if any(o.fails.get(fail_on, False) for o in outcomes) else EXIT_OK
+
+
+def _open_client(options: BatchOptions) -> tuple[Client, Any]:
+    """A client of the scheduler at ``options.scheduler``, else of a new LocalCluster."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise UsageError("batch needs Dask distributed",
+                         hint="pip install 'citecheck-tex[batch]'") from exc
+    if options.scheduler:
+        try:
+            client = Client(options.scheduler, timeout=f"{options.connect_timeout_s}s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(f"cannot connect to the Dask scheduler at {options.scheduler} "
+                             f"({exc})", hint="start one with `dask scheduler`, or leave out "
+                             "--scheduler to run on this machine") from exc
+        return client, None
+    import dask
+
+    workers = options.workers or os.cpu_count() or 1
+    # Dask's default (1.1) hands a single-threaded worker its next paper only when the
+    # last one is done: a scheduler round trip of idle time per paper. A few papers
+    # queued on each worker hide it (work stealing still balances the load).
+    # Dask's statistical profiler samples every thread's stack every 10 ms: on a check
+    # that takes milliseconds per paper it is a cost of its own (and holds the GIL)
+    with dask.config.set({"distributed.scheduler.worker-saturation": WORKER_SATURATION,
+                          "distributed.worker.profile.enabled": False}):
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
+                           processes=options.processes,
+                               # the scheduler's HTTP server always starts: on a free
+                               # port when no dashboard is wanted (8787 may be another's)
+                               dashboard_address=":8787" if options.dashboard else ":0",
+                               silence_logs=logging.ERROR)
+    return Client(cluster), cluster  # type: ignore[no-untyped-call]
+
+
+def dashboard_of(client: Client) -> str:
+    """Dask's dashboard link when the scheduler runs one (bokeh installed), else ""."""
+    try:
+        services = client.scheduler_info().get("services", {})
+    except Exception:  # the link is a convenience
+        return ""
+    return str(client.dashboard_link) if "dashboard" in services else ""
+
+
+def run_batch(
+    papers: Sequence[Paper],
+    settings: Settings,
+    out_dir: Path,
+    options: BatchOptions | None = None,
+    *,
+    progress: Callable[[BatchProgress], None] | None = None,
+    started: Callable[[int, str], None] | None = None,
+) -> BatchRun:
+    """Check ``papers`` on Dask and write every output into ``out_dir``.
+
+    ``progress`` is called after each paper; ``started(workers, dashboard_link)`` once the
+    cluster is up. Raises :class:`~citecheck_tex.errors.UsageError` when Dask is
+    missing or the scheduler cannot be reached and
+    :class:`~citecheck_tex.errors.OutputError` when ``out_dir`` cannot be written;
+    nothing a single paper does raises.
+    """
+    from citecheck_tex.outfiles import check_out_dir
+
+    options = options or BatchOptions()
+    t0 = time.perf_counter()
+    settings = batch_settings(settings)
+    check_out_dir(out_dir)
+    check_out_dir(out_dir / PAPERS_DIR)
+    key = settings_key(settings)
+    state = BatchProgress(total=len(papers))
+    outcomes: dict[str, PaperOutcome] = {}
+    todo: list[tuple[Paper, str]] = []
+    rate_stats: dict[str, Mapping[str, float]] = {}
+    interrupted = False
+    workers, dashboard = 0, ""
+
+    with CorpusTable(out_dir) as table:
+
+        def finished(outcome: PaperOutcome) -> None:
+            outcomes[outcome.paper.name] = outcome
+            table.add(outcome.rows)
+            state.done += 1
+            state.references += outcome.references
+            state.checked += outcome.status == CHECKED
+            state.failed += outcome.status == FAILED
+            for label, n in outcome.counts.items():
+                state.counts[label] = state.counts.get(label, 0) + n
+            if progress is not None and (cluster_up or state.done == state.total):
+                progress(state)
+
+        cluster_up = False
+
+        def on_start(workers: int, dashboard: str) -> None:
+            nonlocal cluster_up
+            cluster_up = True
+            state.start()
+            if started is not None:
+                started(workers, dashboard)
+
+        for paper in papers:
+            if paper.kind == IGNORED:
+                finished(PaperOutcome(paper, SKIPPED, error=paper.error))
+                continue
+            if paper.error:
+                finished(PaperOutcome(paper, FAILED, error=paper.error))
+                continue
+            try:
+                content = content_hash(paper)
+            except OSError as exc:
+                finished(PaperOutcome(paper, FAILED, error=f"{paper.path}: cannot read it "
+                                      f"({exc.strerror or exc})"))
+                continue
+            done = resumed(paper, out_dir, content, key) if options.resume else None
+            if done is not None:
+                finished(done)
+            else:
+                todo.append((paper, content))
+        if todo:
+            try:
+                workers, dashboard = _run_on_dask(todo, settings, out_dir, key, options,
+                                                  finished, on_start, rate_stats)
+            except KeyboardInterrupt:
+                interrupted = True
+    for paper, _ in todo:
+        if paper.name not in outcomes:
+            outcomes[paper.name] = PaperOutcome(paper, NOT_RUN, error="the batch was "
+                                                "interrupted before this paper was checked")
+    ordered = tuple(outcomes[p.name] for p in papers)
+    status = exit_status(ordered, settings.fail_on, interrupted=interrupted)
+    elapsed = time.perf_counter() - t0
+    run = BatchRun(ordered, out_dir, (), elapsed, status, workers, dashboard, interrupted)
+    summary = write_summary(run, settings)
+    return BatchRun(ordered, out_dir, (*table.paths, summary), elapsed, status, workers,
+                    dashboard, interrupted, rate_stats)
+
+
+def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir: Path,
+                 key: str, options: BatchOptions, finished: Callable[[PaperOutcome], None],
+                 started: Callable[[int, str], None] | None,
+                 rate_stats: dict[str, Mapping[str, float]]) -> tuple[int, str]:
+    """Submit one task per paper, hand each outcome to ``finished`` as it arrives;
+    ``rate_stats`` receives the global rate board's counters."""
+    from distributed import as_completed
+
+    client, cluster = _open_client(options)
+    futures: list[Any] = []
+    limiter: Any = None
+    try:
+        if options.scheduler:
+            try:
+                client.wait_for_workers(1, timeout=60)
+            except TimeoutError as exc:
+                raise UsageError(f"the Dask scheduler at {options.scheduler} has no workers",
+                                 hint="start some with `dask worker "
+                                 f"{options.scheduler}`") from exc
+        workers = len(client.scheduler_info().get("workers", {}))
+        dashboard = dashboard_of(client) if options.dashboard or options.scheduler else ""
+        if started is not None:
+            started(workers, dashboard)
+        if not settings.offline and options.global_rate_limits:
+            from citecheck_tex.batch.limiter import start_global_limiter
+
+            limiter = start_global_limiter(client)
+        # one map (one message to the scheduler), results collected in batches: Dask's
+        # cost per paper stays a few milliseconds
+        futures = client.map(
+            check_paper_task, [p for p, _ in todo], [c for _, c in todo], settings=settings,
+            out_dir=str(out_dir), settings_key=key, timeout_s=options.paper_timeout_s,
+            limiter=limiter, key=[f"citecheck-{p.name}-{c[:12]}" for p, c in todo],
+            pure=False)
+        by_key = {fut.key: paper for fut, (paper, _) in zip(futures, todo, strict=True)}
+        done = as_completed(futures)  # type: ignore[no-untyped-call]
+        for chunk in done.batches():  # type: ignore[no-untyped-call]
+            # one gather per batch of finished papers (as_completed's own results would
+            # fetch each paper's in a request of its own: milliseconds per paper)
+            ok = [f for f in chunk if f.status == "finished"]
+            for got in client.gather(ok):  # type: ignore[no-untyped-call]
+                finished(got)
+            for fut in chunk:
+                if fut.status != "finished":  # error, cancelled: the worker was lost
+                    finished(_lost(by_key[fut.key], fut))
+                fut.release()
+        return workers, dashboard
+    finally:
+        for fut in futures:
+            if not fut.done():
+                fut.cancel()
+        if limiter is not None:
+            try:
+                rate_stats.update(limiter.stats())
+            except Exception:  # counters are a report, never a reason to fail
+                logger.debug("rate board statistics unavailable", exc_info=True)
+            limiter.close()
+        client.close()  # type: ignore[no-untyped-call]
+        if cluster is not None:
+            cluster.close()
+
+
+def _lost(paper: Paper, future: Any) -> PaperOutcome:
+    """The outcome of a paper whose task raised instead of returning (its worker died:
+    memory, killed), with the reason Dask gives."""
+    try:
+        exc = future.exception(timeout=5)
+    except Exception as err:  # the reason is lost with the worker
+        exc = err
+    return PaperOutcome(paper, FAILED, error=f"the worker running it was lost "
+                        f"({type(exc).__name__}: {exc})")
+
+
+def summary_data(run: BatchRun, settings: Settings) -> dict[str, Any]:
+    """The summary file's content: totals and one record per paper."""
+    totals = dict.fromkeys(LABELS, 0)
+    for o in run.outcomes:
+        for label, n in o.counts.items():
+            totals[label] = totals.get(label, 0) + n
+    return {
+        "tool": {"name": "citecheck-tex", "version": __version__},
+        "offline": settings.offline,
+        "fail_on": settings.fail_on,
+        "status": run.status,
+        "interrupted": run.interrupted,
+        "elapsed_s": round(run.elapsed_s, 3),
+        "workers": run.workers,
+        "papers": {s: run.count(s) for s in (CHECKED, UNCHANGED, FAILED, SKIPPED, NOT_RUN)},
+        "references": totals,
+        "entries": [
+            {"paper": o.paper.name, "input": o.paper.path, "origin": o.paper.origin,
+             "status": o.status, "error": o.error, "partial": o.partial or None,
+             "fails": bool(o.fails.get(settings.fail_on, False)) or o.status == FAILED,
+             "references": o.references, **{label: o.counts.get(label, 0) for label in LABELS},
+             "errors": list(o.errors),
+             "report": f"{PAPERS_DIR}/{o.paper.name}/report.json"
+             if o.status in (CHECKED, UNCHANGED) else None,
+             "elapsed_s": round(o.elapsed_s, 3)}
+            for o in run.outcomes
+        ],
+    }
+
+
+def write_summary(run: BatchRun, settings: Settings) -> Path:
+    """Write ``summary.json`` into the batch's output folder; returns its path."""
+    from citecheck_tex.outfiles import write_text_atomic
+
+    path = run.out_dir / SUMMARY_FILE
+    write_text_atomic(path, json.dumps(summary_data(run, settings), indent=1,
+                                       ensure_ascii=False) + "\n")
+    return path
