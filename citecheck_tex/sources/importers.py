@@ -21,6 +21,7 @@ Formats (detected per JSON line by shape, see :func:`classify_json`):
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import unicodedata
@@ -126,6 +127,7 @@ def first_page(pages: str) -> str:
     return re.split(r"\s*[-\u2013\u2014,]+\s*", text, maxsplit=1)[0].strip()
 
 
+@functools.lru_cache(maxsize=65536)  # ranking author+year candidates asks for the same often
 def pub_key(journal: str, volume: str, page: str) -> tuple[str, str, str]:
     """(journal key, volume key, first page) of a publication; "" for a part not given.
 
@@ -155,7 +157,14 @@ def inspire_venue(title: Any) -> str:
 
 
 def _year_of(value: Any) -> str:
-    m = _YEAR.search(str(value or ""))
+    if not value:
+        return ""
+    return _year_of_text(value if isinstance(value, str) else str(value))
+
+
+@functools.lru_cache(maxsize=4096)  # dates repeat ("2017", "2017-05-01") across a dump
+def _year_of_text(text: str) -> str:
+    m = _YEAR.search(text)
     return m.group(1) if m else ""
 
 
@@ -168,7 +177,7 @@ def _dict(value: Any) -> _JSON:
 
 
 def _uniq(values: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(v for v in values if v))
+    return tuple(dict.fromkeys(filter(None, values)))
 
 
 def _pages(start: str, end: str) -> str:
@@ -275,18 +284,21 @@ def _best_url(doi: str, arxiv: str, fallback: str = "") -> str:
     return fallback
 
 
+#: Dump document types -> BibTeX entry types.
+_ENTRY_TYPES = {
+    "article": "article", "journal-article": "article", "review": "article",
+    "conference paper": "inproceedings", "proceedings-article": "inproceedings",
+    "proceedings": "proceedings", "book": "book", "book chapter": "incollection",
+    "book-chapter": "incollection", "thesis": "phdthesis", "dissertation": "phdthesis",
+    "posted-content": "preprint", "preprint": "preprint", "report": "techreport",
+    "dataset": "dataset", "software": "software", "note": "misc",
+}
+
+
 def _entry_type(raw: str, has_journal: bool, has_arxiv: bool) -> str:
     kind = raw.lower().replace("_", "-")
-    mapping = {
-        "article": "article", "journal-article": "article", "review": "article",
-        "conference paper": "inproceedings", "proceedings-article": "inproceedings",
-        "proceedings": "proceedings", "book": "book", "book chapter": "incollection",
-        "book-chapter": "incollection", "thesis": "phdthesis", "dissertation": "phdthesis",
-        "posted-content": "preprint", "preprint": "preprint", "report": "techreport",
-        "dataset": "dataset", "software": "software", "note": "misc",
-    }
-    if kind in mapping:
-        return mapping[kind]
+    if kind in _ENTRY_TYPES:
+        return _ENTRY_TYPES[kind]
     if has_journal:
         return "article"
     return "preprint" if has_arxiv else (kind or "misc")

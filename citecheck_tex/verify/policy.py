@@ -385,7 +385,7 @@ def pinned_by_identifier(c: Comparison) -> bool:
         year_ok and authors_ok and all(_agrees(c, f) for f in ("journal", "volume", "pages")))
 
 
-def contradicted(c: Comparison) -> bool:
+def contradicted(c: Comparison, entry: Entry | None = None) -> bool:
     """True when the closest record is positive evidence against the citation.
 
     That is a stated title that disagrees, authors most of whom are not the
@@ -393,13 +393,34 @@ def contradicted(c: Comparison) -> bool:
     Omissions are no evidence, and neither are a few authors missing from a record
     whose title, journal reference and year all fit or cannot be compared (a
     preprint record that lacks the journal version's added author).
+
+    Unless nothing but the authors and the year can identify the record (a
+    title-less citation against a preprint record: no title, identifier or part of
+    the journal reference agrees) and of two or more cited authors (``entry``) the
+    record lists at most one: that is the first author the author+year lookup
+    asked for, which every record of that author in those years shares. A big
+    index holds many such records (a fabricated title-less reference became
+    UNVERIFIED instead of MAJOR once the index held a million records); the cited
+    work's own preprint lists its co-authors too.
     """
+    identified = any(fc.agree is True and fc.field in _IDENTIFYING_FIELDS for fc in c.checks)
+    if entry is not None and not identified and not entry.title.strip() and c.record.authors:
+        am = match_authors(entry.authors, entry.authors_truncated, c.record.authors,
+                           c.record.authors_truncated, c.record.collaborations)
+        if am.similarity is not None and am.cited >= 2 and am.matched <= 1:
+            return True
     for fc in c.checks:
         if fc.agree is not False or not fc.cited:
             continue
         if fc.field != "author" or fc.similarity < DESCRIBES_AUTHORS:
             return True
     return False
+
+
+#: Fields whose agreement identifies a record as the cited work (author and year do
+#: not: an author publishes many works a year).
+_IDENTIFYING_FIELDS = frozenset({"title", "doi", "eprint", "report", "url", "journal", "volume",
+                                 "pages"})
 
 
 #: Leftovers of a publisher's reference page pasted into a reference: link labels
@@ -666,7 +687,7 @@ def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verd
                        facts={**misfit, "why": poor_parse(entry)})
     located = any(_agrees(x, "doi") or _agrees(x, "eprint")
                   or all(_agrees(x, f) for f in ("journal", "volume", "pages")) for x in comps)
-    if not contradicted(c) and not located:
+    if not contradicted(c, entry) and not located:
         # MAJOR needs positive evidence: the closest record contradicts nothing stated,
         # it only cannot confirm the work (a preprint record for a cited journal
         # version); when the cited identifier or journal reference locates another

@@ -42,6 +42,7 @@ def _dump(path: Path) -> list[tuple[object, ...]]:
 def test_parallel_import_equals_the_serial_one(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(local_index, "CHUNK_ROWS", 7)  # many tasks in flight, in order
+    monkeypatch.setattr(local_index, "CHUNK_BYTES", 5000)  # JSON lines: byte ranges
     monkeypatch.setattr(local_index, "BIB_CHUNK_ENTRIES", 4)
     stats = {}
     for jobs in (1, 3):
@@ -145,3 +146,122 @@ def test_common_author_and_year_narrowed_by_the_second_author(
         assert found[0].id == "bib:doe.bib:k9"
         # Without a second author the scan stays bounded: some three of the twelve.
         assert len(index.by_author_year(["Doe"], "2001", limit=10)) == 3
+        # The journal version (2002) of one of these preprints: of a crowded first
+        # author's preprints, those that list the second cited author too.
+        found = index.by_author_year(["J. Doe", "A. Other7"], "2002", journal="Phys. Rev. D",
+                                     volume="66", page="1", limit=10)
+        assert [r.id for r in found] == ["bib:doe.bib:k7"]
+
+
+def test_record_repeated_later_in_a_file_replaces_its_staged_keys(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The keys of new records are staged and merged at the end of an import; a record
+    # that comes again in a later chunk forces a merge first, so its first keys can be
+    # deleted like those of any replaced record.
+    monkeypatch.setattr(local_index, "CHUNK_ROWS", 4)
+    lines = (DATA / "inspire_literature.jsonl").read_text(encoding="utf-8").splitlines()
+    changed = [line.replace("10.1016/0550-3213(76)90173-5", "10.9999/changed")
+               .replace("Magnetic Monopoles", "Electric Dipoles")
+               .replace('"last_name": "Corrigan"', '"last_name": "Zweig"') for line in lines[:5]]
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("\n".join(lines[:10] + changed) + "\n", encoding="utf-8")
+    once = tmp_path / "once.jsonl"
+    once.write_text("\n".join(changed + lines[5:10]) + "\n", encoding="utf-8")
+    for name, path in (("twice", twice), ("once", once)):
+        with LocalIndex.open(tmp_path / f"{name}.sqlite") as index:
+            assert index.add_file(path, jobs=1).records == (15 if name == "twice" else 10)
+            assert index.by_doi("10.1016/0550-3213(76)90173-5") == []
+            assert index.by_author_year(["Corrigan"], "1976") == []
+            assert [r.id for r in index.by_doi("10.9999/changed")] == ["inspire:100761"]
+    assert _dump(tmp_path / "twice.sqlite") == _dump(tmp_path / "once.sqlite")
+
+
+def test_failed_import_leaves_the_index_as_it_was(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_index, "CHUNK_ROWS", 3)
+    monkeypatch.setattr(local_index, "COMMIT_ROWS", 3)  # some rows are committed first
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "HEPML_excerpt.bib")
+    before = _dump(path)
+    real_write = LocalIndex._write
+    calls = []
+
+    def failing_write(self: LocalIndex, rows: object, file_id: int) -> int:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_write(self, rows, file_id)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LocalIndex, "_write", failing_write)
+    with LocalIndex.open(path) as index, pytest.raises(KeyboardInterrupt):
+        index.add_file(DATA / "inspire_literature.jsonl", jobs=1)
+    assert _dump(path) == before
+    monkeypatch.setattr(LocalIndex, "_write", real_write)
+    with LocalIndex.open(path) as index:  # and it imports again
+        assert index.add_file(DATA / "inspire_literature.jsonl", jobs=1).records > 3
+
+
+def test_killed_import_is_removed_or_refused_when_next_opened(tmp_path: Path) -> None:
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "HEPML_excerpt.bib")
+    before = _dump(path)
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "inspire_literature.jsonl")
+    # what a killed import into a non-empty index leaves: records past the marker's
+    # rid whose keys were never merged
+    conn = sqlite3.connect(path)
+    first = conn.execute("SELECT MIN(rid) FROM records WHERE origin='inspire'").fetchone()[0]
+    with conn:
+        for table in ("doi", "arxiv", "jref", "texkey", "report", "author_year"):
+            conn.execute(f"DELETE FROM {table} WHERE rid >= ?", (first,))
+        conn.execute("INSERT INTO title_fts(title_fts, rowid, norm_title) SELECT 'delete',"
+                     " rid, norm_title FROM records WHERE rid >= ? AND norm_title != ''",
+                     (first,))
+        local_index._refresh_title_terms(conn)
+        conn.execute("INSERT INTO meta VALUES('import_pending', ?)", (f"{first} journal",))
+    conn.close()
+    with LocalIndex.open(path, create=False, readonly=True) as index:  # read: a warning
+        assert index.by_texkey("Corrigan:1975hd") == []
+    with LocalIndex.open(path, create=False) as index:
+        assert index._conn.execute(
+            "SELECT COUNT(*) FROM meta WHERE key='import_pending'").fetchone()[0] == 0
+    assert _dump(path) == before
+    # a new index killed while being built without a journal is refused
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("INSERT INTO meta VALUES('import_pending', '1 unjournaled')")
+    conn.close()
+    with pytest.raises(local_index.LocalIndexError, match="did not finish"):
+        LocalIndex.open(path, create=False)
+
+
+def test_new_index_is_left_in_wal_mode_with_one_title_segment(tmp_path: Path) -> None:
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "inspire_literature.jsonl")
+        conn = index._conn
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("SELECT COUNT(DISTINCT segid) FROM title_fts_idx").fetchone()[0] == 1
+        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert {"doi_rid", "arxiv_rid", "jref_rid"} <= names
+
+
+def test_byte_ranges_number_bad_lines_as_the_file_does(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_index, "CHUNK_BYTES", 700)  # ranges of one or two lines
+    lines = (DATA / "inspire_literature.jsonl").read_text(encoding="utf-8").splitlines()[:12]
+    lines[3] = '{"broken": '
+    lines[8] = "[1, 2]"
+    path = tmp_path / "dump.jsonl"
+    # Windows and old-Mac line ends, an empty line, no newline at the end
+    path.write_bytes(("\r\n".join(lines[:6]) + "\n\n" + "\r".join(lines[6:])).encode())
+    stats = {}
+    for jobs in (1, 2):
+        with LocalIndex.open(tmp_path / f"{jobs}.sqlite") as index:
+            s = index.add_file(path, jobs=jobs)
+            stats[jobs] = (s.records, s.lines, s.bad, [(p.line, p.message) for p in s.problems])
+    assert stats[1] == stats[2]
+    assert stats[1][1:3] == (13, 2) and [n for n, _ in stats[1][3]] == [4, 10]
+    assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")

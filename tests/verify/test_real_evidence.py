@@ -284,6 +284,35 @@ def test_preprint_record_missing_an_author_is_no_evidence() -> None:
     assert v.label is Label.MAJOR
 
 
+def test_title_less_citation_sharing_only_its_first_author_with_a_preprint_is_major() -> None:
+    # The author+year lookup keys on the first cited author, so every preprint of
+    # that author in those years shares him; only a co-author the record also lists
+    # makes it evidence of the cited work (ref10161 above: two of three). A fabricated
+    # title-less reference (bench.accuracy.dataset "fabricated", aps style: a real
+    # first author, an invented co-author) met such records once the index held a
+    # million (bench/RESULTS.md, the local index at scale).
+    for coauthor in (Person("Temtemsen", "R."), Person("Tucker", "W. W.")):
+        cited = Entry(key="f", entry_type="article", file="r.bib", line=1,
+                      authors=(Person("Stack", "J. D."), coauthor),
+                      year="2002", venue="Nucl.Phys.", volume="B639", pages="203")
+        v = decide(cited, [not_found(QueryKind.JOURNAL_REF),
+                           found(STACK, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
+        assert v.label is Label.MAJOR
+    # one cited author: nothing but the lookup key to compare, no evidence either way
+    alone = Entry(key="a", entry_type="article", file="r.bib", line=1,
+                  authors=(Person("Stack", "J. D."),),
+                  year="2002", venue="Nucl.Phys.", volume="B639", pages="203")
+    v = decide(alone, [not_found(QueryKind.JOURNAL_REF),
+                       found(STACK, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
+    assert v.label is Label.UNVERIFIED
+    # with a title that agrees, a missing co-author stays no evidence
+    titled = Entry(key="t", entry_type="article", file="r.bib", line=1, title=STACK.title,
+                   authors=(Person("Stack", "J. D."), Person("Tucker", "W. W.")),
+                   year="2002", venue="Nucl.Phys.", volume="B639", pages="203")
+    v = decide(titled, [not_found(QueryKind.JOURNAL_REF), found(STACK)], COMPLETE)
+    assert v.label is not Label.MAJOR
+
+
 # ---------------------------------------------------------------- 2. editions, siblings
 
 # INSPIRE 1260626 (CMS-PAS-TOP-11-005, 2011) and 1260777 (CMS-PAS-TOP-12-007, 2012):
