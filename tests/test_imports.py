@@ -138,7 +138,7 @@ def test_no_module_imports_a_private_name_of_another() -> None:
 
 #: Modules below every stage: the vocabulary, the LLM session, the core types, settings,
 #: the plugin finder and the version string.
-GROUND = frozenset({"vocab", "llm", "model", "errors", "config", "reasons", "redact", "repo",
+GROUND = frozenset({"vocab", "llm", "model", "errors", "config", "reasons", "redact", "repo", "bounded",
                     "names", "plugins", "version"})
 #: The four stages of a check: read the project, ask the sources, decide, render.
 STAGES = frozenset({"tex", "sources", "verify", "report"})

@@ -26,9 +26,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+import httpx
+
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import UsageError
 from citecheck_tex.llm.cache import LlmCache, ResponseStore
+from citecheck_tex.llm.transport import AnswerRefused, CappedTransport
 from citecheck_tex.llm.usage import LlmUsage
 
 if TYPE_CHECKING:
@@ -46,11 +49,14 @@ NOT_JSON = "the LLM reply is not the JSON asked for"
 _FORMATS = ("json_schema", "json_object", "text")
 
 
-def make_client(settings: Settings) -> AsyncOpenAI:
+def make_client(settings: Settings, *, budget_s: float | None = None) -> AsyncOpenAI:
     """An ``openai.AsyncOpenAI`` for the configured server; the caller closes it.
 
     The key is read from the environment variable ``settings.llm_api_key_env``;
-    a placeholder is sent when it is unset (local servers ignore it).
+    a placeholder is sent when it is unset (local servers ignore it). Its HTTP
+    transport bounds every attempt (:class:`~citecheck_tex.llm.transport.CappedTransport`):
+    a body of at most ``settings.max_response_bytes``, and ``budget_s`` seconds in
+    total (default: the client's timeout, ``max(timeout_s, MIN_TIMEOUT_S)``).
     """
     try:
         from openai import AsyncOpenAI
@@ -60,9 +66,15 @@ def make_client(settings: Settings) -> AsyncOpenAI:
         raise UsageError("llm_mode is set but llm_model is empty",
                          hint="set llm_model (e.g. CITECHECK_LLM_MODEL=qwen2.5:7b)")
     key = settings.api_key(settings.llm_api_key_env) or "not-needed"
+    timeout = max(settings.timeout_s, MIN_TIMEOUT_S)
+    transport = CappedTransport(settings.max_response_bytes,
+                                timeout if budget_s is None else budget_s)
+    # openai 1.x types an httpx.AsyncClient, 2.x+ an httpx2 one and accepts httpx's too
+    http_client: Any = httpx.AsyncClient(transport=transport, timeout=timeout,
+                                         follow_redirects=True)
     return AsyncOpenAI(api_key=key, base_url=settings.llm_base_url or None,
-                       timeout=max(settings.timeout_s, MIN_TIMEOUT_S),
-                       max_retries=settings.max_retries)
+                       timeout=timeout, max_retries=settings.max_retries,
+                       http_client=http_client)
 
 
 def is_loopback(base_url: str) -> bool:
@@ -100,6 +112,18 @@ def input_hash(messages: Sequence[Mapping[str, str]]) -> str:
     """The cache key of a request's messages."""
     payload = json.dumps(list(messages), ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _refusal(exc: BaseException) -> AnswerRefused | None:
+    """The transport's :class:`AnswerRefused` behind an SDK error, if that is the cause."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # a short chain; never loop on a cycle
+        if seen is None:
+            return None
+        if isinstance(seen, AnswerRefused):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 @dataclass(slots=True)
@@ -263,6 +287,9 @@ class LlmSession:
                         logger.warning("LLM cache write failed (%s); continuing without it", exc)
                         self.cache = None
         except Exception as exc:  # noqa: BLE001 - any failure keeps the deterministic verdict
+            refused = _refusal(exc)
+            if refused is not None:  # the SDK's "Connection error." hides the reason
+                exc = refused
             logger.warning("LLM call failed: %s", exc)
             value, error = None, f"{type(exc).__name__}: {exc}"
         used = LlmUsage(self.model, tally.requests, 1, int(cached), int(value is None),

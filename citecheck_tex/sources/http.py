@@ -53,6 +53,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from citecheck_tex.bounded import TooLarge, read_capped
 from citecheck_tex.config import Settings
 from citecheck_tex.errors import RateLimited, SourceError
 from citecheck_tex.redact import install_filter
@@ -300,16 +301,6 @@ class Expect:
     throttled: Callable[[httpx.Response], bool] | None = None
 
 
-class _TooLarge(Exception):  # noqa: N818 - private signal of _send
-    def __init__(self, size: int) -> None:
-        super().__init__(size)
-        self.size = size
-
-
-def _size(n: int) -> str:
-    return f"{n / 1_000_000:.3g} MB" if n >= 1_000_000 else f"{n:,} bytes"
-
-
 def _human(seconds: float) -> str:
     if seconds < 120:
         return f"{seconds:g} s"
@@ -472,25 +463,10 @@ class Http:
         ``max_response_bytes`` (declared or counted while streaming) is refused
         without being held in memory.
         """
-        cap = self.settings.max_response_bytes
         async with asyncio.timeout(self.settings.timeout_s):
             async with self.client.stream(method, url, params=params, headers=headers,
                                           json=json) as resp:
-                declared = resp.headers.get("Content-Length", "")
-                if declared.isdigit() and int(declared) > cap:
-                    raise _TooLarge(int(declared))
-                chunks: list[bytes] = []
-                size = 0
-                async for chunk in resp.aiter_bytes():
-                    size += len(chunk)
-                    if size > cap:
-                        raise _TooLarge(size)
-                    chunks.append(chunk)
-        # the body is decoded already: drop the headers that describe its transfer form
-        kept = [(k, v) for k, v in resp.headers.multi_items()
-                if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
-        return httpx.Response(resp.status_code, headers=kept, content=b"".join(chunks),
-                              request=resp.request)
+                return await read_capped(resp, self.settings.max_response_bytes)
 
     async def request(
         self,
@@ -557,9 +533,8 @@ class Http:
                     delay = min(0.25 * (2.0**attempt), 1.0)
                     error: str = reason
                     free_retry = True
-                except _TooLarge as exc:
-                    error = (f"an answer of more than {_size(self.settings.max_response_bytes)} "
-                             f"({_size(exc.size)} seen), refused")
+                except TooLarge as exc:
+                    error = str(exc)
                     self._note_failure(source, state, error, url, throttled=False)
                     raise SourceError(f"{source}: {error}", source=source, url=url) from exc
                 except (httpx.TransportError, TimeoutError) as exc:  # read errors, drops, budget
