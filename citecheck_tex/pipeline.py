@@ -79,6 +79,17 @@ class Stop:
     deadline_s: float = 0.0
     unsettled: int = 0
 
+    def absorbed(self) -> bool:
+        """In ``except asyncio.CancelledError``: True when the cancellation (Ctrl-C) is
+        absorbed (the task uncancelled, ``reason`` "interrupted"); False: re-raise it."""
+        if not self.absorb_cancel:
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        self.reason = "interrupted"
+        return True
+
     def problem(self) -> Problem | None:
         """The run-level problem that says the report is partial, or None."""
         if not self.reason:
@@ -323,17 +334,14 @@ async def run_cascade(
 
     deadline = settings.run_deadline(len(active))
     try:
-        async with asyncio.timeout(deadline):
-            await retrieve()
+        if not stop.reason:  # else interrupted before (in the LLM parse): nothing is asked
+            async with asyncio.timeout(deadline):
+                await retrieve()
     except TimeoutError:
         stop.reason, stop.deadline_s = "deadline", deadline or 0.0
     except asyncio.CancelledError:
-        if not stop.absorb_cancel:
+        if not stop.absorbed():
             raise
-        task = asyncio.current_task()
-        if task is not None:
-            task.uncancel()
-        stop.reason = "interrupted"
     stop.unsettled = len(active) if stop.reason else 0
     if stop.reason:
         logger.warning("retrieval stopped (%s) with %d reference(s) unsettled", stop.reason,
@@ -358,7 +366,13 @@ async def run_cascade(
         from citecheck_tex.verify.llm import apply_llm
 
         pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
-        result, judged = await apply_llm(pairs, settings, session=llm)
+        try:
+            result, judged = await apply_llm(pairs, settings, session=llm)
+        except asyncio.CancelledError:  # Ctrl-C: every verdict is settled, without the judge
+            if not stop.absorbed():
+                raise
+            logger.warning("LLM judge interrupted: the verdicts are the deterministic ones")
+            return result
         logger.warning("LLM: %s", judged.describe())
         if usage is not None:
             usage["judge"] = usage["judge"] + judged if "judge" in usage else judged
@@ -987,8 +1001,12 @@ def check_project(
                 from citecheck_tex.tex.llm_parse import llm_parse_entries, needs_parse
 
                 if any(needs_parse(e) for e in todo):
-                    todo, usage["parse"] = await llm_parse_entries(
-                        todo, settings, session=run.llm_session())
+                    try:
+                        todo, usage["parse"] = await llm_parse_entries(
+                            todo, settings, session=run.llm_session())
+                    except asyncio.CancelledError:  # Ctrl-C: report the entries as read
+                        if not stop.absorbed():
+                            raise
             fresh: list[Verdict]
             problems: list[Problem]
             if not todo and known is not None:  # every verdict is known: nothing is opened
