@@ -72,12 +72,29 @@ class Stop:
     they are UNVERIFIED. With ``absorb_cancel`` a cancellation is turned into a
     partial result instead of propagating (the CLI's Ctrl-C: the report is
     still written).
+
+    ``ends_at`` (event-loop time) and ``budget_s`` are the run's deadline clock, set
+    by :meth:`start_clock`: by :func:`check_project` before an LLM parse, else by
+    :func:`run_cascade` before retrieval. It bounds the LLM parse, the retrieval
+    and the LLM judge alike, so a held LLM answer cannot keep a run past it.
     """
 
     absorb_cancel: bool = False
     reason: str = ""
     deadline_s: float = 0.0
     unsettled: int = 0
+    ends_at: float | None = None
+    budget_s: float = 0.0
+
+    def start_clock(self, deadline: float | None) -> None:
+        """Start the run's deadline clock now (None: no deadline); a started one stays."""
+        if self.ends_at is None and deadline is not None:
+            self.ends_at = asyncio.get_running_loop().time() + deadline
+            self.budget_s = deadline
+
+    def passed(self) -> None:
+        """Record that the deadline passed."""
+        self.reason, self.deadline_s = "deadline", self.budget_s
 
     def absorbed(self) -> bool:
         """In ``except asyncio.CancelledError``: True when the cancellation (Ctrl-C) is
@@ -332,13 +349,13 @@ async def run_cascade(
         await _retrieve(entries, sources, settings, queries, answers, verdicts, active, state,
                         progress)
 
-    deadline = settings.run_deadline(len(active))
+    stop.start_clock(settings.run_deadline(len(active)))
     try:
-        if not stop.reason:  # else interrupted before (in the LLM parse): nothing is asked
-            async with asyncio.timeout(deadline):
+        if not stop.reason:  # else stopped before (in the LLM parse): nothing is asked
+            async with asyncio.timeout_at(stop.ends_at):
                 await retrieve()
     except TimeoutError:
-        stop.reason, stop.deadline_s = "deadline", deadline or 0.0
+        stop.passed()
     except asyncio.CancelledError:
         if not stop.absorbed():
             raise
@@ -367,7 +384,13 @@ async def run_cascade(
 
         pairs = [(v, v.match or _closest(entries[i], answers[i])) for i, v in enumerate(result)]
         try:
-            result, judged = await apply_llm(pairs, settings, session=llm)
+            async with asyncio.timeout_at(stop.ends_at):
+                result, judged = await apply_llm(pairs, settings, session=llm)
+        except TimeoutError:  # every verdict is settled: they stay, without the judge
+            stop.passed()
+            logger.warning("LLM judge stopped at the run's deadline: the verdicts are the "
+                           "deterministic ones")
+            return result
         except asyncio.CancelledError:  # Ctrl-C: every verdict is settled, without the judge
             if not stop.absorbed():
                 raise
@@ -1001,9 +1024,14 @@ def check_project(
                 from citecheck_tex.tex.llm_parse import llm_parse_entries, needs_parse
 
                 if any(needs_parse(e) for e in todo):
+                    # the run's deadline starts before the parse and bounds it too
+                    stop.start_clock(settings.run_deadline(len(todo)))
                     try:
-                        todo, usage["parse"] = await llm_parse_entries(
-                            todo, settings, session=run.llm_session())
+                        async with asyncio.timeout_at(stop.ends_at):
+                            todo, usage["parse"] = await llm_parse_entries(
+                                todo, settings, session=run.llm_session())
+                    except TimeoutError:  # nothing is asked: every reference is unsettled
+                        stop.passed()
                     except asyncio.CancelledError:  # Ctrl-C: report the entries as read
                         if not stop.absorbed():
                             raise

@@ -101,3 +101,51 @@ def test_ctrl_c_during_the_llm_judge_keeps_the_verdicts(tmp_path: Path) -> None:
     # the deterministic verdicts, as a run without the LLM gives them
     assert _labels(out) == expected and expected["stanley"] == "EXACT"
     assert "PARTIAL REPORT" in stdout
+
+
+def test_the_deadline_ends_a_held_llm_parse_with_a_partial_report(tmp_path: Path) -> None:
+    """The run's deadline bounds the LLM parse too: a held answer no longer keeps the
+    run waiting for the LLM client's own time-outs (minutes) past the deadline."""
+    (tmp_path / "paper.tex").write_text(PAPER, encoding="utf-8")
+    (tmp_path / "citecheck.toml").write_text(
+        "deadline_s = 1.0\ndeadline_per_reference_s = 0.0\n", encoding="utf-8")
+    out = tmp_path / "out"
+    with HostileChatServer("hold") as llm:
+        code = main([str(tmp_path / "paper.tex"), "--offline", "--out", str(out), "--cache",
+                     "none", "--format", "json", "--llm", "judge", "--llm-model", "fake",
+                     "--llm-base-url", llm.base_url])
+        asked = llm.received.is_set()
+    assert asked and code == 0
+    report = _report(out)
+    assert report["partial"] == {"reason": "deadline", "unsettled": 2}
+    entries = report["entries"]
+    assert [e["key"] for e in entries] == ["wu", "stanley"]  # type: ignore[attr-defined]
+    assert {e["code"] for e in entries} == {"unsettled-deadline"}  # type: ignore[attr-defined]
+
+
+def test_the_deadline_ends_a_held_llm_judge_with_the_verdicts(tmp_path: Path) -> None:
+    feed = _feed()
+
+    def arxiv(req: Request) -> Reply:
+        if "1605.08386" in req.param("id_list"):
+            return Reply.make(200, feed, content_type="application/atom+xml")
+        return Reply.make(200, feed.split("<entry>")[0] + "</feed>",
+                          content_type="application/atom+xml")
+
+    with ReplayServer() as server, HostileChatServer("hold") as llm:
+        server.add_handler(arxiv)
+        # a loopback arXiv may answer at once (the real one: every 3 s)
+        plain = _project(tmp_path / "plain", server, "arxiv", rate_limits="arxiv=50")
+        main([str(plain), "--out", str(tmp_path / "plain" / "out"), "--cache", "none",
+              "--format", "json"])
+        expected = _labels(tmp_path / "plain" / "out")
+        bib = _project(tmp_path, server, "arxiv", llm_mode="judge", llm_model="fake",
+                       llm_base_url=llm.base_url, deadline_s=3.0,
+                       deadline_per_reference_s=0.0, rate_limits="arxiv=50")
+        out = tmp_path / "out"
+        main([str(bib), "--out", str(out), "--cache", "none", "--format", "json"])
+        asked = llm.received.is_set()
+    assert asked
+    report = _report(out)
+    assert report["partial"] == {"reason": "deadline", "unsettled": 0}
+    assert _labels(out) == expected and expected["stanley"] == "EXACT"
