@@ -227,12 +227,12 @@ def test_authors_with_other_initials_are_aligned_but_not_the_same_people() -> No
     assert (m.cited, m.matched, m.same_people) == (3, 2, 1)
     assert DiscrepancyCode.INITIAL_MISMATCH in m.kinds  # the misprint reading stays
     # the same Wang with his initials written out, or without any: the same person
-    for given in ("Hong-Xia", "H.", ""):
-        m = match_authors(cited, False, (other[0], Person("Wang", given)), False)
-        assert (m.matched, m.same_people) == (2, 2), given
+    for first in ("Hong-Xia", "H.", ""):
+        m = match_authors(cited, False, (other[0], Person("Wang", first)), False)
+        assert (m.matched, m.same_people) == (2, 2), first
     # a misspelt family name is checked the same way ("Dvornikow, P." is not M. Dvornikov)
-    for given, same in (("P.", 1), ("Maxim", 2)):
-        m = match_authors(cited, False, (Person("Dvornikow", given), Person("Wang", "H.")),
+    for first, same in (("P.", 1), ("Maxim", 2)):
+        m = match_authors(cited, False, (Person("Dvornikow", first), Person("Wang", "H.")),
                           False)
         assert DiscrepancyCode.AUTHOR_MISSPELT in m.kinds
-        assert (m.matched, m.same_people) == (2, same), given
+        assert (m.matched, m.same_people) == (2, same), first
