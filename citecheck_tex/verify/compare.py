@@ -145,6 +145,15 @@ class AuthorMatch:
     matched: int
     cited: int
     kinds: tuple[DiscrepancyCode, ...] = ()  # the kind of each note, in order
+    #: Of ``matched``, the persons (and collaborations) whose initials agree with the
+    #: record's (:func:`same_initials`): the ones that are evidence of the same
+    #: people when nothing else identifies the work. ``None``: as ``matched``.
+    agreeing: int | None = None
+
+    @property
+    def same_people(self) -> int:
+        """Matched cited authors whose initials do not say they are someone else."""
+        return self.matched if self.agreeing is None else self.agreeing
 
     @property
     def codes(self) -> tuple[DiscrepancyCode, ...]:
@@ -201,12 +210,25 @@ def _family_words(p: Person) -> list[str]:
             if len(w) >= 2 and w not in PARTICLES]
 
 
+def same_initials(a: Person, b: Person) -> bool:
+    """True when the given names of two persons of the same family name can be one
+    person's: their initials agree ("H." ~ "H.X." ~ "Hong Xia"; "H.X." is not "P.";
+    a name without initials agrees with any). The one rule for whether a matched
+    family name is the cited person (a common family name such as Wang is many
+    people: "H.X. Wang" and "P. Wang" are two)."""
+    return nz.initials_compatible(a.given, b.given)
+
+
 def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
                   found: tuple[Person, ...], found_truncated: bool,
                   collaborations: tuple[str, ...] = (),
                   texkeys: tuple[str, ...] = ()) -> AuthorMatch:
     """Align two author lists: family names with particles and transliterations,
     initials compatible with full names, truncation on either side, order.
+
+    ``matched`` counts the persons aligned, other initials included (a misprinted
+    initial of a work identified otherwise); ``agreeing`` only those whose initials
+    agree too (:func:`same_initials`).
 
     ``texkeys`` (INSPIRE's "Surname:2008xy") name the record's first author."""
     texkey_names = {nz.name_key(k.split(":", 1)[0]) for k in texkeys if ":" in k}
@@ -248,6 +270,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
                 index.setdefault(nz.name_key(w), []).append(j)
     used: set[int] = set()
     pairs: list[tuple[int, int, float]] = []  # (cited i, record j, weight)
+    other_initials = 0  # pairs whose initials say they are another person
     unmatched: list[int] = []
     for i, p in enumerate(people):
         hit = -1
@@ -264,8 +287,9 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
             continue
         used.add(hit)
         weight = 1.0
-        if not nz.initials_compatible(p.given, rec[hit].given):
+        if not same_initials(p, rec[hit]):
             weight = 0.85
+            other_initials += 1
             kinds.append(DiscrepancyCode.INITIAL_MISMATCH)
             notes.append(f"initials of {p.display()!r} differ from {rec[hit].display()!r}")
         pairs.append((i, hit, weight))
@@ -330,6 +354,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         prefix = best_j >= 0 and len(key) >= 5 and key[:4] == rec_keys[best_j][:4]
         if best_j >= 0 and (best >= 0.7 or (prefix and best >= 0.4)) and len(key) >= 3:
             used.add(best_j)
+            other_initials += not same_initials(p, rec[best_j])
             pairs.append((i, best_j, 0.5 + 0.4 * best))
             kinds.append(DiscrepancyCode.AUTHOR_MISSPELT)
             notes.append(f"author {p.display()!r} misspelt (record: {rec[best_j].display()!r})")
@@ -394,7 +419,7 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
         first = any(i == 0 and (j == 0 or j == texkey_first) and w >= 0.99
                     for i, j, w in pairs)
     return AuthorMatch(min(1.0, total / denom), first, tuple(notes), len(pairs) + collab_ok,
-                       denom, tuple(kinds))
+                       denom, tuple(kinds), len(pairs) + collab_ok - other_initials)
 
 
 def bibtex_authors(people: tuple[Person, ...]) -> str:

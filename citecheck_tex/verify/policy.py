@@ -401,13 +401,16 @@ def contradicted(c: Comparison, entry: Entry | None = None) -> bool:
     asked for, which every record of that author in those years shares. A big
     index holds many such records (a fabricated title-less reference became
     UNVERIFIED instead of MAJOR once the index held a million records); the cited
-    work's own preprint lists its co-authors too.
+    work's own preprint lists its co-authors too. A co-author counts only when
+    his initials agree (:func:`compare.same_initials`): with authors the only
+    evidence, "P. Wang" on a preprint is not the cited "H.X. Wang" (a fabricated
+    reference stayed UNVERIFIED at 10 million records through such a Wang).
     """
     identified = any(fc.agree is True and fc.field in _IDENTIFYING_FIELDS for fc in c.checks)
     if entry is not None and not identified and not entry.title.strip() and c.record.authors:
         am = match_authors(entry.authors, entry.authors_truncated, c.record.authors,
                            c.record.authors_truncated, c.record.collaborations)
-        if am.similarity is not None and am.cited >= 2 and am.matched <= 1:
+        if am.similarity is not None and am.cited >= 2 and am.same_people <= 1:
             return True
     for fc in c.checks:
         if fc.agree is not False or not fc.cited:

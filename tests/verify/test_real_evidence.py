@@ -291,13 +291,24 @@ def test_title_less_citation_sharing_only_its_first_author_with_a_preprint_is_ma
     # title-less reference (bench.accuracy.dataset "fabricated", aps style: a real
     # first author, an invented co-author) met such records once the index held a
     # million (bench/RESULTS.md, the local index at scale).
-    for coauthor in (Person("Temtemsen", "R."), Person("Tucker", "W. W.")):
+    # A co-author of the record's family name with other initials is another person
+    # (compare.same_initials): "A. Wensley" is not R. J. Wensley.
+    for coauthor in (Person("Temtemsen", "R."), Person("Tucker", "W. W."),
+                     Person("Wensley", "A.")):
         cited = Entry(key="f", entry_type="article", file="r.bib", line=1,
                       authors=(Person("Stack", "J. D."), coauthor),
                       year="2002", venue="Nucl.Phys.", volume="B639", pages="203")
         v = decide(cited, [not_found(QueryKind.JOURNAL_REF),
                            found(STACK, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
         assert v.label is Label.MAJOR
+    # the record's own co-author, initials agreeing: no evidence against it
+    for given in ("R.", "Roy", ""):
+        cited = Entry(key="w", entry_type="article", file="r.bib", line=1,
+                      authors=(Person("Stack", "J. D."), Person("Wensley", given)),
+                      year="2002", venue="Nucl.Phys.", volume="B639", pages="203")
+        v = decide(cited, [not_found(QueryKind.JOURNAL_REF),
+                           found(STACK, kind=QueryKind.AUTHOR_YEAR)], COMPLETE)
+        assert v.label is not Label.MAJOR, (given, v.reason)
     # one cited author: nothing but the lookup key to compare, no evidence either way
     alone = Entry(key="a", entry_type="article", file="r.bib", line=1,
                   authors=(Person("Stack", "J. D."),),
