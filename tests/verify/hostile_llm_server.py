@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.verify.llm_server import ChatServerBase
 
 #: The body size ``flood`` sends: above the product's 20 MB cap.
 FLOOD_BYTES = 30_000_000
 
 
-class HostileChatServer:
+class HostileChatServer(ChatServerBase):
     """A threaded HTTP server on 127.0.0.1 with an ephemeral port; ``mode`` as above."""
 
     def __init__(self, mode: str) -> None:
@@ -62,23 +64,12 @@ class HostileChatServer:
                 except OSError:  # the client hung up: what the cap and the budget do
                     return
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
-                                        daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        """The OpenAI-style base URL (ends in /v1)."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        self._serve(Handler)
 
     def __enter__(self) -> HostileChatServer:
-        self._thread.start()
+        self.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        self.stop()

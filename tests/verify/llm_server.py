@@ -46,7 +46,31 @@ def user_text(body: dict[str, Any]) -> str:
     return ""
 
 
-class FakeChatServer:
+class ChatServerBase:
+    """A loopback OpenAI-compatible server run on a thread: subclasses build the handler."""
+
+    def _serve(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
+                                        daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-style base URL (ends in /v1)."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+
+class FakeChatServer(ChatServerBase):
     """A threaded HTTP server on 127.0.0.1 with an ephemeral port."""
 
     def __init__(self, answer: Answerer) -> None:
@@ -96,22 +120,11 @@ class FakeChatServer:
                               "total_tokens": reply.prompt_tokens + reply.completion_tokens},
                 })
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
-                                        daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        """The OpenAI-style base URL (ends in /v1)."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        self._serve(Handler)
 
     def __enter__(self) -> FakeChatServer:
-        self._thread.start()
+        self.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        self.stop()
