@@ -54,6 +54,7 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
+from bench.bench_faults import source_of
 from bench.paths import CORPUS, REPO, code_stamp
 
 WORK = Path(__file__).resolve().parent / "_work" / "batch"
@@ -264,23 +265,6 @@ def _published() -> dict[str, tuple[float, float]]:
     return {name: (lim.rate, lim.per) for name, lim in DEFAULT_LIMITS.items()}
 
 
-def source_of(path: str, query: dict[str, str]) -> str:
-    """Which API a request to the loopback world was meant for."""
-    if path == "/api/query":
-        return "arxiv"
-    if path.startswith("/api/literature"):
-        return "inspire"
-    if path.startswith("/graph/v1"):
-        return "semanticscholar"
-    if path.startswith("/dois"):
-        return "datacite"
-    if path.startswith("/search/publ"):
-        return "dblp"
-    if path.startswith("/works"):
-        return "openalex" if "per-page" in query else "crossref"
-    return "other"
-
-
 def peak_in_window(times: Sequence[float], window: float) -> int:
     """The largest number of ``times`` in any half-open window of ``window`` seconds."""
     ts = sorted(times)
@@ -305,7 +289,7 @@ def _online_run(papers: Sequence[Any], workers: int, latency: float,
     seen: list[tuple[float, str]] = []
 
     def count(req: Request) -> None:
-        seen.append((time.monotonic(), source_of(req.path, dict(req.query))))
+        seen.append((time.monotonic(), source_of(req)))
 
     with ReplayServer(latency=latency) as server, \
             tempfile.TemporaryDirectory(prefix="bench-batch-online-") as tmp:

@@ -57,7 +57,7 @@ def shared_dir() -> Path:
 
 
 def source_of(req: Request) -> str:
-    """Which API a request to the loopback server is for."""
+    """Which API a request to a loopback API server is for (bench_faults, bench_batch)."""
     p = req.path
     if p.startswith("/api/query"):
         return "arxiv"

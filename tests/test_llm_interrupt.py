@@ -72,15 +72,16 @@ def test_ctrl_c_during_the_llm_parse_writes_every_reference(tmp_path: Path) -> N
     assert "PARTIAL REPORT" in stdout
 
 
-def test_ctrl_c_during_the_llm_judge_keeps_the_verdicts(tmp_path: Path) -> None:
+def arxiv(req: Request) -> Reply:
+    """The recorded arXiv feed for 1605.08386; an empty feed for any other id."""
     feed = _feed()
+    if "1605.08386" in req.param("id_list"):
+        return Reply.make(200, feed, content_type="application/atom+xml")
+    return Reply.make(200, feed.split("<entry>")[0] + "</feed>",
+                      content_type="application/atom+xml")
 
-    def arxiv(req: Request) -> Reply:
-        if "1605.08386" in req.param("id_list"):
-            return Reply.make(200, feed, content_type="application/atom+xml")
-        return Reply.make(200, feed.split("<entry>")[0] + "</feed>",
-                          content_type="application/atom+xml")
 
+def test_ctrl_c_during_the_llm_judge_keeps_the_verdicts(tmp_path: Path) -> None:
     with ReplayServer() as server, HostileChatServer("hold") as llm:
         server.add_handler(arxiv)
         plain = _project(tmp_path / "plain", server, "arxiv")
@@ -124,14 +125,6 @@ def test_the_deadline_ends_a_held_llm_parse_with_a_partial_report(tmp_path: Path
 
 
 def test_the_deadline_ends_a_held_llm_judge_with_the_verdicts(tmp_path: Path) -> None:
-    feed = _feed()
-
-    def arxiv(req: Request) -> Reply:
-        if "1605.08386" in req.param("id_list"):
-            return Reply.make(200, feed, content_type="application/atom+xml")
-        return Reply.make(200, feed.split("<entry>")[0] + "</feed>",
-                          content_type="application/atom+xml")
-
     with ReplayServer() as server, HostileChatServer("hold") as llm:
         server.add_handler(arxiv)
         # a loopback arXiv may answer at once (the real one: every 3 s)
