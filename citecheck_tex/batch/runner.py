@@ -62,6 +62,12 @@ SUMMARY_FILE = "summary.json"
 WORKER_SATURATION = float("inf")
 #: The client fetches finished papers' outcomes at most this often (seconds).
 GATHER_INTERVAL_S = 0.2
+#: How long a LocalCluster worker collects its messages to the scheduler ("task
+#: finished", ...) before sending them in one write (Dask: 2 ms, so each paper's goes
+#: alone). Measured on 1,000 papers, 1 worker: the worker's event loop thread 1.25-1.36 s
+#: -> 1.12-1.13 s of CPU, the client and scheduler 1.45-1.56 s -> 1.19-1.24 s. Papers
+#: are all queued on the workers, so the delay idles nobody.
+WORKER_SEND_INTERVAL_S = 0.05
 EXIT_OK, EXIT_FOUND, EXIT_INTERRUPTED = 0, 1, 130
 
 
@@ -246,6 +252,18 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, before)
 
 
+def coalesce_worker_messages(dask_worker: Any, interval_s: float = WORKER_SEND_INTERVAL_S
+                              ) -> float:
+    """Make a worker send its messages to the scheduler at most every ``interval_s``
+    seconds (run on each worker by ``Client.run``); returns the interval now in force
+    (0 when this Dask has no such stream: nothing changed). Dask has no setting for it."""
+    stream = getattr(dask_worker, "batched_stream", None)
+    if stream is None or not isinstance(getattr(stream, "interval", None), float):
+        return 0.0
+    stream.interval = max(stream.interval, interval_s)
+    return float(stream.interval)
+
+
 def dashboard_of(client: Client) -> str:
     """Dask's dashboard link when the scheduler runs one (bokeh installed), else ""."""
     try:
@@ -374,6 +392,9 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
                 raise UsageError(f"the Dask scheduler at {options.scheduler} has no workers",
                                  hint="start some with `dask worker "
                                  f"{options.scheduler}`") from exc
+        if cluster is not None:  # our own workers only, never a shared cluster's
+            with contextlib.suppress(Exception):  # a speed-up, never a reason to fail
+                client.run(coalesce_worker_messages)
         workers = len(client.scheduler_info().get("workers", {}))
         dashboard = dashboard_of(client) if options.dashboard or options.scheduler else ""
         if started is not None:
