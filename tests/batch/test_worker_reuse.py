@@ -96,22 +96,25 @@ def test_coalesce_worker_messages_on_a_real_worker() -> None:
         cluster.close()
 
 
-def test_the_batch_coalesces_its_own_local_cluster_workers(index: Path,
+def test_the_batch_tunes_its_own_local_cluster_workers(index: Path,
                                                           tmp_path: Path) -> None:
     from distributed import Worker
 
     seen: list[set[float]] = []
+    ticks: list[set[float]] = []
 
     def started(workers: int, dashboard: str) -> None:
         # a threads LocalCluster: its workers are objects of this process
-        seen.append({w.batched_stream.interval for w in list(Worker._instances)
-                     if w.status.name == "running"})
+        running = [w for w in list(Worker._instances) if w.status.name == "running"]
+        seen.append({w.batched_stream.interval for w in running})
+        ticks.append({w.periodic_callbacks["tick"].callback_time for w in running})
 
     run = run_batch(discover([HOLO / "refs.bib"]), offline(index), tmp_path / "out",
                     BatchOptions(workers=1, processes=False, dashboard=False),
                     started=started)
     assert [o.status for o in run.outcomes] == ["checked"]
     assert seen == [{WORKER_SEND_INTERVAL_S}]
+    assert ticks == [{1000.0}]  # ms: LOCAL_CLUSTER_CONFIG's 1 s (Dask: 20 ms)
 
 
 def _interval(dask_worker: object) -> float:
