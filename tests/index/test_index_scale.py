@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -235,6 +237,37 @@ def test_killed_import_is_removed_or_refused_when_next_opened(tmp_path: Path) ->
     conn.close()
     with pytest.raises(local_index.LocalIndexError, match="did not finish"):
         LocalIndex.open(path, create=False)
+
+
+def test_killed_import_takes_the_titles_it_indexed_out_again(tmp_path: Path) -> None:
+    # Titles go to the title index as their records are written (the lookup keys are
+    # staged): a process killed before the merge leaves committed records and titles,
+    # which the next writable opening removes, the title index consistent again.
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "HEPML_excerpt.bib")
+    before = _dump(path)
+    code = ("import os, sys\n"
+            "from pathlib import Path\n"
+            "from citecheck_tex.sources import local_index as li\n"
+            "li.CHUNK_ROWS = li.COMMIT_ROWS = 3\n"
+            "li.LocalIndex._merge_staged = lambda self, final=False: os._exit(9)\n"
+            "li.LocalIndex.open(Path(sys.argv[1])).add_file(Path(sys.argv[2]), jobs=1)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path),
+                           str(DATA / "inspire_literature.jsonl")], check=False, timeout=120)
+    assert done.returncode == 9
+    conn = sqlite3.connect(path)
+    mark = conn.execute("SELECT value FROM meta WHERE key='import_pending'").fetchone()[0]
+    first = int(mark.split()[0])
+    assert mark.split()[1:] == ["journal", "titles"]
+    found = [rid for (rid,) in conn.execute(
+        "SELECT rowid FROM title_fts WHERE title_fts MATCH 'monopoles'")]
+    conn.close()
+    assert found and min(found) >= first  # "Magnetic Monopoles in SU(3) Gauge Theories"
+    with LocalIndex.open(path, create=False) as index:
+        index._conn.execute("INSERT INTO title_fts(title_fts) VALUES('integrity-check')")
+        assert index.search_title("Magnetic Monopoles in SU(3) Gauge Theories") == []
+    assert _dump(path) == before
 
 
 def test_new_index_is_left_in_wal_mode_with_one_title_segment(tmp_path: Path) -> None:
