@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from citecheck_tex.model import Entry, Record
+from citecheck_tex.model import Entry, Person, Record
 from citecheck_tex.names import (
     AuthorList,
     corporate_person,
@@ -203,7 +203,14 @@ def latex_to_text(text: str) -> str:
     comparison read LaTeX alike; as a JSON value, not TeX source, a bare ``%`` is a
     percent sign (:func:`~citecheck_tex.vocab.latex_text.decode_value`).
     """
+    if _PLAIN_VALUE.fullmatch(text):  # no markup, no TeX: the decoder would only do this
+        return " ".join(text.split())
     return " ".join(decode_value(" ".join(text.split())).split())
+
+
+#: A value :func:`decode_value` leaves as it is, whitespace apart: none of the characters
+#: its markup, entity, special-character and TeX steps look for.
+_PLAIN_VALUE = re.compile(r"[^\\{}$~%&_^<]*")
 
 
 # --------------------------------------------------------------------------- detection
@@ -319,6 +326,14 @@ def _entry_type(raw: str, has_journal: bool, has_arxiv: bool) -> str:
     return "preprint" if has_arxiv else (kind or "misc")
 
 
+def _inspire_person(author: _JSON) -> Person:
+    """A Person of an INSPIRE ``authors`` item: its name parts, else its full name."""
+    last = author.get("last_name")
+    if last:
+        return person_from_parts(_str(last), _str(author.get("first_name")))
+    return parse_display_name(_str(author.get("full_name")))
+
+
 def inspire_row(hit: _JSON) -> IndexRow | None:
     """Row of an INSPIRE literature API hit ``{"id", "metadata": {...}}``."""
     md = hit.get("metadata")
@@ -328,12 +343,9 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     titles = md.get("titles") or []
     title = latex_to_text(_str(titles[0].get("title"))) if titles else ""
     all_authors = md.get("authors") or []
-    authors = tuple(
-        person_from_parts(_str(a.get("last_name")), _str(a.get("first_name")))
-        if a.get("last_name") else parse_display_name(_str(a.get("full_name")))
-        for a in [*all_authors[:MAX_AUTHORS], *all_authors[MAX_AUTHORS:][-1:]]
-        if isinstance(a, dict)
-    )
+    kept = all_authors if isinstance(all_authors, list) and len(all_authors) <= MAX_AUTHORS \
+        else [*all_authors[:MAX_AUTHORS], *all_authors[MAX_AUTHORS:][-1:]]
+    authors = tuple(_inspire_person(a) for a in kept if isinstance(a, dict))
     # (each list is often missing: no generator then)
     collabs = _uniq(_str(c.get("value")) for c in md["collaborations"]) \
         if md.get("collaborations") else ()

@@ -1447,8 +1447,11 @@ def _prepare(row: IndexRow) -> _Row:
     von_keys = []
     names: set[str] = set()
     taken = 0
+    cache = _PERSON_KEYS
     for i, p in enumerate(rec.authors):
-        stored, has_family, skey, skey_full, akey, akey_full = _person_keys(p)
+        got = cache.get(id(p))  # (the lookup of _person_keys, without its call)
+        stored, has_family, skey, skey_full, akey, akey_full = \
+            got[1] if got is not None else _person_keys(p)
         persons.append(stored)
         if has_family:
             if i < 50:
@@ -1460,8 +1463,10 @@ def _prepare(row: IndexRow) -> _Row:
                 if akey_full is not None:
                     names.add(akey_full)
                 taken += 1
-    years = {y for y in (rec.year, *rec.other_years, *(pub[3] for pub in rec.extra_pubs))
-             if len(y) == 4 and y.isdigit()}
+    candidates = [rec.year, *rec.other_years]
+    if rec.extra_pubs:
+        candidates += [pub[3] for pub in rec.extra_pubs]
+    years = {y for y in candidates if len(y) == 4 and y.isdigit()}
     author_year: tuple[tuple[str, str], ...] = ()
     if years:
         names.update(author_key(c) for c in rec.collaborations)

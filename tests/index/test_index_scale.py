@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import pytest
 
 from citecheck_tex.model import Person, Record
 from citecheck_tex.sources import local_index
+from citecheck_tex.sources.importers import IndexRow, classify_json, rows_from_json
 from citecheck_tex.sources.local_index import (
     SCHEMA_VERSION,
     LocalIndex,
@@ -99,6 +101,47 @@ def test_compact_record_json_round_trips() -> None:
     for rec in (full, bare, other_url):
         assert _record_from_json(_record_to_json(rec)) == rec
     assert '"url"' not in _record_to_json(full)  # implied by the id
+
+
+def _stored_person(p: Person) -> list[object]:
+    """A person as schema 4 stores it, written out plainly: trailing empty parts go."""
+    fields: list[object] = [p.family, p.given, p.von, p.jr, p.literal]
+    while len(fields) > 1 and not fields[-1]:
+        fields.pop()
+    return fields
+
+
+def test_prepared_rows_hold_what_the_record_functions_give() -> None:
+    # _prepare works the surnames, the author+year keys and the JSON out in one pass
+    # over the authors, with each person's part cached: it must give what the
+    # functions the rest of the index uses give, for every row of the test dumps and
+    # for names with particles, suffixes, corporate and empty parts, past the 50th
+    rows = []
+    for name in ("inspire_literature.jsonl", "arxiv_metadata_snapshot.jsonl",
+                 "arxiv_abs_records.jsonl", "inspire_hep_records.jsonl", "crossref_works.jsonl",
+                 "openalex_works.jsonl", "inspire_author_year.jsonl"):
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+            obj = json.loads(line)
+            rows += [r for r in rows_from_json(obj, classify_json(obj)) if r is not None]
+    people = [Person("Waals", "J.", von="van der", jr="Jr."), Person("ATLAS", literal=True),
+              Person("", "Only Given"), Person("Garcia", "L.", von="de"),
+              Person("-", "Dash"), *(Person(f"Name{k}", "A.") for k in range(60)),
+              Person("Andrade", "L. C.", von="Garcia de")]
+    rec = Record(source="local", id="inspire:1", url="", title="T", authors=tuple(people),
+                 year="2001", other_years=("2000", "20xx"), collaborations=("CMS Collaboration",),
+                 extra_pubs=(("J", "1", "2", "2002"),))
+    rows.append(IndexRow(uid="inspire:1", origin="inspire", format="inspire", record=rec,
+                         norm_title="t", texkeys=("Waals:2001ab",)))
+    assert len(rows) > 100
+    for row in rows:
+        prepared = local_index._prepare(row)
+        rec = row.record
+        assert prepared[5] == local_index._surnames(rec)
+        assert prepared[12] == tuple(sorted(local_index.author_year_keys(rec)))
+        assert json.loads(prepared[6]) == json.loads(_record_to_json(rec))
+        assert json.loads(prepared[6]).get("authors", []) == [_stored_person(p)
+                                                              for p in rec.authors]
+        assert prepared[9] == tuple(t.lower() for t in row.texkeys)
 
 
 def test_schema_3_index_is_upgraded_in_place(tmp_path: Path) -> None:
