@@ -441,8 +441,9 @@ def split_author_string(text: str) -> AuthorList:
     """
     s = " ".join(text.split())
     collabs: list[str] = []
+    parens = "(" in s or ")" in s
     # Parentheses hold affiliations, except "(CDF Collaboration)", "(for the STAR ...)".
-    while True:
+    while parens:
         found = list(_PAREN.finditer(s))
         if not found:
             break
@@ -451,31 +452,57 @@ def split_author_string(text: str) -> AuthorList:
             if is_collaboration(inner):
                 collabs.extend(_split_collaborations(_decoded(inner)))
         s = _PAREN.sub(" ", s)
-    s = " ".join(s.replace("(", " ").replace(")", " ").split())
+    if parens:  # else s is collapsed already
+        s = " ".join(s.replace("(", " ").replace(")", " ").split())
     if ":" in s:  # "The CMS and LHCb Collaborations: V. Khachatryan, ..."
         head, _, tail = s.partition(":")
         if is_collaboration(head):
             collabs.extend(_split_collaborations(_decoded(head)))
             s = tail
     truncated = False
-    while (tail_m := _ET_AL.search(s)) is not None:
-        truncated = True
-        s = s[:tail_m.start()]
-    s = re.sub(r"\bet\s*al\.?", ",", s, flags=re.IGNORECASE)  # "A. Abulencia et al. ..."
+    low = s.casefold()  # (casefold: what IGNORECASE matches, "ſ" ~ "s" too)
+    if "al" in low or "others" in low:  # else neither "et al" nor "and others" is there
+        # s has single spaces here, so an "et al" at its end lies in its last 40 characters
+        while (tail_m := _ET_AL.search(s, max(0, len(s) - 40))) is not None:
+            truncated = True
+            s = s[:tail_m.start()]
+        s = _ET_AL_INSIDE.sub(",", s)  # "A. Abulencia et al. ..."
+    s = _decoded(s)
+    if ";" in s or "&" in s or "and" in s.casefold():
+        pieces = _LIST_SEP.split(s)
+    else:  # commas only: each piece is stripped below (what the separator's \s* took)
+        pieces = s.split(",")
     persons: list[Person] = []
-    pieces = [p for p in _LIST_SEP.split(_decoded(s)) if p and p.strip(" .")]
     for piece in pieces:
-        piece = piece.strip()
-        if _jr(piece):
+        if not piece:
+            continue
+        kind, value = _author_piece(piece)
+        if kind == _PIECE_JR:
             if persons and not persons[-1].jr and not persons[-1].literal:
                 last = persons[-1]
                 persons[-1] = Person(family=last.family, given=last.given, von=last.von,
-                                     jr=_jr(piece))
-            continue
-        if is_collaboration(piece):
-            collabs.extend(_split_collaborations(piece))
-            continue
-        p = parse_display_name(piece)
-        if p.family or p.given:
-            persons.append(p)
+                                     jr=value)
+        elif kind == _PIECE_COLLABORATIONS:
+            collabs.extend(value)
+        elif kind == _PIECE_PERSON:
+            persons.append(value)
     return AuthorList(tuple(persons), tuple(dict.fromkeys(collabs)), truncated)
+
+
+_ET_AL_INSIDE = re.compile(r"\bet\s*al\.?", re.IGNORECASE)
+_PIECE_NONE, _PIECE_JR, _PIECE_COLLABORATIONS, _PIECE_PERSON = "none", "jr", "collab", "person"
+
+
+@lru_cache(maxsize=65536)  # names repeat across a dump's author strings
+def _author_piece(piece: str) -> tuple[str, Any]:
+    """What one comma-separated piece of an author string is: (kind, value), kind one of
+    ``_PIECE_*`` (a name suffix, collaborations, a person, or nothing to keep)."""
+    if not piece.strip(" ."):
+        return _PIECE_NONE, None
+    piece = piece.strip()
+    if _jr(piece):
+        return _PIECE_JR, _jr(piece)
+    if is_collaboration(piece):
+        return _PIECE_COLLABORATIONS, tuple(_split_collaborations(piece))
+    p = parse_display_name(piece)
+    return (_PIECE_PERSON, p) if p.family or p.given else (_PIECE_NONE, None)

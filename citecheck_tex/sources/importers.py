@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from citecheck_tex.model import Entry, Record
+from citecheck_tex.model import Entry, Person, Record
 from citecheck_tex.names import (
     AuthorList,
     corporate_person,
@@ -80,6 +80,7 @@ class IndexRow:
 
 _OLD_ARXIV = re.compile(r"^([a-z\-]+)(?:\.[a-z]{2})?/(\d{7})$", re.IGNORECASE)
 _NEW_ARXIV = re.compile(r"^\d{4}\.\d{4,5}$")
+_NEW_ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}")  # fullmatch: no version, nothing around it
 _MACRO_FIELD = re.compile(r"^\{?\s*\\[A-Za-z]+\s*\}?$")
 _TEXKEY = re.compile(r"^[A-Za-z][\w\-'.+]*:\d{4}[a-z]{2,3}$")
 _NON_WORD = re.compile(r"[\W_]+")
@@ -98,6 +99,8 @@ def normalize_arxiv(value: str) -> str:
     ``arXiv:hep-th/9711200v3`` -> ``hep-th/9711200``; ``math.GT/0309136`` ->
     ``math/0309136``; ``0704.0001v2`` -> ``0704.0001``. "" when not an arXiv id.
     """
+    if _NEW_ARXIV_ID.fullmatch(value):  # the usual case ("0704.0001"): nothing to remove
+        return value
     text = ids.normalize_arxiv(value)
     m = _OLD_ARXIV.match(text)
     if m:
@@ -105,10 +108,14 @@ def normalize_arxiv(value: str) -> str:
     return text if _NEW_ARXIV.match(text) else ""
 
 
+#: ASCII characters that are not letters or digits -> space (what ``[\W_]`` matches in ASCII).
+_ASCII_NON_WORD = {c: " " for c in range(128) if not chr(c).isalnum()}
+
+
 def normalize_title(title: str) -> str:
     """Lower-case, accent-free, punctuation-free title with single spaces."""
     if title.isascii():  # most titles and names: NFKD and accent removal change nothing
-        return " ".join(_NON_WORD.sub(" ", title.lower()).split())
+        return " ".join(title.lower().translate(_ASCII_NON_WORD).split())
     text = unicodedata.normalize("NFKD", title)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
     return " ".join(_NON_WORD.sub(" ", text).split())
@@ -123,8 +130,12 @@ def normalize_volume(volume: str) -> str:
 def first_page(pages: str) -> str:
     """The first page (or article id) of a page field, lower-case."""
     text = pages.strip().lower()
-    text = re.sub(r"^(?:pp?\.?\s*)", "", text)
-    return re.split(r"\s*[-\u2013\u2014,]+\s*", text, maxsplit=1)[0].strip()
+    text = _PAGE_PREFIX.sub("", text)
+    return _PAGE_RANGE.split(text, maxsplit=1)[0].strip()
+
+
+_PAGE_PREFIX = re.compile(r"^(?:pp?\.?\s*)")
+_PAGE_RANGE = re.compile(r"\s*[-\u2013\u2014,]+\s*")
 
 
 @functools.lru_cache(maxsize=65536)  # ranking author+year candidates asks for the same often
@@ -192,7 +203,14 @@ def latex_to_text(text: str) -> str:
     comparison read LaTeX alike; as a JSON value, not TeX source, a bare ``%`` is a
     percent sign (:func:`~citecheck_tex.vocab.latex_text.decode_value`).
     """
+    if _PLAIN_VALUE.fullmatch(text):  # no markup, no TeX: the decoder would only do this
+        return " ".join(text.split())
     return " ".join(decode_value(" ".join(text.split())).split())
+
+
+#: A value :func:`decode_value` leaves as it is, whitespace apart: none of the characters
+#: its markup, entity, special-character and TeX steps look for.
+_PLAIN_VALUE = re.compile(r"[^\\{}$~%&_^<]*")
 
 
 # --------------------------------------------------------------------------- detection
@@ -266,14 +284,18 @@ def _make_row(
                      or k == last)
         rec = replace(rec, authors=rec.authors[:MAX_AUTHORS] + tail, authors_truncated=True)
     norm = normalize_title(rec.title)
-    dois = _uniq([rec.doi, *extra_dois])
-    arxivs = _uniq([rec.arxiv, *extra_arxivs])
-    keys = _uniq(j for j in jrefs if j)  # type: ignore[misc]
+    dois = _uniq([rec.doi, *extra_dois]) if extra_dois else ((rec.doi,) if rec.doi else ())
+    arxivs = _uniq([rec.arxiv, *extra_arxivs]) if extra_arxivs else (
+        (rec.arxiv,) if rec.arxiv else ())
+    if isinstance(jrefs, list) and len(jrefs) == 1:  # the usual case: one or none
+        keys: tuple[Any, ...] = (jrefs[0],) if jrefs[0] else ()
+    else:
+        keys = _uniq(j for j in jrefs if j)  # type: ignore[misc]
     if not (norm or dois or arxivs or rec.texkeys or keys):
         return None
     return IndexRow(uid=uid, origin=origin, format=fmt, record=rec, norm_title=norm,
                     dois=dois, arxivs=arxivs, texkeys=rec.texkeys,
-                    jrefs=tuple(keys))  # type: ignore[arg-type]
+                    jrefs=tuple(keys))
 
 
 def _best_url(doi: str, arxiv: str, fallback: str = "") -> str:
@@ -304,6 +326,14 @@ def _entry_type(raw: str, has_journal: bool, has_arxiv: bool) -> str:
     return "preprint" if has_arxiv else (kind or "misc")
 
 
+def _inspire_person(author: _JSON) -> Person:
+    """A Person of an INSPIRE ``authors`` item: its name parts, else its full name."""
+    last = author.get("last_name")
+    if last:
+        return person_from_parts(_str(last), _str(author.get("first_name")))
+    return parse_display_name(_str(author.get("full_name")))
+
+
 def inspire_row(hit: _JSON) -> IndexRow | None:
     """Row of an INSPIRE literature API hit ``{"id", "metadata": {...}}``."""
     md = hit.get("metadata")
@@ -313,16 +343,17 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     titles = md.get("titles") or []
     title = latex_to_text(_str(titles[0].get("title"))) if titles else ""
     all_authors = md.get("authors") or []
-    authors = tuple(
-        person_from_parts(_str(a.get("last_name")), _str(a.get("first_name")))
-        if a.get("last_name") else parse_display_name(_str(a.get("full_name")))
-        for a in [*all_authors[:MAX_AUTHORS], *all_authors[MAX_AUTHORS:][-1:]]
-        if isinstance(a, dict)
-    )
-    collabs = _uniq(_str(c.get("value")) for c in md.get("collaborations") or [])
-    dois = _uniq(normalize_doi(_str(d.get("value"))) for d in md.get("dois") or [])
-    arxivs = _uniq(normalize_arxiv(_str(e.get("value"))) for e in md.get("arxiv_eprints") or [])
-    texkeys = _uniq(_str(t) for t in md.get("texkeys") or [])
+    kept = all_authors if isinstance(all_authors, list) and len(all_authors) <= MAX_AUTHORS \
+        else [*all_authors[:MAX_AUTHORS], *all_authors[MAX_AUTHORS:][-1:]]
+    authors = tuple(_inspire_person(a) for a in kept if isinstance(a, dict))
+    # (each list is often missing: no generator then)
+    collabs = _uniq(_str(c.get("value")) for c in md["collaborations"]) \
+        if md.get("collaborations") else ()
+    dois = _uniq(normalize_doi(_str(d.get("value"))) for d in md["dois"]) \
+        if md.get("dois") else ()
+    arxivs = _uniq(normalize_arxiv(_str(e.get("value"))) for e in md["arxiv_eprints"]) \
+        if md.get("arxiv_eprints") else ()
+    texkeys = _uniq(_str(t) for t in md["texkeys"]) if md.get("texkeys") else ()
     pubs = [p for p in (_freetext_pub(p) for p in md.get("publication_info") or []
                         if isinstance(p, dict))
             if p.get("journal_title") or p.get("journal_volume")]
@@ -436,6 +467,8 @@ _JREF_PAREN_YEAR = re.compile(r"\((?:[A-Za-z]+\.?\s+)?((?:1[89]|20)\d\d)\)")
 _JREF_YEARS = re.compile(r"(?<![\d.])((?:1[89]|20)\d\d)(?![\d.])")
 
 
+_DIGIT = re.compile(r"\d")
+_JREF_YEAR_COMMA = re.compile(r"[,:;]? ?\d{4}\s*,")
 _FREETEXT_LABEL = re.compile(r"\b(vol|pp|p|no)\s*:", re.IGNORECASE)
 
 
@@ -476,7 +509,7 @@ def parse_journal_ref(text: str) -> tuple[str, str, str, str]:
     year = paren.group(1) if paren else (years[-1] if years else "")
     t = _JREF_LEADING_YEAR.sub("", t)  # "2009 Chinese Phys. B 18 506"
     mark = _JREF_VOL_MARK.search(t)
-    first_digit = re.search(r"\d", t)
+    first_digit = _DIGIT.search(t)
     if first_digit is None:
         return "", "", "", year
     vstart = first_digit.start()
@@ -504,7 +537,7 @@ def parse_journal_ref(text: str) -> tuple[str, str, str, str]:
     volume = vm.group(0)
     pos = vm.end()
     while True:
-        if year and t.startswith(year, pos + 2) and re.match(r"[,:;]? ?\d{4}\s*,", t[pos:]):
+        if year and t.startswith(year, pos + 2) and _JREF_YEAR_COMMA.match(t, pos):
             pos += t[pos:].index(",", 1) + 1  # "Volume 86, Issue 9, 2007, pp. 1117"
             continue
         sm = _JREF_SKIP.match(t, pos)
@@ -528,7 +561,7 @@ def _arxiv_common(
     arxiv = normalize_arxiv(ident)
     if not arxiv:
         return None
-    dois = _uniq(normalize_doi(d) for d in doi_field.split())
+    dois = _uniq(normalize_doi(d) for d in doi_field.split()) if doi_field else ()
     journal, volume, page, pub_year = parse_journal_ref(journal_ref) if journal_ref else (
         "", "", "", "")
     year = pub_year or v1_year
@@ -667,8 +700,10 @@ def crossref_row(msg: _JSON) -> IndexRow | None:
 def report_numbers_of(value: Any) -> tuple[str, ...]:
     """Normalised report numbers of INSPIRE's ``report_numbers`` (``[{"value": ...}]``, or
     plain strings in the project corpus); values that are no report number are dropped."""
+    if not value or not isinstance(value, list):
+        return ()
     out = []
-    for item in value if isinstance(value, list) else []:
+    for item in value:
         text = _str(item.get("value")) if isinstance(item, dict) else _str(item)
         if ids.looks_like_report_number(text):
             out.append(ids.normalize_report_number(text))

@@ -25,14 +25,15 @@ Schema (version :data:`SCHEMA_VERSION`, kept in the ``meta`` table):
 
 Import (:meth:`LocalIndex.add_file`): processes parse chunks of the file (JSON lines
 by byte ranges they read themselves) into table-shaped lists; this process writes
-them in file order. The records go to ``records`` at once; the lookup keys and
-titles of new records go to TEMP staging tables and are merged into the lookup
-tables and the title index sorted, once, at the end (B-trees filled in key order;
-FTS5 ``optimize`` when the import added a good part of the index). A new index is
-written with an in-memory journal and without syncs meanwhile. A ``meta`` marker
-(``import_pending``) stands while keys are staged: the next writable opening
-removes the records of an interrupted import (they have no keys yet), and a new
-index whose import was killed is refused (delete it and import again).
+them in file order. The records go to ``records`` and their titles to the title
+index at once (in rid order); the lookup keys of new records go to TEMP staging
+tables and are merged into the lookup tables sorted, once, at the end (B-trees
+filled in key order; FTS5 ``optimize`` when the import added a good part of the
+index). A new index is written with an in-memory journal and without syncs
+meanwhile. A ``meta`` marker (``import_pending``) stands while keys are staged: the
+next writable opening removes the records of an interrupted import (they have no
+keys yet) and their titles, and a new index whose import was killed is refused
+(delete it and import again).
 
 The ``local`` source answers DOI, arXiv, texkey, journal-reference, author+year
 and title queries from the index. Its SQLite calls run directly on the event loop: every
@@ -50,6 +51,7 @@ import gzip
 import io
 import json
 import logging
+import marshal
 import multiprocessing
 import os
 import re
@@ -274,29 +276,77 @@ def _default_url(ident: str) -> str:
     return ""
 
 
-def _person_list(p: Person) -> list[Any]:
-    fields: list[Any] = [p.family, p.given, p.von, p.jr, p.literal]
-    while len(fields) > 1 and not fields[-1]:
-        fields.pop()
-    return fields
+def _person_list(p: Person) -> tuple[Any, ...]:
+    """A person as stored: (family, given, von, jr, literal), trailing empty parts left out
+    (the family always stays)."""
+    if p.literal:
+        return (p.family, p.given, p.von, p.jr, p.literal)
+    if p.jr:
+        return (p.family, p.given, p.von, p.jr)
+    if p.von:
+        return (p.family, p.given, p.von)
+    if p.given:
+        return (p.family, p.given)
+    return (p.family,)
+
+
+#: What an import stores of one person: (stored list, has a family name, surname key of
+#: the family, of the family with its von part or None, author+year key of each).
+_PersonKeys = tuple[tuple[Any, ...], bool, str, str | None, str, str | None]
+
+
+#: id(person) -> (person, its keys): the persons of an import come from the name
+#: parsers' caches, so the same objects recur; looked up by identity, because hashing a
+#: Person (five fields, in Python) costs as much as working its keys out again. The
+#: person is kept with its keys, so its id is not reused while it is in here.
+_PERSON_KEYS: dict[int, tuple[Person, _PersonKeys]] = {}
+_PERSON_KEYS_MAX = 262144
+
+
+def _person_keys(p: Person) -> _PersonKeys:
+    got = _PERSON_KEYS.get(id(p))
+    if got is not None:
+        return got[1]
+    if len(_PERSON_KEYS) >= _PERSON_KEYS_MAX:
+        _PERSON_KEYS.clear()
+    keys = _work_person_keys(p)
+    _PERSON_KEYS[id(p)] = (p, keys)
+    return keys
+
+
+def _work_person_keys(p: Person) -> _PersonKeys:
+    if not p.family:
+        return _person_list(p), False, "", None, "", None
+    full = p.full_family if p.von else None
+    return (_person_list(p), True, _surname_key(p.family),
+            _surname_key(full) if full is not None else None, author_key(p.family),
+            author_key(full) if full is not None else None)
+
+
+#: The optional keys of a stored record's JSON, in their order (:func:`_record_json`).
+_JSON_KEYS = ("title", "authors", "at", "collab", "year", "oy", "venue", "va", "volume",
+              "pages", "doi", "arxiv", "texkeys", "type", "xp", "rn", "cd")
 
 
 def _record_to_json(rec: Record) -> str:
     """Compact JSON of a record: empty fields and the URL its id implies are left out
     (schema 4; the decoder reads the full form of older indexes too)."""
+    return _record_json(rec, [_person_keys(p)[0] for p in rec.authors])
+
+
+def _record_json(rec: Record, persons: list[tuple[Any, ...]]) -> str:
+    """:func:`_record_to_json` with the stored lists of the authors given."""
     data: dict[str, Any] = {"id": rec.id}
     if rec.url != _default_url(rec.id):
         data["url"] = rec.url
-    # tuples serialise as lists; the keys in this order, empty values left out
-    optional = (
-        ("title", rec.title), ("authors", [_person_list(p) for p in rec.authors]),
-        ("at", rec.authors_truncated), ("collab", rec.collaborations), ("year", rec.year),
-        ("oy", rec.other_years), ("venue", rec.venue), ("va", rec.venue_aliases),
-        ("volume", rec.volume), ("pages", rec.pages), ("doi", rec.doi), ("arxiv", rec.arxiv),
-        ("texkeys", rec.texkeys), ("type", rec.entry_type), ("xp", rec.extra_pubs),
-        ("rn", rec.report_numbers), ("cd", rec.catalogue_dates),
-    )
-    data.update(item for item in optional if item[1])
+    # tuples serialise as lists; the keys in this order (_JSON_KEYS), empty values left out
+    values = (rec.title, persons, rec.authors_truncated, rec.collaborations, rec.year,
+              rec.other_years, rec.venue, rec.venue_aliases, rec.volume, rec.pages, rec.doi,
+              rec.arxiv, rec.texkeys, rec.entry_type, rec.extra_pubs, rec.report_numbers,
+              rec.catalogue_dates)
+    for key, value in zip(_JSON_KEYS, values, strict=True):
+        if value:
+            data[key] = value
     try:  # orjson: a sixth of the cost; the same compact text
         return orjson.dumps(data).decode()
     except orjson.JSONEncodeError:  # a lone surrogate: let json say what it makes of it
@@ -491,6 +541,14 @@ def _connect_readonly(path: Path) -> tuple[sqlite3.Connection, bool]:
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True), True
 
 
+def _parse_pending(mark: str) -> tuple[int, str, bool]:
+    """(first rid, journal mode, titles indexed) of an ``import_pending`` marker:
+    "<first> <mode>" (titles staged, as imports before the marker's "titles" did) or
+    "<first> <mode> titles" (titles indexed as the records were written)."""
+    first, mode, *rest = [*mark.split(), "journal"]
+    return int(first), mode, "titles" in rest
+
+
 class LocalIndex:
     """An SQLite index of bibliographic records; see the module docstring."""
 
@@ -619,14 +677,15 @@ class LocalIndex:
     def _recover(self, pending: str, *, in_process: bool = False) -> None:
         """Deal with an import that did not finish (its ``meta`` marker is still there).
 
-        The records it wrote from rid ``first`` on have neither lookup keys nor an
-        indexed title (those are merged at the end), so removing them gives back the
-        index as it was before the import (replaced records were rewritten whole, in
-        place). A new index built without a journal may be damaged when its process
+        The records it wrote from rid ``first`` on have no lookup keys (those are
+        merged at the end); their titles, indexed as they were written (a marker
+        ending in ``titles``; older imports staged them too), are taken out of the
+        title index, and removing the records gives back the index as it was before
+        the import (replaced records were rewritten whole, in place). A new index built without a journal may be damaged when its process
         died: it is refused (``in_process``: the import failed in this process, whose
         in-memory journal undid the open transaction, so the file is sound).
         """
-        first, _, mode = pending.partition(" ")
+        first, mode, titles = _parse_pending(pending)
         if mode == "unjournaled" and not in_process:
             raise LocalIndexError(
                 "this index is being built by an import, or was by one that did not "
@@ -641,7 +700,11 @@ class LocalIndex:
             return
         conn = self._conn
         with conn:
-            removed = conn.execute("DELETE FROM records WHERE rid >= ?", (int(first),)).rowcount
+            if titles:  # its titles were indexed as they were written: unindex them
+                conn.execute("INSERT INTO title_fts(title_fts, rowid, norm_title) SELECT"
+                             " 'delete', rid, norm_title FROM records WHERE rid >= ?"
+                             " AND norm_title != ''", (first,))
+            removed = conn.execute("DELETE FROM records WHERE rid >= ?", (first,)).rowcount
             conn.execute("DELETE FROM meta WHERE key=?", (_PENDING_KEY,))
         logger.warning("local index %s: an interrupted import left %d records without lookup "
                        "keys; they were removed (import that file again)", self.path, removed)
@@ -788,18 +851,16 @@ class LocalIndex:
         for table, columns in _STAGE_COLUMNS.items():
             conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS stage_{table}({columns})")
             conn.execute(f"DELETE FROM temp.stage_{table}")
-        conn.execute("CREATE TEMP TABLE IF NOT EXISTS stage_title(rid INTEGER, norm_title TEXT)")
-        conn.execute("DELETE FROM temp.stage_title")
+        mode = "unjournaled" if unjournaled else "journal"
         conn.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)",
-                     (_PENDING_KEY, f"{first} {'unjournaled' if unjournaled else 'journal'}"))
+                     (_PENDING_KEY, f"{first} {mode} titles"))
         conn.commit()
         self._stage_from = first
         return unjournaled
 
     def _merge_staged(self, *, final: bool = False) -> None:
-        """Merge the staged keys and titles into the lookup tables and the title index,
-        in key order (in the open transaction; the marker moves on with it, or goes
-        when ``final``)."""
+        """Merge the staged keys into the lookup tables, in key order (in the open
+        transaction; the marker moves on with it, or goes when ``final``)."""
         conn = self._conn
         if self._stage_from is None:
             return
@@ -808,9 +869,6 @@ class LocalIndex:
             conn.execute(f"INSERT OR IGNORE INTO {table}({columns}) SELECT {columns}"
                          f" FROM temp.stage_{table} ORDER BY {columns}")
             conn.execute(f"DELETE FROM temp.stage_{table}")
-        conn.execute("INSERT INTO title_fts(rowid, norm_title) SELECT rid, norm_title"
-                     " FROM temp.stage_title ORDER BY rid")
-        conn.execute("DELETE FROM temp.stage_title")
         for name, target in _RID_INDEXES.items():
             conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
         conn.execute(f"PRAGMA cache_size=-{IMPORT_CACHE_KIB}")
@@ -864,7 +922,9 @@ class LocalIndex:
                 marks = ",".join("?" * (len(pairs[0]) - 1))
                 conn.executemany(f"INSERT INTO temp.stage_{table} VALUES({marks}, {first} + ?)",
                                  pairs)
-        conn.executemany(f"INSERT INTO temp.stage_title VALUES({first} + ?, ?)",
+        # titles go to the title index at once, in rid order (the writer has time to
+        # spare while the parsers work, and none while it merges the keys at the end)
+        conn.executemany(f"INSERT INTO title_fts(rowid, norm_title) VALUES({first} + ?, ?)",
                          [(i, r[4]) for i, r in enumerate(records) if r[4]])
         self._size_cache = None
         return len(records)
@@ -943,10 +1003,7 @@ class LocalIndex:
             conn.executemany(f"INSERT OR IGNORE INTO {prefix}author_year VALUES(?,?,?)",
                              [(*k, rid) for rid, r in part for k in r[12]])
         conn.executemany("INSERT INTO title_fts(rowid, norm_title) VALUES(?,?)",
-                         [(rid, r[4]) for rid, r in direct if r[4]])
-        if later:
-            conn.executemany("INSERT INTO temp.stage_title VALUES(?,?)",
-                             [(rid, r[4]) for rid, r in later if r[4]])
+                         [(rid, r[4]) for rid, r in items if r[4]])
         self._size_cache = None
         return len(by_uid)
 
@@ -1378,11 +1435,47 @@ _Row = tuple[str, str, str, str, str, str, str, tuple[str, ...], tuple[str, ...]
 
 
 def _prepare(row: IndexRow) -> _Row:
-    """Everything :meth:`LocalIndex._write` stores of a row, computed off the writer."""
+    """Everything :meth:`LocalIndex._write` stores of a row, computed off the writer.
+
+    One pass over the authors gives what :func:`_surnames`, :func:`author_year_keys`
+    and :func:`_record_to_json` give (the same values: ``tests/index`` compares them),
+    each person's part looked up once (:func:`_person_keys`).
+    """
     rec = row.record
-    return (row.uid, row.origin, row.format, rec.year, row.norm_title, _surnames(rec),
-            _record_to_json(rec), row.dois, row.arxivs, tuple(t.lower() for t in row.texkeys),
-            rec.report_numbers, row.jrefs, tuple(sorted(author_year_keys(rec))))
+    persons = []
+    family_keys = []
+    von_keys = []
+    names: set[str] = set()
+    taken = 0
+    cache = _PERSON_KEYS
+    for i, p in enumerate(rec.authors):
+        got = cache.get(id(p))  # (the lookup of _person_keys, without its call)
+        stored, has_family, skey, skey_full, akey, akey_full = \
+            got[1] if got is not None else _person_keys(p)
+        persons.append(stored)
+        if has_family:
+            if i < 50:
+                family_keys.append(skey)
+                if skey_full is not None:
+                    von_keys.append(skey_full)
+            if taken < AUTHOR_YEAR_AUTHORS:
+                names.add(akey)
+                if akey_full is not None:
+                    names.add(akey_full)
+                taken += 1
+    candidates = [rec.year, *rec.other_years]
+    if rec.extra_pubs:
+        candidates += [pub[3] for pub in rec.extra_pubs]
+    years = {y for y in candidates if len(y) == 4 and y.isdigit()}
+    author_year: tuple[tuple[str, str], ...] = ()
+    if years:
+        names.update(author_key(c) for c in rec.collaborations)
+        names.discard("")
+        author_year = tuple(sorted((n, y) for n in names for y in years))
+    texkeys = tuple(t.lower() for t in row.texkeys) if row.texkeys else ()
+    return (row.uid, row.origin, row.format, rec.year, row.norm_title,
+            " ".join(family_keys + von_keys), _record_json(rec, persons), row.dois,
+            row.arxivs, texkeys, rec.report_numbers, row.jrefs, author_year)
 
 
 #: The lookup tables, in the order of :attr:`_Parsed.keys`.
@@ -1411,16 +1504,23 @@ class _Parsed:
         if row is None:
             self.skipped += 1
             return
-        prepared = _prepare(row)
+        (uid, origin, fmt_, year, title, surnames, data, dois, arxivs, texkeys, reports,
+         jrefs, author_year_keys_) = _prepare(row)
         i = len(self.records)
-        self.records.append(prepared[:7])
+        self.records.append((uid, origin, fmt_, year, title, surnames, data))
         doi, arxiv, texkey, report, jref, author_year = self.keys
-        doi.extend((k, i) for k in prepared[7])
-        arxiv.extend((k, i) for k in prepared[8])
-        texkey.extend((k, i) for k in prepared[9])
-        report.extend((k, i) for k in prepared[10])
-        jref.extend((*k, i) for k in prepared[11])
-        author_year.extend((*k, i) for k in prepared[12])
+        if dois:
+            doi.extend([(k, i) for k in dois])
+        if arxivs:
+            arxiv.extend([(k, i) for k in arxivs])
+        if texkeys:
+            texkey.extend([(k, i) for k in texkeys])
+        if reports:
+            report.extend([(k, i) for k in reports])
+        if jrefs:
+            jref.extend([(*k, i) for k in jrefs])
+        if author_year_keys_:
+            author_year.extend([(*k, i) for k in author_year_keys_])
         if count:
             self.formats[fmt] = self.formats.get(fmt, 0) + 1
 
@@ -1576,11 +1676,31 @@ def _parallel_map(func: Callable[[Any], _Parsed], tasks: Iterable[Any],
     with _pool_context().Pool(jobs, initializer=_init_parser) as pool:
         pending: collections.deque[Any] = collections.deque()
         for task in tasks:
-            pending.append(pool.apply_async(func, (task,)))
+            pending.append(pool.apply_async(_packed, (func, task)))
             if len(pending) >= 2 * jobs:
-                yield pending.popleft().get()
+                yield _unpack(pending.popleft().get())
         while pending:
-            yield pending.popleft().get()
+            yield _unpack(pending.popleft().get())
+
+
+def _packed(func: Callable[[Any], _Parsed], task: Any) -> bytes:
+    """``func(task)`` as :mod:`marshal` bytes (runs in a parsing process).
+
+    A parsed chunk is lists of tuples of strings and numbers, which marshal writes
+    and reads in about half the time pickle takes (pickle remembers every object it
+    wrote); the bytes then cross the pipe as one object. The writer is the process
+    that reads them all, so what it saves counts twice.
+    """
+    out = func(task)
+    return marshal.dumps((out.last_line, out.records, out.keys, out.skipped, out.bad,
+                          out.formats))
+
+
+def _unpack(data: bytes) -> _Parsed:
+    """The :class:`_Parsed` of :func:`_packed` bytes."""
+    last_line, records, keys, skipped, bad, formats = marshal.loads(data)
+    return _Parsed(last_line=last_line, records=records, keys=keys, skipped=skipped, bad=bad,
+                   formats=formats)
 
 
 @dataclass(slots=True)

@@ -234,11 +234,13 @@ def abbreviated_words() -> frozenset[str]:
     return frozenset(words)
 
 
+@functools.lru_cache(maxsize=65536)  # an import asks for the same journals again and again
 def journal_display(name: str) -> str:
     """The INSPIRE abbreviation of ``name`` when known, else the name tidied up."""
     key = journal_key(name)
-    if key in _tables().display:
-        return _tables().display[key]
+    display = _tables().display
+    if key in display:
+        return display[key]
     return " ".join(_clean_latex(name).split())
 
 

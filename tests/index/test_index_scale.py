@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from citecheck_tex.model import Person, Record
 from citecheck_tex.sources import local_index
+from citecheck_tex.sources.importers import IndexRow, classify_json, rows_from_json
 from citecheck_tex.sources.local_index import (
     SCHEMA_VERSION,
     LocalIndex,
@@ -97,6 +101,47 @@ def test_compact_record_json_round_trips() -> None:
     for rec in (full, bare, other_url):
         assert _record_from_json(_record_to_json(rec)) == rec
     assert '"url"' not in _record_to_json(full)  # implied by the id
+
+
+def _stored_person(p: Person) -> list[object]:
+    """A person as schema 4 stores it, written out plainly: trailing empty parts go."""
+    fields: list[object] = [p.family, p.given, p.von, p.jr, p.literal]
+    while len(fields) > 1 and not fields[-1]:
+        fields.pop()
+    return fields
+
+
+def test_prepared_rows_hold_what_the_record_functions_give() -> None:
+    # _prepare works the surnames, the author+year keys and the JSON out in one pass
+    # over the authors, with each person's part cached: it must give what the
+    # functions the rest of the index uses give, for every row of the test dumps and
+    # for names with particles, suffixes, corporate and empty parts, past the 50th
+    rows = []
+    for name in ("inspire_literature.jsonl", "arxiv_metadata_snapshot.jsonl",
+                 "arxiv_abs_records.jsonl", "inspire_hep_records.jsonl", "crossref_works.jsonl",
+                 "openalex_works.jsonl", "inspire_author_year.jsonl"):
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+            obj = json.loads(line)
+            rows += [r for r in rows_from_json(obj, classify_json(obj)) if r is not None]
+    people = [Person("Waals", "J.", von="van der", jr="Jr."), Person("ATLAS", literal=True),
+              Person("", "Only Given"), Person("Garcia", "L.", von="de"),
+              Person("-", "Dash"), *(Person(f"Name{k}", "A.") for k in range(60)),
+              Person("Andrade", "L. C.", von="Garcia de")]
+    rec = Record(source="local", id="inspire:1", url="", title="T", authors=tuple(people),
+                 year="2001", other_years=("2000", "20xx"), collaborations=("CMS Collaboration",),
+                 extra_pubs=(("J", "1", "2", "2002"),))
+    rows.append(IndexRow(uid="inspire:1", origin="inspire", format="inspire", record=rec,
+                         norm_title="t", texkeys=("Waals:2001ab",)))
+    assert len(rows) > 100
+    for row in rows:
+        prepared = local_index._prepare(row)
+        rec = row.record
+        assert prepared[5] == local_index._surnames(rec)
+        assert prepared[12] == tuple(sorted(local_index.author_year_keys(rec)))
+        assert json.loads(prepared[6]) == json.loads(_record_to_json(rec))
+        assert json.loads(prepared[6]).get("authors", []) == [_stored_person(p)
+                                                              for p in rec.authors]
+        assert prepared[9] == tuple(t.lower() for t in row.texkeys)
 
 
 def test_schema_3_index_is_upgraded_in_place(tmp_path: Path) -> None:
@@ -235,6 +280,37 @@ def test_killed_import_is_removed_or_refused_when_next_opened(tmp_path: Path) ->
     conn.close()
     with pytest.raises(local_index.LocalIndexError, match="did not finish"):
         LocalIndex.open(path, create=False)
+
+
+def test_killed_import_takes_the_titles_it_indexed_out_again(tmp_path: Path) -> None:
+    # Titles go to the title index as their records are written (the lookup keys are
+    # staged): a process killed before the merge leaves committed records and titles,
+    # which the next writable opening removes, the title index consistent again.
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index:
+        index.add_file(DATA / "HEPML_excerpt.bib")
+    before = _dump(path)
+    code = ("import os, sys\n"
+            "from pathlib import Path\n"
+            "from citecheck_tex.sources import local_index as li\n"
+            "li.CHUNK_ROWS = li.COMMIT_ROWS = 3\n"
+            "li.LocalIndex._merge_staged = lambda self, final=False: os._exit(9)\n"
+            "li.LocalIndex.open(Path(sys.argv[1])).add_file(Path(sys.argv[2]), jobs=1)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path),
+                           str(DATA / "inspire_literature.jsonl")], check=False, timeout=120)
+    assert done.returncode == 9
+    conn = sqlite3.connect(path)
+    mark = conn.execute("SELECT value FROM meta WHERE key='import_pending'").fetchone()[0]
+    first = int(mark.split()[0])
+    assert mark.split()[1:] == ["journal", "titles"]
+    found = [rid for (rid,) in conn.execute(
+        "SELECT rowid FROM title_fts WHERE title_fts MATCH 'monopoles'")]
+    conn.close()
+    assert found and min(found) >= first  # "Magnetic Monopoles in SU(3) Gauge Theories"
+    with LocalIndex.open(path, create=False) as index:
+        index._conn.execute("INSERT INTO title_fts(title_fts) VALUES('integrity-check')")
+        assert index.search_title("Magnetic Monopoles in SU(3) Gauge Theories") == []
+    assert _dump(path) == before
 
 
 def test_new_index_is_left_in_wal_mode_with_one_title_segment(tmp_path: Path) -> None:

@@ -206,6 +206,23 @@ def test_affiliations_are_dropped() -> None:
                            Person(family="Gähler", given="Franz"))
 
 
+@pytest.mark.parametrize("separator", [" and ", "; ", " & ", " AND ", ",  and "])
+def test_every_separator_splits_an_author_string_alike(separator: str) -> None:
+    # commas only take a shorter path than the other separators (speed of an import);
+    # the names are those of the docstring's example (arXiv astro-ph/0505012)
+    commas = "Matthew J. Francis, Geraint F. Lewis , Eric V. Linder,Jr."
+    expected = (Person(family="Francis", given="Matthew J."),
+                Person(family="Lewis", given="Geraint F."),
+                Person(family="Linder", given="Eric V.", jr="Jr."))
+    assert split_author_string(commas).persons == expected
+    other = commas.replace(", ", separator, 1)
+    assert split_author_string(other) == split_author_string(commas)
+    for tail in (" et al", ", et al.", " and others", " ET AL"):
+        got = split_author_string(commas.removesuffix(",Jr.") + tail)
+        assert got.persons == expected[:2] + (Person(family="Linder", given="Eric V."),)
+        assert got.truncated
+
+
 # ---------------------------------------------------------------- property
 
 
