@@ -47,6 +47,7 @@ import collections
 import functools
 import gc
 import gzip
+import heapq
 import io
 import json
 import logging
@@ -147,8 +148,12 @@ PREFIX_POSTINGS_BUDGET = 2000
 #: Title search: the answer of the precise stage (all three rarest words) is taken
 #: when its best similarity reaches this; else the typo-tolerant expression runs.
 PRECISE_ACCEPT = 0.8
-#: Title search: candidates ranked by bm25 in FTS5, then re-ranked by similarity.
+#: Title search: candidates of one stage (the matching titles most similar to the cited
+#: one), re-ranked by similarity, authors and year.
 TITLE_CANDIDATES = 40
+#: Title search: titles matching an expression read and compared with the cited one at
+#: most; a match of more is ranked by FTS5's bm25 first (see ``_title_candidates``).
+TITLE_SCAN = 2000
 #: Two formats of one dump family give the same Record.id; the richer one is kept.
 FORMAT_ORDER = {"inspire": 0, "inspire-corpus": 1, "arxiv": 0, "arxiv-corpus": 1}
 
@@ -1165,11 +1170,7 @@ class LocalIndex:
         for match, accept in stages:
             if not match:
                 continue
-            cand = self._conn.execute(
-                "SELECT r.rid, r.norm_title, r.surnames, r.year, r.origin, r.format"
-                " FROM records r WHERE r.rid IN"
-                " (SELECT rowid FROM title_fts WHERE title_fts MATCH ? ORDER BY rank LIMIT ?)",
-                (match, TITLE_CANDIDATES)).fetchall()
+            cand = self._title_candidates(norm, match)
             scored = []
             for rid, cand_title, surnames, cand_year, origin, fmt in cand:
                 score = fuzz.ratio(norm, cand_title) / 100.0
@@ -1208,6 +1209,36 @@ class LocalIndex:
                 if len(found) == limit:
                     break
         return found
+
+    def _title_candidates(self, norm: str,
+                          match: str) -> list[tuple[int, str, str, str, str, str]]:
+        """(rid, norm_title, surnames, year, origin, format) of the :data:`TITLE_CANDIDATES`
+        titles matching ``match`` most similar to ``norm``.
+
+        When at most :data:`TITLE_SCAN` titles match (the expressions are built to match
+        a few hundred at any index size), all are read and the most similar kept. FTS5's
+        bm25 ranking is what takes over above that: it weighs each word by its rarity,
+        which FTS5 counts by reading the word's whole posting list on every query, so a
+        common word of a big index (a million titles hold "model" at ten million
+        records) costs far more than reading the matching titles themselves; and bm25's
+        best forty need not hold the most similar title.
+        """
+        cols = "r.rid, r.norm_title, r.surnames, r.year, r.origin, r.format"
+        sql = ("SELECT {} FROM records r WHERE r.rid IN"
+               " (SELECT rowid FROM title_fts WHERE title_fts MATCH ? {} LIMIT ?)")
+        titles = self._conn.execute(sql.format("r.rid, r.norm_title", ""),
+                                    (match, TITLE_SCAN + 1)).fetchall()
+        if len(titles) > TITLE_SCAN:
+            return self._conn.execute(sql.format(cols, "ORDER BY rank"),
+                                      (match, TITLE_CANDIDATES)).fetchall()
+        if not titles:
+            return []
+        if len(titles) > TITLE_CANDIDATES:
+            titles = heapq.nlargest(TITLE_CANDIDATES, titles,
+                                    key=lambda t: (fuzz.ratio(norm, t[1]), -t[0]))
+        return self._conn.execute(
+            f"SELECT {cols} FROM records r WHERE r.rid IN ({','.join('?' * len(titles))})",
+            [t[0] for t in titles]).fetchall()
 
     def _title_words(self, norm: str) -> tuple[list[str], dict[str, int]]:
         """The query's content words, and the document frequency of the known ones."""
