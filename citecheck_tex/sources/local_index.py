@@ -1165,9 +1165,11 @@ class LocalIndex:
         # Rarest token first: the titles holding all three rarest words (a handful,
         # at any index size) usually contain the cited one; only when none of them
         # is close enough does the typo-tolerant expression run.
-        stages = [(self._precise_expression(words, freq), PRECISE_ACCEPT),
-                  (self._match_expression(norm, (words, freq)), 0.0)]
-        for match, accept in stages:
+        stages: list[tuple[Callable[[], str], float]] = [
+            (lambda: self._precise_expression(words, freq), PRECISE_ACCEPT),
+            (lambda: self._match_expression(norm, (words, freq)), 0.0)]
+        for expression, accept in stages:
+            match = expression()  # the tolerant one only when the precise one failed
             if not match:
                 continue
             cand = self._title_candidates(norm, match)
@@ -1262,6 +1264,13 @@ class LocalIndex:
         rare = sorted((w for w in words if w in freq), key=lambda w: _rarity(w, freq))[:3]
         return " AND ".join(f'"{w}"' for w in rare) if len(rare) >= 2 else ""
 
+    def _titles_with(self, a: str, b: str) -> int:
+        """How many titles hold both words, counted up to one more than
+        :data:`TITLE_POSTINGS_BUDGET`."""
+        return int(self._conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM title_fts WHERE title_fts MATCH ? LIMIT ?)",
+            (f'"{a}" AND "{b}"', TITLE_POSTINGS_BUDGET + 1)).fetchone()[0])
+
     def _match_expression(self, norm: str,
                           known: tuple[list[str], dict[str, int]] | None = None) -> str:
         """An FTS5 expression over the query's rarest known words, of bounded cost.
@@ -1272,8 +1281,11 @@ class LocalIndex:
         :data:`TITLE_POSTINGS_BUDGET` whatever the size of the index (rarest token
         first): the rarest words are matched alone while their frequencies add up
         to at most the budget; the rest of the four rarest words must occur in
-        pairs (``"a" AND "b"``), whose intersections are small even when each word
-        is in a hundred thousand titles. Four words suffice: a typo drops one word
+        pairs (``"a" AND "b"``) that share at most the budget of titles: as if
+        independent (their frequencies' product over the index size), and counted
+        when both are common, for words that come together ("monte carlo",
+        "reissner nordstrom": 10,000 titles at ten million records) share far more;
+        a pair over the budget needs a third word. Four words suffice: a typo drops one word
         (a misspelt word is unknown and left out, unless it happens to be another
         real word), not the title, and two typos still leave a matching word or
         pair. A title of fewer than three known words also gets prefix terms
@@ -1295,7 +1307,9 @@ class LocalIndex:
         size = self._size()
         for i, a in enumerate(rest):
             for j, b in enumerate(rest[i + 1:], i + 1):
-                if freq[a] * freq[b] / size <= TITLE_POSTINGS_BUDGET:
+                if freq[a] * freq[b] / size <= TITLE_POSTINGS_BUDGET and (
+                        min(freq[a], freq[b]) <= TITLE_POSTINGS_BUDGET
+                        or self._titles_with(a, b) <= TITLE_POSTINGS_BUDGET):
                     terms.append(f'("{a}" AND "{b}")')
                 else:  # two common words ("gamma ray"): a third must be there too
                     terms += [f'("{a}" AND "{b}" AND "{c}")' for c in rest[j + 1:]]
