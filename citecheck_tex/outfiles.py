@@ -16,7 +16,7 @@ import os
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from citecheck_tex.errors import OutputError
 
@@ -144,6 +144,23 @@ def stream_formats(settings: Settings) -> list[str]:
 
     return [n for n, r in _usable(settings)
             if is_plugin(n) and not isinstance(r, FileReporter)]
+
+
+def print_stream_reports(result: RunResult, settings: Settings, out: IO[str]) -> None:
+    """Write the chosen plugin reports that are text, not files (:func:`stream_formats`),
+    to ``out``; every command that prints its result calls this. A fault of one is a
+    warning: the check's result stands."""
+    from citecheck_tex.report.base import make_reporter
+
+    for name in stream_formats(settings):
+        try:
+            text = make_reporter(name).render(result, settings)
+        except Exception as exc:  # third-party code
+            logging.getLogger(__name__).warning(
+                "plugin report format %r failed: %s: %s", name, type(exc).__name__, exc)
+            continue
+        if isinstance(text, str) and text:
+            out.write(text if text.endswith("\n") else text + "\n")
 
 
 def writes_files(settings: Settings) -> bool:

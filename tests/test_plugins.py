@@ -164,6 +164,47 @@ def test_a_plugin_source_answers_and_a_plugin_report_is_written(site: Path, pape
         for e in report["entries"]}
 
 
+def _bbl(bib: str) -> str:
+    """A thebibliography .bbl of the entries in ``bib`` (title, authors, year), as BibTeX
+    with a plain style writes one."""
+    items = []
+    for key, body in re.findall(r"@\w+\{([^,]+),(.*?)\n\}", bib, re.S):
+        fields = dict(re.findall(r"(\w+)\s*=\s*[{\"](.*?)[}\"],?\s*$", body, re.M))
+        items.append(f"\\bibitem{{{key}}}\n{fields.get('author', '')}.\n"
+                     f"\\newblock {fields.get('title', '').strip('{}')}.\n"
+                     f"\\newblock {fields.get('year', '')}.\n\n")
+    return ("\\begin{thebibliography}{9}\n\n" + "".join(items)
+            + "\\end{thebibliography}\n")
+
+
+def test_watch_and_gate_print_a_text_plugin_report_as_check_does(site: Path,
+                                                                  paper: Path) -> None:
+    """A plugin report without files goes to standard output from every command that
+    prints its result: ``watch --once`` and the arXiv ``gate`` too, not only ``check``."""
+    bib = (paper / "refs.bib").read_text(encoding="utf-8")
+    keys = re.findall(r"@\w+\{([^,]+),", bib)
+    (paper / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\nSee \\cite{" + ",".join(keys)
+        + "}.\n\\bibliographystyle{plain}\n\\bibliography{refs}\n\\end{document}\n",
+        encoding="utf-8")
+    (paper / "main.bbl").write_text(_bbl(bib), encoding="utf-8")
+    runs = {
+        "watch": _cli(site, paper, "watch", "main.tex", "--once", "--cache", "none",
+                      "--out", str(paper / "out-watch"), "--format", "json,keys",
+                      "--fail-on", "never"),
+        "gate": _cli(site, paper, "gate", ".", "--cache", "none",
+                     "--out", str(paper / "out-gate"), "--format", "json,keys",
+                     "--fail-on", "never"),
+    }
+    for name, proc in runs.items():
+        assert "Traceback" not in proc.stderr, (name, proc.stderr)
+        report = _report(paper / f"out-{name}")
+        assert sorted(e["key"] for e in report["entries"]) == sorted(keys), name
+        printed = [ln for ln in proc.stdout.splitlines() if ln.startswith("key ")]
+        assert printed == [f"key {e['key']} {e['label']}" for e in report["entries"]], (
+            name, proc.stdout)
+
+
 def test_broken_plugins_are_one_warning_each_and_the_run_goes_on(site: Path,
                                                                  paper: Path) -> None:
     out = paper / "out"

@@ -110,7 +110,12 @@ def run(input_path: Path, settings: Settings, *, shown_as: str = "") -> CheckRun
     :class:`~citecheck_tex.errors.OutputError` when the report folder is unwritable.
     """
     from citecheck_tex import pipeline
-    from citecheck_tex.outfiles import check_out_dir, write_reports, writes_files
+    from citecheck_tex.outfiles import (
+        check_out_dir,
+        print_stream_reports,
+        write_reports,
+        writes_files,
+    )
 
     if not input_path.exists():
         raise UsageError(f"{input_path}: no such file or folder",
@@ -157,29 +162,10 @@ def run(input_path: Path, settings: Settings, *, shown_as: str = "") -> CheckRun
         from citecheck_tex.report.github import render_github
 
         sys.stdout.write(render_github(result, prefix=ci_path_prefix(result, settings)))
-    _print_plugin_reports(result, settings)
+    print_stream_reports(result, settings, sys.stdout)
     status = (EXIT_INTERRUPTED if result.partial == "interrupted"
               else exit_status(result, settings.fail_on))
     return CheckRun(result, out_dir, tuple(written), status, write_error)
-
-
-def _print_plugin_reports(result: RunResult, settings: Settings) -> None:
-    """Print the chosen plugin reports that are text, not files (a fault of one is a
-    warning: the check's result stands)."""
-    import logging
-
-    from citecheck_tex.outfiles import stream_formats
-    from citecheck_tex.report.base import make_reporter
-
-    for name in stream_formats(settings):
-        try:
-            text = make_reporter(name).render(result, settings)
-        except Exception as exc:  # third-party code
-            logging.getLogger(__name__).warning(
-                "plugin report format %r failed: %s: %s", name, type(exc).__name__, exc)
-            continue
-        if isinstance(text, str):
-            sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
 
 
 def cli(argv: Sequence[str]) -> int:

@@ -440,7 +440,7 @@ def cli(argv: Sequence[str]) -> int:
     """``citecheck-tex gate DIR [check options] [--no-verify] [--bbl-format V]``."""
     from citecheck_tex.config import load_settings
     from citecheck_tex.errors import UsageError
-    from citecheck_tex.outfiles import write_reports
+    from citecheck_tex.outfiles import print_stream_reports, write_reports
     from citecheck_tex.report.base import ci_path_prefix
 
     ns = parser().parse_args(list(argv))
@@ -460,4 +460,5 @@ def cli(argv: Sequence[str]) -> int:
 
             sys.stdout.write(render_github(report.result,
                                            prefix=ci_path_prefix(report.result, settings)))
+        print_stream_reports(report.result, settings, sys.stdout)
     return 0 if report.passed else 1

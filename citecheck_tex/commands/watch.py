@@ -441,6 +441,9 @@ def _print_first(session: WatchSession, settings: Settings, out_dir: Path, out: 
                                       quiet=settings.quiet))
         except ImportError:  # pragma: no cover - the reporter ships with the package
             pass
+    from citecheck_tex.outfiles import print_stream_reports
+
+    print_stream_reports(result, settings, out)
     counts: dict[str, Any] = result.summary()
     out.write("summary: " + ", ".join(f"{k} {n}" for k, n in counts.items()) + "\n")
     out.flush()

@@ -9,6 +9,11 @@ and the body is read with :func:`citecheck_tex.bounded.read_capped` (refused pas
 the SDK turns it into ``APIConnectionError`` (its cause kept), which
 :meth:`LlmSession.ask <citecheck_tex.llm.session.LlmSession.ask>` reports as an LLM
 failure: the deterministic verdict stays.
+
+A server whose answer was over the cap is not asked again by the same transport (one
+per session): the SDK retries a connection error ``max_retries`` times, and each retry
+would read another 20 MB of the same flood. Its later requests are refused at once.
+A slow answer (the time budget) is retried as any timeout is.
 """
 
 from __future__ import annotations
@@ -33,9 +38,15 @@ class CappedTransport(httpx.AsyncBaseTransport):
         self.max_bytes = max_bytes
         self.budget_s = budget_s
         self.inner = inner if inner is not None else httpx.AsyncHTTPTransport()
+        #: hosts (scheme, host, port) whose answer was over the cap: not asked again
+        self.flooded: set[tuple[str, str, int | None]] = set()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """The whole answer of ``request``, read within the budget and the cap."""
+        host = (request.url.scheme, request.url.host, request.url.port)
+        if host in self.flooded:
+            raise AnswerRefused("LLM server: an earlier answer was over the size cap; "
+                                "not asked again in this run")
         try:
             async with asyncio.timeout(self.budget_s):
                 raw = await self.inner.handle_async_request(request)
@@ -46,6 +57,7 @@ class CappedTransport(httpx.AsyncBaseTransport):
                 finally:
                     await resp.aclose()
         except TooLarge as exc:
+            self.flooded.add(host)
             raise AnswerRefused(f"LLM server: {exc}") from exc
         except TimeoutError as exc:
             raise AnswerRefused(f"LLM server: no complete answer within {self.budget_s:g} s "

@@ -3,7 +3,8 @@ bounds tests: ``flood`` sends a 30 MB chat completion (chunked, no Content-Lengt
 ``drip`` sends the headers and then one byte every 0.1 s until the client hangs up,
 ``hold`` receives the request and answers nothing until the server stops.
 
-``received`` is set once a chat request has been read (the tests wait on it).
+``received`` is set once a chat request has been read (the tests wait on it);
+``requests`` counts them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class HostileChatServer(ChatServerBase):
     def __init__(self, mode: str) -> None:
         self.mode = mode
         self.received = threading.Event()
+        self.requests = 0
         self.stopping = threading.Event()
         outer = self
 
@@ -39,6 +41,7 @@ class HostileChatServer(ChatServerBase):
 
             def do_POST(self) -> None:  # noqa: N802 - http.server API
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                outer.requests += 1
                 outer.received.set()
                 try:
                     if outer.mode == "hold":

@@ -63,3 +63,27 @@ def test_a_flooding_llm_server_keeps_the_rule_based_parse(tmp_path: Path) -> Non
         out, usage = asyncio.run(llm_parse.llm_parse_entries(
             [unsplit], _settings(server, tmp_path)))
     assert out == [unsplit] and usage.failures == 1
+
+
+def test_a_flooding_llm_server_is_read_once_not_once_per_retry(tmp_path: Path) -> None:
+    """The SDK retries a failed attempt ``max_retries`` times; a flood is not read again
+    (each retry would cost another 20 MB): one request reaches the server for the
+    judge's retries and the later calls of the same session."""
+    fabricated = entry(title="Quantum chromodynamic monopoles in fabricated lattices")
+    before = decide(fabricated, [], Settings())
+
+    async def run(settings: Settings) -> tuple[llm.LlmJudgement, int]:
+        client = make_client(settings, budget_s=5.0)
+        try:
+            j = await llm.llm_judge(fabricated, MONOPOLES, settings, client=client)
+            _out, usage = await llm.apply_llm([(before, MONOPOLES)], settings, client=client)
+        finally:
+            await client.close()
+        return j, usage.failures
+
+    with HostileChatServer("flood") as server:
+        settings = replace(_settings(server, tmp_path), max_retries=2)
+        j, failures = asyncio.run(run(settings))
+        served = server.requests
+    assert not j.ok and failures == 1
+    assert served == 1
