@@ -25,7 +25,9 @@ HEPML.bib; not declared complete, as a general index is used), no answer cache:
 
 Overhead = batch (1 worker) / single process - 1. The labels of every reference are
 compared between the runs (they must be equal). A resumed run (nothing changed) is
-timed as well.
+timed as well. The batch's CPU is also split: the worker processes (reaped children of
+this process, from their start to their end) and this process (client, scheduler,
+nannies), which tells where Dask's cost lands when wall times swing with the load.
 
 **Online.** ``--online-papers`` of the papers checked online through the real HTTP stack
 with the shipped sources and published rate limits, against one loopback server
@@ -113,14 +115,19 @@ def make_papers(n: int) -> Path:
 
 def cpu_seconds(children: bool) -> float:
     """User + system CPU seconds of this process (and of its ended children)."""
+    own, ended = cpu_split()
+    return own + ended if children else own
+
+
+def cpu_split() -> tuple[float, float]:
+    """User + system CPU seconds of this process, and of its ended (reaped) children: a
+    LocalCluster's worker processes once it is closed (its scheduler and nannies run in
+    this process)."""
     import resource
 
     own = resource.getrusage(resource.RUSAGE_SELF)
-    total = own.ru_utime + own.ru_stime
-    if children:
-        ch = resource.getrusage(resource.RUSAGE_CHILDREN)
-        total += ch.ru_utime + ch.ru_stime
-    return total
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, ch.ru_utime + ch.ru_stime
 
 
 def single_process(papers: Sequence[Any], settings: Any, out: Path) -> tuple[float, float, dict[
@@ -158,19 +165,23 @@ def fresh_single_process(papers: Sequence[Any], settings: Any, out: Path) -> tup
 
 
 def batch(papers: Sequence[Any], settings: Any, out: Path, workers: int, *,
-          resume: bool = False) -> tuple[float, float, float, Any]:
+          resume: bool = False) -> tuple[float, float, float, Any, float]:
     """``run_batch`` on a LocalCluster of ``workers`` processes; (wall seconds, seconds
-    after the cluster was up, CPU seconds of every process of the batch: this one, the
-    workers and their nannies, the run)."""
+    after the cluster was up, CPU seconds of every process of the batch: this one with
+    the scheduler and the nannies, and the workers; the run; the workers' CPU seconds
+    alone, from their start to their end)."""
     from citecheck_tex.batch.runner import BatchOptions, run_batch
 
     up: list[float] = []
-    t0, c0 = time.perf_counter(), cpu_seconds(True)
+    t0, (own0, ended0) = time.perf_counter(), cpu_split()
     run = run_batch(papers, settings, out, BatchOptions(workers=workers, dashboard=False,
                                                         resume=resume),
                     started=lambda n, link: up.append(time.perf_counter()))
     end = time.perf_counter()
-    return end - t0, end - (up[0] if up else t0), cpu_seconds(True) - c0, run
+    own1, ended1 = cpu_split()
+    workers_cpu = ended1 - ended0
+    return (end - t0, end - (up[0] if up else t0), own1 - own0 + workers_cpu, run,
+            workers_cpu)
 
 
 def batch_labels(out: Path) -> dict[tuple[str, str], str]:
@@ -196,13 +207,14 @@ def offline(args: argparse.Namespace) -> list[str]:
     print(f"world index {WORLD} ({f'built in {secs:.0f} s' if secs else 'cached'}); "
           f"{len(papers)} papers in {folder}", flush=True)
     lines = ["| run | workers | wall s | wall s after cluster start | CPU s (all processes) "
+             "| CPU s workers / client+scheduler "
              "| papers/s | references/s | wall overhead vs single process | CPU overhead |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as tmp:
         # the runs of one repetition follow each other (same machine load); medians over
         # the repetitions
         singles: list[tuple[float, float]] = []
-        batches: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
+        batches: dict[int, list[tuple[float, float, float, float]]] = defaultdict(list)
         equal: dict[int, int] = {}
         single_labels: dict[tuple[str, str], str] = {}
         refs = 0
@@ -215,43 +227,53 @@ def offline(args: argparse.Namespace) -> list[str]:
                   f"({single_cpu:.2f} s CPU), {refs} references", flush=True)
             for workers in args.workers:
                 out = Path(tmp) / f"batch-{workers}-{rep}"
-                wall, steady, cpu, run = batch(papers, settings, out, workers)
+                wall, steady, cpu, run, wcpu = batch(papers, settings, out, workers)
                 got = batch_labels(out)
                 same = sum(got.get(k) == v for k, v in single_labels.items())
                 equal[workers] = min(equal.get(workers, same), same)
                 batch_refs = run.references
-                batches[workers].append((wall, steady, cpu))
+                batches[workers].append((wall, steady, cpu, wcpu))
                 print(f"[{rep + 1}/{args.repeat}] batch {workers} worker(s): {wall:.2f} s "
-                      f"({steady:.2f} s after start, {cpu:.2f} s CPU), {run.references} "
+                      f"({steady:.2f} s after start, {cpu:.2f} s CPU: workers {wcpu:.2f}, "
+                      f"client+scheduler {cpu - wcpu:.2f}), {run.references} "
                       f"references, labels equal to single process: "
                       f"{same}/{len(single_labels)}; papers "
                       f"{dict(Counter(o.status for o in run.outcomes))}", flush=True)
         single_s = median(s for s, _ in singles)
         single_cpu = median(c for _, c in singles)
         lines.append(f"| single process (load, check, report.json per paper) | - | "
-                     f"{single_s:.1f} | - | {single_cpu:.1f} | {len(papers) / single_s:.1f} | "
+                     f"{single_s:.1f} | - | {single_cpu:.1f} | - | "
+                     f"{len(papers) / single_s:.1f} | "
                      f"{refs / single_s:.0f} | - | - |")
         for workers in args.workers:
-            wall = median(w for w, _, _ in batches[workers])
-            steady = median(s for _, s, _ in batches[workers])
-            cpu = median(c for _, _, c in batches[workers])
+            wall = median(b[0] for b in batches[workers])
+            steady = median(b[1] for b in batches[workers])
+            cpu = median(b[2] for b in batches[workers])
+            wcpu = median(b[3] for b in batches[workers])
+            ccpu = median(b[2] - b[3] for b in batches[workers])
             lines.append(f"| batch, LocalCluster (labels equal: {equal[workers]}/"
                          f"{len(single_labels)}) | "
                          f"{workers} | {wall:.1f} | {steady:.1f} | {cpu:.1f} | "
+                         f"{wcpu:.1f} / {ccpu:.1f} | "
                          f"{len(papers) / wall:.1f} | {batch_refs / wall:.0f} | "
                          f"{100 * (wall / single_s - 1):+.1f}% (after start "
                          f"{100 * (steady / single_s - 1):+.1f}%) | "
                          f"{100 * (cpu / single_cpu - 1):+.1f}% |")
         out = Path(tmp) / f"batch-{args.workers[-1]}-0"
-        wall, steady, cpu, run = batch(papers, settings, out, args.workers[-1], resume=True)
+        wall, steady, cpu, run, _ = batch(papers, settings, out, args.workers[-1],
+                                          resume=True)
         unchanged = sum(o.status == "unchanged" for o in run.outcomes)
         lines.append(f"| resumed, nothing changed ({unchanged} unchanged) | "
-                     f"{args.workers[-1]} | {wall:.1f} | - | {cpu:.1f} | - | - | - | - |")
+                     f"{args.workers[-1]} | {wall:.1f} | - | {cpu:.1f} | - | - | - | - | - |")
         lines += ["", f"Medians of {args.repeat} repetitions (each: single process, then the "
                   "batch with each worker count, one after the other). Every run: single "
                   + ", ".join(f"{s:.1f}" for s, _ in singles) + " s; "
                   + "; ".join(f"{w} worker(s) " + ", ".join(f"{x[0]:.1f}" for x in batches[w])
-                              + " s" for w in args.workers) + "."]
+                              + " s" for w in args.workers) + ". CPU: single "
+                  + ", ".join(f"{c:.1f}" for _, c in singles) + " s; "
+                  + "; ".join(f"{w} worker(s) " + ", ".join(
+                      f"{x[2]:.1f} (workers {x[3]:.1f})" for x in batches[w]) + " s"
+                      for w in args.workers) + "."]
     return lines
 
 

@@ -62,6 +62,18 @@ SUMMARY_FILE = "summary.json"
 WORKER_SATURATION = float("inf")
 #: The client fetches finished papers' outcomes at most this often (seconds).
 GATHER_INTERVAL_S = 0.2
+#: How long a LocalCluster worker collects its messages to the scheduler ("task
+#: finished", ...) before sending them in one write (Dask: 2 ms, so each paper's goes
+#: alone). Measured on 1,000 papers, 1 worker: the worker's event loop thread 1.25-1.36 s
+#: -> 1.12-1.13 s of CPU, the client and scheduler 1.45-1.56 s -> 1.19-1.24 s. Papers
+#: are all queued on the workers, so the delay idles nobody.
+WORKER_SEND_INTERVAL_S = 0.05
+#: Dask settings of the LocalCluster's own processes: its event-loop health check and
+#: system monitor run less often (an idle 1-worker cluster: worker 13 -> 5 ms, client and
+#: scheduler 23 -> 10 ms of CPU per second). The memory monitor keeps Dask's interval
+#: (it is what stops a worker before the machine runs out of memory).
+LOCAL_CLUSTER_CONFIG = {"distributed.admin.tick.interval": "1s",
+                        "distributed.admin.system-monitor.interval": "2s"}
 EXIT_OK, EXIT_FOUND, EXIT_INTERRUPTED = 0, 1, 130
 
 
@@ -217,9 +229,12 @@ def _open_client(options: BatchOptions) -> tuple[Client, Any]:
     # last one is done: a scheduler round trip of idle time per paper. Every paper
     # queued on the workers at once hides it (work stealing still balances the load).
     # Dask's statistical profiler samples every thread's stack every 10 ms: on a check
-    # that takes milliseconds per paper it is a cost of its own (and holds the GIL)
+    # that takes milliseconds per paper it is a cost of its own (and holds the GIL).
+    # The event-loop health tick (every 20 ms) and the system monitor (every 0.5 s, the
+    # dashboard's CPU and memory plots) run less often (LOCAL_CLUSTER_CONFIG)
     with dask.config.set({"distributed.scheduler.worker-saturation": WORKER_SATURATION,
-                          "distributed.worker.profile.enabled": False}), _sigint_ignored():
+                          "distributed.worker.profile.enabled": False,
+                          **LOCAL_CLUSTER_CONFIG}), _sigint_ignored():
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
                            processes=options.processes,
                                # the scheduler's HTTP server always starts: on a free
@@ -244,6 +259,18 @@ def _sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def coalesce_worker_messages(dask_worker: Any, interval_s: float = WORKER_SEND_INTERVAL_S
+                              ) -> float:
+    """Make a worker send its messages to the scheduler at most every ``interval_s``
+    seconds (run on each worker by ``Client.run``); returns the interval now in force
+    (0 when this Dask has no such stream: nothing changed). Dask has no setting for it."""
+    stream = getattr(dask_worker, "batched_stream", None)
+    if stream is None or not isinstance(getattr(stream, "interval", None), float):
+        return 0.0
+    stream.interval = max(stream.interval, interval_s)
+    return float(stream.interval)
 
 
 def dashboard_of(client: Client) -> str:
@@ -374,6 +401,9 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
                 raise UsageError(f"the Dask scheduler at {options.scheduler} has no workers",
                                  hint="start some with `dask worker "
                                  f"{options.scheduler}`") from exc
+        if cluster is not None:  # our own workers only, never a shared cluster's
+            with contextlib.suppress(Exception):  # a speed-up, never a reason to fail
+                client.run(coalesce_worker_messages)
         workers = len(client.scheduler_info().get("workers", {}))
         dashboard = dashboard_of(client) if options.dashboard or options.scheduler else ""
         if started is not None:

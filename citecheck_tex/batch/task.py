@@ -195,6 +195,7 @@ def _check(paper: Paper, settings: Settings, target: Path, content: str, setting
     from citecheck_tex.model import RunResult
     from citecheck_tex.outfiles import write_reports
     from citecheck_tex.report.json import build_report
+    from citecheck_tex.sources import index_pool
     from citecheck_tex.tex.project import load_project
     from citecheck_tex.verify.policy import fails
 
@@ -205,7 +206,11 @@ def _check(paper: Paper, settings: Settings, target: Path, content: str, setting
             project = load_project(path, project_root=root)
             if not project.all_entries and not project.entries:
                 return _no_bibliography(project.problems)
-            return pipeline.check(project, paper_settings)
+            # the local index stays open in this (check) thread from one paper to the
+            # next: opening it and warming its page cache again cost more per paper
+            # than Dask's whole task (sources/index_pool.py)
+            with index_pool.kept_open():
+                return pipeline.check(project, paper_settings)
 
         try:
             # the limiter is entered on the task's own thread (where the Dask worker is

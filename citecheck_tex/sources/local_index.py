@@ -1693,6 +1693,10 @@ def format_stats(stats: IndexStats | ImportStats | Sequence[ImportStats]) -> str
 # --------------------------------------------------------------------------- the source
 
 
+def _open_readonly(path: Path) -> LocalIndex:
+    return LocalIndex.open(path, create=False, readonly=True)
+
+
 class LocalIndexSource:
     """The ``local`` source: answers queries from the offline index.
 
@@ -1709,6 +1713,8 @@ class LocalIndexSource:
         self.path = Path(path)
         self._index: LocalIndex | None = None
         self._missing_warned = False
+        #: the index is this thread's kept one (:mod:`.index_pool`): not closed here
+        self._borrowed = False
 
     def _open(self) -> LocalIndex | None:
         if self._index is None:
@@ -1719,7 +1725,11 @@ class LocalIndexSource:
                                    self.path)
                     self._missing_warned = True
                 return None
-            self._index = LocalIndex.open(self.path, create=False, readonly=True)
+            from citecheck_tex.sources import index_pool
+
+            self._borrowed = index_pool.enabled()  # a batch worker: kept between papers
+            self._index = (index_pool.borrow(self.path, _open_readonly) if self._borrowed
+                           else _open_readonly(self.path))
         return self._index
 
     def lookup(self, query: Query) -> list[Record]:
@@ -1762,9 +1772,10 @@ class LocalIndexSource:
         return [await self.fetch(q) for q in queries]
 
     def close(self) -> None:
-        """Close the index connection, if open."""
+        """Close the index connection, if open (a borrowed one stays open in its pool)."""
         if self._index is not None:
-            self._index.close()
+            if not self._borrowed:
+                self._index.close()
             self._index = None
 
 

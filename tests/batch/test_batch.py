@@ -325,6 +325,12 @@ def test_batch_on_a_separately_started_scheduler_and_worker(
     report = json.loads((out / "papers" / "axions" / "report.json").read_text())
     assert {e["key"]: e["label"] for e in report["entries"]} == \
         single_process_labels(AXIONS, settings)
+    # a cluster the batch did not start keeps its workers' own settings
+    from distributed import Client
+
+    with Client(dask_cluster) as client:  # (a lambda: its workers cannot import tests/)
+        assert set(client.run(lambda dask_worker: dask_worker.batched_stream.interval)
+                   .values()) == {0.002}
 
 
 def test_unreachable_scheduler_is_a_usage_error(tmp_path: Path, index: Path,
