@@ -1,6 +1,7 @@
 """``citecheck-tex batch`` on Dask: throughput, overhead, and global rate limits.
 
-    python -m bench.bench_batch [--papers 1000] [--workers 1,2] [--online-papers 12]
+    python -m bench.bench_batch [--papers 1000] [--workers 1,2] [--refs-per-paper K]
+                                [--online-papers 12]
                                 [--online-workers 3] [--skip-online] [--skip-offline]
                                 [--repeat 3]
 
@@ -10,7 +11,10 @@ by citing INSPIRE record; the ``--papers`` minus 2 records with the most referen
 renders them (:func:`bench.accuracy.real_judged.render_bib` for even positions, a
 numbered plain-text list by :func:`bench.accuracy.real_judged.render_text` for odd ones:
 both parsers run), plus the two sample papers (LaTeX folders). Written once to
-``bench/_work/batch/papers-N/``.
+``bench/_work/batch/papers-N/``. The corpus samples about 8 references per citing record
+where a physics paper cites about 40; ``--refs-per-paper 40`` joins consecutive records'
+lists into papers of at least 40 references (``papers-N-40``: about 900 papers, the
+whole corpus), to show how Dask's fixed cost per task weighs on papers of a real size.
 
 **Offline.** Checked with the shipped defaults against the benchmark world index
 (:func:`bench.accuracy.run_synthetic.build_world`: INSPIRE dump, arXiv snapshot,
@@ -81,28 +85,48 @@ def citing_groups() -> dict[str, list[dict[str, Any]]]:
     return groups
 
 
-def make_papers(n: int) -> Path:
+def make_papers(n: int, per_paper: int = 0) -> Path:
     """``bench/_work/batch/papers-N``: N papers (N - 2 real reference lists + the 2 sample
-    papers), made once (a stamp records the corpus size and the renderers' code)."""
+    papers), made once (a stamp records the corpus size and the renderers' code).
+
+    The corpus holds a sample of about 8 references per citing record; a physics paper
+    cites about 40. With ``per_paper`` > 0 (``papers-N-K``) the reference lists of
+    consecutive citing records (by record id) are joined until a paper has at least
+    ``per_paper`` references: the same real references in papers of a real size (as many
+    papers as the corpus fills, at most N - 2, plus the 2 sample papers)."""
     from bench.accuracy.real_judged import render_bib, render_text
 
-    folder = WORK / f"papers-{n}"
+    folder = WORK / (f"papers-{n}-{per_paper}" if per_paper else f"papers-{n}")
     stamp = folder / ".stamp"
-    want = json.dumps({"n": n, "corpus": REFS.stat().st_size, "code": code_stamp()})
+    want = json.dumps({"n": n, "per_paper": per_paper, "corpus": REFS.stat().st_size,
+                       "code": code_stamp()})
     if stamp.is_file() and stamp.read_text() == want:
         return folder
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     groups = citing_groups()
-    chosen = sorted(groups, key=lambda r: (-len(groups[r]), int(r)))[: n - 2]
-    for pos, recid in enumerate(chosen):
-        refs = groups[recid]
+    lists: list[tuple[str, list[dict[str, Any]]]] = []
+    if per_paper:
+        joined: list[dict[str, Any]] = []
+        first = ""
+        for recid in sorted(groups, key=int):
+            first = first or recid
+            joined += groups[recid]
+            if len(joined) >= per_paper:
+                lists.append((first, joined))
+                joined, first = [], ""
+                if len(lists) == n - 2:
+                    break
+    else:
+        chosen = sorted(groups, key=lambda r: (-len(groups[r]), int(r)))[: n - 2]
+        lists = [(recid, groups[recid]) for recid in chosen]
+    for pos, (name, refs) in enumerate(lists):
         if pos % 2 == 0:
-            text = "".join(render_bib(f"{recid}_{i}", d) for i, d in enumerate(refs))
-            (folder / f"{recid}.bib").write_text(text, encoding="utf-8")
+            text = "".join(render_bib(f"{name}_{i}", d) for i, d in enumerate(refs))
+            (folder / f"{name}.bib").write_text(text, encoding="utf-8")
         else:
             text = "".join(f"[{i}] {render_text(d)}\n" for i, d in enumerate(refs, 1))
-            (folder / f"{recid}.txt").write_text(text, encoding="utf-8")
+            (folder / f"{name}.txt").write_text(text, encoding="utf-8")
     for sample in ("dark_matter_axions", "holography_qcd"):
         shutil.copytree(SAMPLES / sample, folder / sample,
                         ignore=shutil.ignore_patterns("citecheck.toml", "citecheck-report"))
@@ -200,8 +224,9 @@ def offline(args: argparse.Namespace) -> list[str]:
     from citecheck_tex.batch.runner import batch_settings
 
     secs = build_world()
-    folder = make_papers(args.papers)
+    folder = make_papers(args.papers, args.refs_per_paper)
     papers = discover([folder])
+    args.papers_made, args.refs_made = len(papers), 0  # the heading's (filled below)
     settings = batch_settings(replace(offline_settings(WORLD), index_complete=False,
                                       formats=("json",)))
     print(f"world index {WORLD} ({f'built in {secs:.0f} s' if secs else 'cached'}); "
@@ -223,6 +248,7 @@ def offline(args: argparse.Namespace) -> list[str]:
             single_s, single_cpu, single_labels, refs = fresh_single_process(
                 papers, settings, Path(tmp) / f"single-{rep}")
             singles.append((single_s, single_cpu))
+            args.refs_made = refs
             print(f"[{rep + 1}/{args.repeat}] single process: {single_s:.2f} s "
                   f"({single_cpu:.2f} s CPU), {refs} references", flush=True)
             for workers in args.workers:
@@ -386,6 +412,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--papers", type=int, default=1000)
     ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    ap.add_argument("--refs-per-paper", type=int, default=0, metavar="K",
+                    help="offline: join the corpus's reference lists into papers of at "
+                    "least K references (a real paper's size; default: one citing "
+                    "record's list per paper, about 10)")
     ap.add_argument("--online-papers", type=int, default=12)
     ap.add_argument("--online-workers", type=int, default=3)
     ap.add_argument("--latency", type=float, default=0.05,
@@ -403,8 +433,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = " ".join([COMMAND, *(sys.argv[1:] if argv is None else argv)])
     out = [f"## Batch on Dask (`{command}`)", ""]
     if not args.skip_offline:
-        out += [f"### Offline, {args.papers} papers, world index, shipped defaults", ""]
-        out += offline(args)
+        lines = offline(args)
+        out += [f"### Offline, {args.papers_made} papers ({args.refs_made:,} references), "
+                "world index, shipped defaults", "", *lines]
         out.append("")
     if not args.skip_online:
         out += ["### Online, global rate limits (published limits, loopback world)", ""]

@@ -242,7 +242,62 @@ def _open_client(options: BatchOptions) -> tuple[Client, Any]:
                                dashboard_address=options.dashboard_address if options.dashboard
                                else ":0",
                                silence_logs=logging.ERROR)
-    return Client(cluster), cluster  # type: ignore[no-untyped-call]
+    try:
+        return Client(cluster), cluster  # type: ignore[no-untyped-call]
+    except BaseException:  # e.g. Ctrl-C right after the start: no worker left behind
+        cluster.close()
+        raise
+
+
+class _Interrupts:
+    """Ctrl-C (SIGINT) on the main thread during a batch.
+
+    Where the client waits for the cluster, a SIGINT raises ``KeyboardInterrupt`` at
+    once, as Python's own handler does (it ends the wait). While the client does its
+    bookkeeping (:meth:`deferred`: an outcome recorded, its rows added to the corpus
+    table) it is held and raised when that step is complete, so a paper is never
+    counted without its rows nor written half; once the batch writes its summary
+    (:meth:`hold`) it is only noted. Off the main thread nothing is changed.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending = False
+
+    def _handler(self, signum: int, frame: object) -> None:
+        if self.depth:
+            self.pending = True
+            return
+        raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """The handler in force within the block (the previous one restored after)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        before = signal.signal(signal.SIGINT, self._handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, before)
+
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        """A SIGINT within the block is raised when the block ends."""
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            if not self.depth and self.pending:
+                self.pending = False
+                raise KeyboardInterrupt
+
+    def hold(self) -> None:
+        """From now on a SIGINT is only noted: the batch is writing its summary of what
+        was done (interrupted or not), which takes milliseconds."""
+        self.depth += 1
 
 
 @contextlib.contextmanager
@@ -314,70 +369,75 @@ def run_batch(
     interrupted = False
     workers, dashboard = 0, ""
 
-    with CorpusTable(out_dir) as table:
+    guard = _Interrupts()
+    with guard.installed():
+        with CorpusTable(out_dir) as table:
 
-        def finished(outcome: PaperOutcome) -> None:
-            outcomes[outcome.paper.name] = outcome
-            table.add(outcome.rows)
-            state.done += 1
-            state.references += outcome.references
-            state.checked += outcome.status == CHECKED
-            state.failed += outcome.status == FAILED
-            for label, n in outcome.counts.items():
-                state.counts[label] = state.counts.get(label, 0) + n
-            if progress is not None and (cluster_up or state.done == state.total):
-                progress(state)
+            def finished(outcome: PaperOutcome) -> None:
+                with guard.deferred():  # the outcome, its rows and the counts: all or none
+                    outcomes[outcome.paper.name] = outcome
+                    table.add(outcome.rows)
+                    state.done += 1
+                    state.references += outcome.references
+                    state.checked += outcome.status == CHECKED
+                    state.failed += outcome.status == FAILED
+                    for label, n in outcome.counts.items():
+                        state.counts[label] = state.counts.get(label, 0) + n
+                if progress is not None and (cluster_up or state.done == state.total):
+                    progress(state)
 
-        cluster_up = False
+            cluster_up = False
 
-        def on_start(workers: int, dashboard: str) -> None:
-            nonlocal cluster_up
-            cluster_up = True
-            state.start()
-            if started is not None:
-                started(workers, dashboard)
+            def on_start(workers: int, dashboard: str) -> None:
+                nonlocal cluster_up
+                cluster_up = True
+                state.start()
+                if started is not None:
+                    started(workers, dashboard)
 
-        for paper in papers:
-            if paper.kind == IGNORED:
-                finished(PaperOutcome(paper, SKIPPED, error=paper.error))
-                continue
-            if paper.error:
-                finished(PaperOutcome(paper, FAILED, error=paper.error))
-                continue
             try:
-                content = content_hash(paper)
-            except OSError as exc:
-                finished(PaperOutcome(paper, FAILED, error=f"{paper.path}: cannot read it "
-                                      f"({exc.strerror or exc})"))
-                continue
-            done = resumed(paper, out_dir, content, key) if options.resume else None
-            if done is not None:
-                finished(done)
-            else:
-                todo.append((paper, content))
-        if todo:
-            try:
-                workers, dashboard = _run_on_dask(todo, settings, out_dir, key, options,
-                                                  finished, on_start, rate_stats)
+                for paper in papers:
+                    if paper.kind == IGNORED:
+                        finished(PaperOutcome(paper, SKIPPED, error=paper.error))
+                        continue
+                    if paper.error:
+                        finished(PaperOutcome(paper, FAILED, error=paper.error))
+                        continue
+                    try:
+                        content = content_hash(paper)
+                    except OSError as exc:
+                        finished(PaperOutcome(paper, FAILED, error=f"{paper.path}: cannot read "
+                                              f"it ({exc.strerror or exc})"))
+                        continue
+                    done = resumed(paper, out_dir, content, key) if options.resume else None
+                    if done is not None:
+                        finished(done)
+                    else:
+                        todo.append((paper, content))
+                if todo:
+                    workers, dashboard = _run_on_dask(todo, settings, out_dir, key, options,
+                                                      finished, on_start, rate_stats)
             except KeyboardInterrupt:
                 interrupted = True
-        for paper, content in todo:
-            if paper.name in outcomes:
-                continue
-            # interrupted (the cluster is closed by now): a paper whose worker finished
-            # it before the client heard of it has its reports and state on disk
-            done = resumed(paper, out_dir, content, key) if interrupted else None
-            if done is not None:
-                finished(replace(done, status=CHECKED))
-            else:
-                outcomes[paper.name] = PaperOutcome(
-                    paper, NOT_RUN, error="the batch was interrupted before this paper "
-                    "was checked")
-    ordered = tuple(outcomes[p.name] for p in papers)
-    status = exit_status(ordered, settings.fail_on, interrupted=interrupted)
-    elapsed = time.perf_counter() - t0
-    run = BatchRun(ordered, out_dir, (), elapsed, status, workers, dashboard, interrupted)
-    summary = write_summary(run, settings)
+            guard.hold()
+            for paper, content in todo:
+                if paper.name in outcomes:
+                    continue
+                # interrupted (the cluster is closed by now): a paper whose worker finished
+                # it before the client heard of it has its reports and state on disk
+                done = resumed(paper, out_dir, content, key) if interrupted else None
+                if done is not None:
+                    finished(replace(done, status=CHECKED))
+            for paper in papers:  # interrupted: not checked (or not even looked at yet)
+                if paper.name not in outcomes:
+                    outcomes[paper.name] = PaperOutcome(
+                        paper, NOT_RUN, error="the batch was interrupted before this paper "
+                        "was checked")
+            ordered = tuple(outcomes[p.name] for p in papers)
+            status = exit_status(ordered, settings.fail_on, interrupted=interrupted)
+            elapsed = time.perf_counter() - t0
+            run = BatchRun(ordered, out_dir, (), elapsed, status, workers, dashboard, interrupted)
+        summary = write_summary(run, settings)
     return BatchRun(ordered, out_dir, (*table.paths, summary), elapsed, status, workers,
                     dashboard, interrupted, rate_stats)
 

@@ -200,3 +200,44 @@ def test_the_dashboard_link_serves_a_page(tmp_path: Path) -> None:
     finally:
         client.close()  # type: ignore[no-untyped-call]
         cluster.close()
+
+
+def test_ctrl_c_while_a_papers_rows_are_written_keeps_paper_and_rows_together(
+        index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unluckiest moment for Ctrl-C: while the client adds a finished paper's rows to
+    the corpus table (a real SIGINT to this process, sent from inside ``add``). The
+    paper's rows are written whole and it counts as checked; the batch then stops as on
+    any Ctrl-C: every other paper is listed, the summary written, status 130."""
+    from citecheck_tex.batch.table import CorpusTable
+
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    bib = (HOLO / "refs.bib").read_text(encoding="utf-8")
+    n = 40
+    for i in range(n):
+        (papers / f"p{i:03d}.bib").write_text(bib, encoding="utf-8")
+    add = CorpusTable.add
+    calls = {"n": 0}
+
+    def add_interrupted(self: CorpusTable, rows: object) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:  # the third paper: a signal arrives in the middle of it
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # Python runs the handler here, before the rows are added
+        add(self, rows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CorpusTable, "add", add_interrupted)
+    out = tmp_path / "out"
+    run = run_batch(discover([papers]), offline(index), out,
+                    BatchOptions(workers=1, processes=False, dashboard=False,
+                                 paper_timeout_s=120))
+    assert run.interrupted and run.status == 130
+    summary = json.loads((out / "summary.json").read_text())
+    status = {e["paper"]: e["status"] for e in summary["entries"]}
+    assert len(status) == n and set(status.values()) <= {"checked", "not-run"}
+    checked = {p for p, s in status.items() if s == "checked"}
+    assert len(checked) >= 3
+    rows = [json.loads(x) for x in (out / "references.jsonl").read_text().splitlines()]
+    assert {r["paper"] for r in rows} == checked
+    per_paper = {p: sum(r["paper"] == p for r in rows) for p in checked}
+    assert len(set(per_paper.values())) == 1, per_paper  # every paper's rows whole
