@@ -48,6 +48,7 @@ import collections
 import functools
 import gc
 import gzip
+import heapq
 import io
 import json
 import logging
@@ -149,8 +150,12 @@ PREFIX_POSTINGS_BUDGET = 2000
 #: Title search: the answer of the precise stage (all three rarest words) is taken
 #: when its best similarity reaches this; else the typo-tolerant expression runs.
 PRECISE_ACCEPT = 0.8
-#: Title search: candidates ranked by bm25 in FTS5, then re-ranked by similarity.
+#: Title search: candidates of one stage (the matching titles most similar to the cited
+#: one), re-ranked by similarity, authors and year.
 TITLE_CANDIDATES = 40
+#: Title search: titles matching an expression read and compared with the cited one at
+#: most; a match of more is ranked by FTS5's bm25 first (see ``_title_candidates``).
+TITLE_SCAN = 2000
 #: Two formats of one dump family give the same Record.id; the richer one is kept.
 FORMAT_ORDER = {"inspire": 0, "inspire-corpus": 1, "arxiv": 0, "arxiv-corpus": 1}
 
@@ -1217,16 +1222,14 @@ class LocalIndex:
         # Rarest token first: the titles holding all three rarest words (a handful,
         # at any index size) usually contain the cited one; only when none of them
         # is close enough does the typo-tolerant expression run.
-        stages = [(self._precise_expression(words, freq), PRECISE_ACCEPT),
-                  (self._match_expression(norm, (words, freq)), 0.0)]
-        for match, accept in stages:
+        stages: list[tuple[Callable[[], str], float]] = [
+            (lambda: self._precise_expression(words, freq), PRECISE_ACCEPT),
+            (lambda: self._match_expression(norm, (words, freq)), 0.0)]
+        for expression, accept in stages:
+            match = expression()  # the tolerant one only when the precise one failed
             if not match:
                 continue
-            cand = self._conn.execute(
-                "SELECT r.rid, r.norm_title, r.surnames, r.year, r.origin, r.format"
-                " FROM records r WHERE r.rid IN"
-                " (SELECT rowid FROM title_fts WHERE title_fts MATCH ? ORDER BY rank LIMIT ?)",
-                (match, TITLE_CANDIDATES)).fetchall()
+            cand = self._title_candidates(norm, match)
             scored = []
             for rid, cand_title, surnames, cand_year, origin, fmt in cand:
                 score = fuzz.ratio(norm, cand_title) / 100.0
@@ -1266,6 +1269,36 @@ class LocalIndex:
                     break
         return found
 
+    def _title_candidates(self, norm: str,
+                          match: str) -> list[tuple[int, str, str, str, str, str]]:
+        """(rid, norm_title, surnames, year, origin, format) of the :data:`TITLE_CANDIDATES`
+        titles matching ``match`` most similar to ``norm``.
+
+        When at most :data:`TITLE_SCAN` titles match (the expressions are built to match
+        a few hundred at any index size), all are read and the most similar kept. FTS5's
+        bm25 ranking is what takes over above that: it weighs each word by its rarity,
+        which FTS5 counts by reading the word's whole posting list on every query, so a
+        common word of a big index (a million titles hold "model" at ten million
+        records) costs far more than reading the matching titles themselves; and bm25's
+        best forty need not hold the most similar title.
+        """
+        cols = "r.rid, r.norm_title, r.surnames, r.year, r.origin, r.format"
+        sql = ("SELECT {} FROM records r WHERE r.rid IN"
+               " (SELECT rowid FROM title_fts WHERE title_fts MATCH ? {} LIMIT ?)")
+        titles = self._conn.execute(sql.format("r.rid, r.norm_title", ""),
+                                    (match, TITLE_SCAN + 1)).fetchall()
+        if len(titles) > TITLE_SCAN:
+            return self._conn.execute(sql.format(cols, "ORDER BY rank"),
+                                      (match, TITLE_CANDIDATES)).fetchall()
+        if not titles:
+            return []
+        if len(titles) > TITLE_CANDIDATES:
+            titles = heapq.nlargest(TITLE_CANDIDATES, titles,
+                                    key=lambda t: (fuzz.ratio(norm, t[1]), -t[0]))
+        return self._conn.execute(
+            f"SELECT {cols} FROM records r WHERE r.rid IN ({','.join('?' * len(titles))})",
+            [t[0] for t in titles]).fetchall()
+
     def _title_words(self, norm: str) -> tuple[list[str], dict[str, int]]:
         """The query's content words, and the document frequency of the known ones."""
         words = [w for w in dict.fromkeys(norm.split())
@@ -1288,6 +1321,13 @@ class LocalIndex:
         rare = sorted((w for w in words if w in freq), key=lambda w: _rarity(w, freq))[:3]
         return " AND ".join(f'"{w}"' for w in rare) if len(rare) >= 2 else ""
 
+    def _titles_with(self, a: str, b: str) -> int:
+        """How many titles hold both words, counted up to one more than
+        :data:`TITLE_POSTINGS_BUDGET`."""
+        return int(self._conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM title_fts WHERE title_fts MATCH ? LIMIT ?)",
+            (f'"{a}" AND "{b}"', TITLE_POSTINGS_BUDGET + 1)).fetchone()[0])
+
     def _match_expression(self, norm: str,
                           known: tuple[list[str], dict[str, int]] | None = None) -> str:
         """An FTS5 expression over the query's rarest known words, of bounded cost.
@@ -1298,8 +1338,11 @@ class LocalIndex:
         :data:`TITLE_POSTINGS_BUDGET` whatever the size of the index (rarest token
         first): the rarest words are matched alone while their frequencies add up
         to at most the budget; the rest of the four rarest words must occur in
-        pairs (``"a" AND "b"``), whose intersections are small even when each word
-        is in a hundred thousand titles. Four words suffice: a typo drops one word
+        pairs (``"a" AND "b"``) that share at most the budget of titles: as if
+        independent (their frequencies' product over the index size), and counted
+        when both are common, for words that come together ("monte carlo",
+        "reissner nordstrom": 10,000 titles at ten million records) share far more;
+        a pair over the budget needs a third word. Four words suffice: a typo drops one word
         (a misspelt word is unknown and left out, unless it happens to be another
         real word), not the title, and two typos still leave a matching word or
         pair. A title of fewer than three known words also gets prefix terms
@@ -1321,7 +1364,9 @@ class LocalIndex:
         size = self._size()
         for i, a in enumerate(rest):
             for j, b in enumerate(rest[i + 1:], i + 1):
-                if freq[a] * freq[b] / size <= TITLE_POSTINGS_BUDGET:
+                if freq[a] * freq[b] / size <= TITLE_POSTINGS_BUDGET and (
+                        min(freq[a], freq[b]) <= TITLE_POSTINGS_BUDGET
+                        or self._titles_with(a, b) <= TITLE_POSTINGS_BUDGET):
                     terms.append(f'("{a}" AND "{b}")')
                 else:  # two common words ("gamma ray"): a third must be there too
                     terms += [f'("{a}" AND "{b}" AND "{c}")' for c in rest[j + 1:]]

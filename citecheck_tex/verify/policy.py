@@ -572,14 +572,17 @@ def _ambiguous(entry: Entry, chosen: Comparison, tied: Sequence[Comparison],
                    attempts=attempts, checks=chosen.checks, facts=facts)
 
 
-def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
+def decide(entry: Entry, answers: Sequence[Answer], settings: Settings,
+           comparisons: Sequence[Comparison] | None = None) -> Verdict:
     """Label one entry from the answers of the sources consulted for it.
 
     A free-text reference the parser could not read well (``Entry.parse_issue``) is
     never MAJOR, also with ``index_complete``: what looks fabricated or hijacked may
-    be a misread; it is UNVERIFIED with the reason.
+    be a misread; it is UNVERIFIED with the reason. ``comparisons``: what
+    :func:`compare_all` gives for these answers, when the caller has it already (the
+    cascade compares an entry once per new answer, not once per question about it).
     """
-    verdict = _decide(entry, answers, settings)
+    verdict = _decide(entry, answers, settings, comparisons)
     if verdict.label is Label.MAJOR and entry.parse_issue:
         return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, suggested=None,
                        code=VerdictCode.UNRELIABLE_PARSE,
@@ -588,7 +591,8 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdi
     return verdict
 
 
-def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verdict:
+def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings,
+            comparisons: Sequence[Comparison] | None = None) -> Verdict:
     attempts = attempts_of(answers)
     reason = skip_reason(entry)
     if reason is not None:
@@ -597,7 +601,7 @@ def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings) -> Verd
     failed = [a for a in answers if a.status.failed]
     failed_names = ", ".join(sorted({a.source for a in failed}))
     asked = [a for a in answers if a.status is not SourceStatus.SKIPPED]
-    comps = compare_all(entry, answers)
+    comps = list(comparisons) if comparisons is not None else compare_all(entry, answers)
 
     def unverified(code: VerdictCode, **facts: str) -> Verdict:
         return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, code, attempts=attempts,

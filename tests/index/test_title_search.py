@@ -143,3 +143,41 @@ def test_equal_titles_rank_the_record_with_the_cited_authors_first(tmp_path: Pat
             found = index.search_title(entry.title, authors=[p.full_family for p in entry.authors],
                                        year=entry.year)
             assert found[0].id.endswith(":" + entry.key), (entry.key, [r.id for r in found])
+
+
+def test_most_similar_matching_title_is_a_candidate(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The candidates are the matching titles most similar to the cited one, not the ones
+    bm25 ranks first (it prefers short titles, and costs a read of every posting list of
+    the query's words: issue 15); bm25 still ranks a match of more than TITLE_SCAN."""
+    target = "Quasar lensing survey of the southern sky with the new telescope array"
+    short = [f"Quasar lensing survey southern sky new telescope {i}" for i in range(10)]
+    with LocalIndex.open(tmp_path / "q.sqlite") as index:
+        index.add_file(_bib(tmp_path / "q.bib", [*short, target]))
+    query = "Quasar lensing survey of the southern sky with the new telescope aray"
+    monkeypatch.setattr(local_index, "TITLE_CANDIDATES", 2)
+    with LocalIndex.open(tmp_path / "q.sqlite", create=False, readonly=True) as index:
+        found = index.search_title(query)
+        assert found[0].title == target and found[0].score > 0.95
+        monkeypatch.setattr(local_index, "TITLE_SCAN", 5)  # 11 titles match: bm25's best two
+        assert index.search_title(query)[0].title in short
+
+
+def test_pair_of_words_that_come_together_needs_a_third(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Reissner" and "Nordstrom" are in 40 titles each, always together: as if they were
+    independent, they would share 40 * 40 / 380 = 4 titles, within a budget of 10; counted,
+    they share 40, so the pair alone is no term (issue 15: at ten million records such
+    pairs, "monte carlo", "off shell", matched ten thousand titles per search)."""
+    titles = [f"Reissner Nordstrom black hole {i}" for i in range(40)]
+    titles += [f"Charged matter {i}" for i in range(20)] + [f"Dust grains {i}" for i in range(20)]
+    titles += [f"Filler paper {i}" for i in range(300)]
+    with LocalIndex.open(tmp_path / "p.sqlite") as index:
+        index.add_file(_bib(tmp_path / "p.bib", titles))
+    monkeypatch.setattr(local_index, "TITLE_POSTINGS_BUDGET", 10)
+    with LocalIndex.open(tmp_path / "p.sqlite", create=False, readonly=True) as index:
+        expression = index._match_expression("charged dust reissner nordstrom")
+        assert '("charged" AND "dust")' in expression  # 20 and 20 titles, none together
+        assert '("charged" AND "reissner")' in expression
+        assert '("nordstrom" AND "reissner")' not in expression  # nordstrom: longer, first
+        assert index._titles_with("reissner", "nordstrom") == 11  # counted up to budget + 1
