@@ -270,17 +270,9 @@ class _Interrupts:
             return
         raise KeyboardInterrupt
 
-    @contextlib.contextmanager
-    def installed(self) -> Iterator[None]:
+    def installed(self) -> contextlib.AbstractContextManager[None]:
         """The handler in force within the block (the previous one restored after)."""
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        before = signal.signal(signal.SIGINT, self._handler)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, before)
+        return _sigint_as(self._handler)
 
     @contextlib.contextmanager
     def deferred(self) -> Iterator[None]:
@@ -301,19 +293,25 @@ class _Interrupts:
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the LocalCluster starts its worker processes, which inherit
-    it: Ctrl-C in a terminal goes to every process of the group, and only this one
-    should act on it (it stops the cluster and writes what was done; a worker that got
-    it would die with a traceback of its own). Nothing changes off the main thread."""
+def _sigint_as(handler: Any) -> Iterator[None]:
+    """``handler`` (a function or ``signal.SIG_IGN``) answers SIGINT within the block, the
+    previous one after it. Nothing changes off the main thread (only it has handlers)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = signal.signal(signal.SIGINT, handler)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def _sigint_ignored() -> contextlib.AbstractContextManager[None]:
+    """SIGINT ignored while the LocalCluster starts its worker processes, which inherit
+    it: Ctrl-C in a terminal goes to every process of the group, and only this one
+    should act on it (it stops the cluster and writes what was done; a worker that got
+    it would die with a traceback of its own)."""
+    return _sigint_as(signal.SIG_IGN)
 
 
 def coalesce_worker_messages(dask_worker: Any, interval_s: float = WORKER_SEND_INTERVAL_S

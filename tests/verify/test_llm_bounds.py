@@ -12,7 +12,7 @@ import pytest
 
 from citecheck_tex.config import Settings
 from citecheck_tex.llm import make_client
-from citecheck_tex.model import EntryOrigin, Label
+from citecheck_tex.model import Entry, EntryOrigin, Label, Verdict
 from citecheck_tex.tex import llm_parse
 from citecheck_tex.verify import llm
 from citecheck_tex.verify.policy import decide
@@ -28,6 +28,19 @@ def _settings(server: HostileChatServer, tmp_path: Path) -> Settings:
                    max_retries=0, timeout_s=10.0)
 
 
+async def _judge_then_apply(fabricated: Entry, before: Verdict, settings: Settings, *,
+                            budget_s: float) -> tuple[llm.LlmJudgement, list[object], int]:
+    """The judge asked about ``fabricated`` alone, then through ``apply_llm`` with one
+    client (one session): the judgement, the verdicts out, the failures counted."""
+    client = make_client(settings, budget_s=budget_s)
+    try:
+        j = await llm.llm_judge(fabricated, MONOPOLES, settings, client=client)
+        out, usage = await llm.apply_llm([(before, MONOPOLES)], settings, client=client)
+    finally:
+        await client.close()
+    return j, list(out), usage.failures
+
+
 @pytest.mark.parametrize(("mode", "why"), [
     ("flood", "an answer of more than 20 MB (20 MB seen)"),  # not the 30 MB: it stopped
     ("drip", "no complete answer within 1 s (time budget of one request)"),
@@ -39,17 +52,9 @@ def test_a_flooding_or_dripping_llm_server_leaves_the_verdict(
     before = decide(fabricated, [], Settings())  # nothing found: UNVERIFIED
     assert before.label is Label.UNVERIFIED
 
-    async def run(settings: Settings) -> tuple[llm.LlmJudgement, list[object], int]:
-        client = make_client(settings, budget_s=1.0)
-        try:
-            j = await llm.llm_judge(fabricated, MONOPOLES, settings, client=client)
-            out, usage = await llm.apply_llm([(before, MONOPOLES)], settings, client=client)
-        finally:
-            await client.close()
-        return j, list(out), usage.failures
-
     with HostileChatServer(mode) as server:
-        j, out, failures = asyncio.run(run(_settings(server, tmp_path)))
+        j, out, failures = asyncio.run(_judge_then_apply(
+            fabricated, before, _settings(server, tmp_path), budget_s=1.0))
     assert not j.ok and why in j.error and j.error.startswith("AnswerRefused")
     assert out == [before] and failures == 1
 
@@ -72,18 +77,10 @@ def test_a_flooding_llm_server_is_read_once_not_once_per_retry(tmp_path: Path) -
     fabricated = entry(title="Quantum chromodynamic monopoles in fabricated lattices")
     before = decide(fabricated, [], Settings())
 
-    async def run(settings: Settings) -> tuple[llm.LlmJudgement, int]:
-        client = make_client(settings, budget_s=5.0)
-        try:
-            j = await llm.llm_judge(fabricated, MONOPOLES, settings, client=client)
-            _out, usage = await llm.apply_llm([(before, MONOPOLES)], settings, client=client)
-        finally:
-            await client.close()
-        return j, usage.failures
-
     with HostileChatServer("flood") as server:
         settings = replace(_settings(server, tmp_path), max_retries=2)
-        j, failures = asyncio.run(run(settings))
+        j, _out, failures = asyncio.run(_judge_then_apply(fabricated, before, settings,
+                                                          budget_s=5.0))
         served = server.requests
     assert not j.ok and failures == 1
     assert served == 1
