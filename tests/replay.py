@@ -82,6 +82,19 @@ class _Drop:
 
 DROP = _Drop()
 
+#: Three references the recorded arXiv answers in tests/fixtures/api/arxiv.jsonl settle:
+#: a real paper (1605.08386), the same with a wrong year, and a fabricated one whose
+#: arXiv id (1602.87451) the recorded answer says does not exist.
+ARXIV_BIB = r"""
+@article{real, author = {Stanley, Caprice and Windisch, Tobias},
+  title = {Heat-bath random walks with {Markov} bases}, year = {2016}, eprint = {1605.08386}}
+@article{wrongyear, author = {Stanley, C. and Windisch, T.},
+  title = {Heat-bath random walks with Markov bases}, year = {2013}, eprint = {1605.08386}}
+@article{fake, author = {Farnsworth, Q. and Qanzar, L.},
+  title = {Temporal Dynamics of Quantum Gravitational Waves Using the HelioTrace Method},
+  year = {2016}, eprint = {1602.87451}}
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Request:

@@ -13,20 +13,12 @@ from citecheck_tex.model import Label, QueryKind, SourceStatus
 from citecheck_tex.pipeline import check_entries_async
 from citecheck_tex.sources.http import open_http
 from citecheck_tex.tex.bib import parse_bib_text
-from tests.replay import ReplayServer, Reply
+from tests.replay import ARXIV_BIB, ReplayServer, Reply
 from tests.sources.conftest import FAST
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "api"
 
-BIB = r"""
-@article{real, author = {Stanley, Caprice and Windisch, Tobias},
-  title = {Heat-bath random walks with {Markov} bases}, year = {2016}, eprint = {1605.08386}}
-@article{wrongyear, author = {Stanley, C. and Windisch, T.},
-  title = {Heat-bath random walks with Markov bases}, year = {2013}, eprint = {1605.08386}}
-@article{fake, author = {Farnsworth, Q. and Qanzar, L.},
-  title = {Temporal Dynamics of Quantum Gravitational Waves Using the HelioTrace Method},
-  year = {2016}, eprint = {1602.87451}}
-"""
+BIB = ARXIV_BIB
 
 
 def _feeds() -> tuple[str, str]:

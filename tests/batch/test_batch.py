@@ -36,12 +36,10 @@ from citecheck_tex.cli import main  # noqa: E402
 from citecheck_tex.config import Settings  # noqa: E402
 from citecheck_tex.pipeline import check  # noqa: E402
 from citecheck_tex.tex.project import load_project  # noqa: E402
+from tests.batch.samples import AXIONS, FAST, HOLO, offline  # noqa: E402
 from tests.redis_server import RedisServer, redis_server  # noqa: E402, F401 - the fixture
+from tests.replay import ARXIV_BIB  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "sample_papers"
-AXIONS = SAMPLES / "dark_matter_axions"
-HOLO = SAMPLES / "holography_qcd"
 #: Three real references of the holography sample, as a plain-text list (from its refs.bib).
 REFLIST = (
     "[1] J. M. Maldacena, The Large N limit of superconformal field theories and "
@@ -49,23 +47,6 @@ REFLIST = (
     "[2] E. Witten, Anti de Sitter space and holography, Adv. Theor. Math. Phys. 2 (1998) "
     "253, arXiv:hep-th/9802150.\n"
 )
-FAST = BatchOptions(workers=2, processes=False, dashboard=False, paper_timeout_s=120)
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A local index of the sample papers' real records."""
-    from citecheck_tex.sources.local_index import import_files
-
-    path = tmp_path_factory.mktemp("index") / "index.sqlite"
-    import_files(path, sorted(SAMPLES.glob("*/index_records*.jsonl")))
-    return path
-
-
-def offline(index: Path, **kw: object) -> Settings:
-    return replace(Settings(), offline=True, index_path=str(index), cache_path="none",
-                   index_complete=True, sources=("local",), formats=("json",),
-                   **kw)  # type: ignore[arg-type]
 
 
 def make_tarball(path: Path, folder: Path) -> Path:
@@ -362,16 +343,6 @@ def test_gzipped_single_tex_paper_is_read_and_named_by_its_archive(
 
 # ----------------------------------------------------------------- online, global limits
 
-ONLINE_BIB = r"""
-@article{real, author = {Stanley, Caprice and Windisch, Tobias},
-  title = {Heat-bath random walks with {Markov} bases}, year = {2016}, eprint = {1605.08386}}
-@article{wrongyear, author = {Stanley, C. and Windisch, T.},
-  title = {Heat-bath random walks with Markov bases}, year = {2013}, eprint = {1605.08386}}
-@article{fake, author = {Farnsworth, Q. and Qanzar, L.},
-  title = {Temporal Dynamics of Quantum Gravitational Waves Using the HelioTrace Method},
-  year = {2016}, eprint = {1602.87451}}
-"""
-
 
 def online_batch(tmp_path: Path, cache: str, options: BatchOptions) -> tuple[object, object,
                                                                           int, int]:
@@ -384,7 +355,7 @@ def online_batch(tmp_path: Path, cache: str, options: BatchOptions) -> tuple[obj
     root = tmp_path / "in"
     root.mkdir()
     for n in range(4):
-        (root / f"paper{n}.bib").write_text(ONLINE_BIB, encoding="utf-8")
+        (root / f"paper{n}.bib").write_text(ARXIV_BIB, encoding="utf-8")
     with ReplayServer() as server:
         _serve_arxiv(server)
         base = replace(Settings(), base_urls=server.base_urls(), sources=("arxiv",),

@@ -26,32 +26,10 @@ pytest.importorskip("pyarrow.parquet", reason="the batch extra is not installed"
 
 from citecheck_tex.batch.inputs import discover  # noqa: E402
 from citecheck_tex.batch.runner import BatchOptions, run_batch  # noqa: E402
-from citecheck_tex.config import Settings  # noqa: E402
 from citecheck_tex.ignore import add_ignore  # noqa: E402
 from citecheck_tex.pipeline import check  # noqa: E402
 from citecheck_tex.tex.project import load_project  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "sample_papers"
-AXIONS = SAMPLES / "dark_matter_axions"
-HOLO = SAMPLES / "holography_qcd"
-FAST = BatchOptions(workers=2, processes=False, dashboard=False, paper_timeout_s=120)
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A local index of the sample papers' real records."""
-    from citecheck_tex.sources.local_index import import_files
-
-    path = tmp_path_factory.mktemp("index") / "index.sqlite"
-    import_files(path, sorted(SAMPLES.glob("*/index_records*.jsonl")))
-    return path
-
-
-def offline(index: Path) -> Settings:
-    return replace(Settings(), offline=True, index_path=str(index), cache_path="none",
-                   index_complete=True, sources=("local",), formats=("json",))
-
+from tests.batch.samples import AXIONS, FAST, HOLO, ROOT, offline  # noqa: E402
 
 # ----------------------------------------------------------------- a paper's ignore file
 

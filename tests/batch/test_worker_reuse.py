@@ -26,17 +26,7 @@ from citecheck_tex.batch.runner import (  # noqa: E402
 )
 from citecheck_tex.batch.task import check_paper  # noqa: E402
 from citecheck_tex.sources import index_pool  # noqa: E402
-from tests.batch.test_batch import AXIONS, HOLO, SAMPLES, offline  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A local index of the sample papers' real records (as test_batch's)."""
-    from citecheck_tex.sources.local_index import import_files
-
-    path = tmp_path_factory.mktemp("index") / "index.sqlite"
-    import_files(path, sorted(SAMPLES.glob("*/index_records*.jsonl")))
-    return path
+from tests.batch.samples import AXIONS, HOLO, offline  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from citecheck_tex.cache import Cache
 from tests.redis_server import RedisServer
-from tests.replay import ReplayServer, Reply
+from tests.replay import ARXIV_BIB, ReplayServer, Reply
 from tests.test_pipeline_online import _feeds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,16 +61,8 @@ def test_processes_opening_and_writing_at_once_lose_nothing(tmp_path: Path) -> N
     assert (rows, claims, mode) == (4 * 200, 0, "wal")
 
 
-BIB = r"""
-@article{real, author = {Stanley, Caprice and Windisch, Tobias},
-  title = {Heat-bath random walks with {Markov} bases}, year = {2016}, eprint = {1605.08386}}
-@article{wrongyear, author = {Stanley, C. and Windisch, T.},
-  title = {Heat-bath random walks with Markov bases}, year = {2013}, eprint = {1605.08386}}
-@article{fake, author = {Farnsworth, Q. and Qanzar, L.},
-  title = {Temporal Dynamics of Quantum Gravitational Waves Using the HelioTrace Method},
-  year = {2016}, eprint = {1602.87451}}
-@article{other, author = {Doe, J.}, title = {A paper that arXiv does not know}, year = {2019},
-  eprint = {1901.99999}}
+BIB = ARXIV_BIB + r"""@article{other, author = {Doe, J.},
+  title = {A paper that arXiv does not know}, year = {2019}, eprint = {1901.99999}}
 """
 
 CHECKER = r"""
