@@ -122,8 +122,17 @@ CHUNK_BYTES = 2**20
 #: Rows an import writes per transaction, and its page cache (KiB) meanwhile.
 COMMIT_ROWS = 50_000
 IMPORT_CACHE_KIB = 131072
-#: Page cache (KiB) of the sort that merges the staged keys into the lookup tables.
-MERGE_CACHE_KIB = 262144
+#: Page cache (KiB) while the staged keys are merged into the lookup tables. SQLite's
+#: sorter sorts runs of this size and merges them: small runs fit the CPU caches, and
+#: with :data:`MERGE_THREADS` they are sorted by helper threads while the next is read.
+#: Sorting the 2.3 million author+year keys of 1 million records took 3.3 s with a
+#: 256-MiB cache, 1.9 s with 4 MiB and 1.3 s (2.2 s CPU) with 4 MiB and two helper
+#: threads; adding records to a filled index (sorted inserts into its B-trees) was not
+#: slower with the small cache (1.9 s against 2.1 s for 300,000 records into 1 million).
+MERGE_CACHE_KIB = 4096
+#: Helper threads of SQLite's sorter during the merge (``PRAGMA threads``): the parsing
+#: processes have finished by then, so the other cores are free.
+MERGE_THREADS = min(8, os.cpu_count() or 1)
 #: An import that adds at least this share of an index's records merges its title
 #: index into one segment afterwards (FTS5 ``optimize``).
 FTS_OPTIMIZE_SHARE = 0.25
@@ -870,6 +879,7 @@ class LocalIndex:
         if self._stage_from is None:
             return
         conn.execute(f"PRAGMA cache_size=-{MERGE_CACHE_KIB}")
+        conn.execute(f"PRAGMA threads={MERGE_THREADS}")
         for table, columns in _STAGE_COLUMNS.items():
             conn.execute(f"INSERT OR IGNORE INTO {table}({columns}) SELECT {columns}"
                          f" FROM temp.stage_{table} ORDER BY {columns}")
@@ -877,6 +887,7 @@ class LocalIndex:
         for name, target in _RID_INDEXES.items():
             conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
         conn.execute(f"PRAGMA cache_size=-{IMPORT_CACHE_KIB}")
+        conn.execute("PRAGMA threads=0")
         if final:
             size = int(conn.execute("SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0])
             if size - self._stage_from + 1 >= FTS_OPTIMIZE_SHARE * size:
