@@ -322,6 +322,40 @@ def test_new_index_is_left_in_wal_mode_with_one_title_segment(tmp_path: Path) ->
         assert conn.execute("SELECT COUNT(DISTINCT segid) FROM title_fts_idx").fetchone()[0] == 1
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         assert {"doi_rid", "arxiv_rid", "jref_rid"} <= names
+        # filled with the title index's merging off and the sorter's threads on: both
+        # are back as they were for the writes that follow
+        assert _automerge(conn) == local_index.FTS_AUTOMERGE
+        assert conn.execute("PRAGMA threads").fetchone()[0] == 0
+
+
+def _automerge(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT v FROM title_fts_config WHERE k='automerge'").fetchone()
+    return local_index.FTS_AUTOMERGE if row is None else int(row[0])
+
+
+def test_failed_import_into_a_new_index_turns_title_merging_on_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_index, "CHUNK_ROWS", 3)
+    monkeypatch.setattr(local_index, "COMMIT_ROWS", 3)
+    merged: list[int] = []
+    real_begin = LocalIndex._begin_import
+
+    def begin(self: LocalIndex) -> bool:
+        new = real_begin(self)
+        merged.append(_automerge(self._conn))
+        return new
+
+    def failing_write(self: LocalIndex, rows: object, file_id: int) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LocalIndex, "_begin_import", begin)
+    monkeypatch.setattr(LocalIndex, "_write", failing_write)
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index, pytest.raises(KeyboardInterrupt):
+        index.add_file(DATA / "inspire_literature.jsonl", jobs=1)
+    assert merged == [0]  # off while the new index was filled
+    with LocalIndex.open(path) as index:
+        assert _automerge(index._conn) == local_index.FTS_AUTOMERGE
 
 
 def test_byte_ranges_number_bad_lines_as_the_file_does(tmp_path: Path,
