@@ -51,6 +51,7 @@ import gc
 import gzip
 import heapq
 import io
+import itertools
 import json
 import logging
 import marshal
@@ -342,11 +343,6 @@ def _work_person_keys(p: Person) -> _PersonKeys:
             author_key(full) if full is not None else None)
 
 
-#: The optional keys of a stored record's JSON, in their order (:func:`_record_json`).
-_JSON_KEYS = ("title", "authors", "at", "collab", "year", "oy", "venue", "va", "volume",
-              "pages", "doi", "arxiv", "texkeys", "type", "xp", "rn", "cd")
-
-
 def _record_to_json(rec: Record) -> str:
     """Compact JSON of a record: empty fields and the URL its id implies are left out
     (schema 4; the decoder reads the full form of older indexes too)."""
@@ -358,14 +354,43 @@ def _record_json(rec: Record, persons: list[tuple[Any, ...]]) -> str:
     data: dict[str, Any] = {"id": rec.id}
     if rec.url != _default_url(rec.id):
         data["url"] = rec.url
-    # tuples serialise as lists; the keys in this order (_JSON_KEYS), empty values left out
-    values = (rec.title, persons, rec.authors_truncated, rec.collaborations, rec.year,
-              rec.other_years, rec.venue, rec.venue_aliases, rec.volume, rec.pages, rec.doi,
-              rec.arxiv, rec.texkeys, rec.entry_type, rec.extra_pubs, rec.report_numbers,
-              rec.catalogue_dates)
-    for key, value in zip(_JSON_KEYS, values, strict=True):
-        if value:
-            data[key] = value
+    # tuples serialise as lists; the keys always in this order (the stored text of a
+    # record does not change between imports), empty values left out; one test per
+    # field: a loop over (key, value) pairs cost a third more per record
+    if rec.title:
+        data["title"] = rec.title
+    if persons:
+        data["authors"] = persons
+    if rec.authors_truncated:
+        data["at"] = rec.authors_truncated
+    if rec.collaborations:
+        data["collab"] = rec.collaborations
+    if rec.year:
+        data["year"] = rec.year
+    if rec.other_years:
+        data["oy"] = rec.other_years
+    if rec.venue:
+        data["venue"] = rec.venue
+    if rec.venue_aliases:
+        data["va"] = rec.venue_aliases
+    if rec.volume:
+        data["volume"] = rec.volume
+    if rec.pages:
+        data["pages"] = rec.pages
+    if rec.doi:
+        data["doi"] = rec.doi
+    if rec.arxiv:
+        data["arxiv"] = rec.arxiv
+    if rec.texkeys:
+        data["texkeys"] = rec.texkeys
+    if rec.entry_type:
+        data["type"] = rec.entry_type
+    if rec.extra_pubs:
+        data["xp"] = rec.extra_pubs
+    if rec.report_numbers:
+        data["rn"] = rec.report_numbers
+    if rec.catalogue_dates:
+        data["cd"] = rec.catalogue_dates
     try:  # orjson: a sixth of the cost; the same compact text
         return orjson.dumps(data).decode()
     except orjson.JSONEncodeError:  # a lone surrogate: let json say what it makes of it
@@ -935,21 +960,31 @@ class LocalIndex:
         """Upsert a parsed chunk (in the open transaction); returns the number written.
 
         New records only, during an import (the usual case): their lists go to
-        SQLite as parsed, each record's rid being the next free one plus its position
-        (no Python loop per record here: the writer is the one process an import
-        cannot spread over the cores). Otherwise :meth:`_upsert`.
+        SQLite as parsed, the records taking the next free rids in order (no Python
+        loop per record here: the writer is the one process an import cannot spread
+        over the cores). Whether a record is new is not asked first: the ``uid``
+        constraint answers that as the records are inserted, and a chunk that
+        repeats a stored uid (or one of its own) is taken out again and written by
+        :meth:`_upsert`.
         """
-        uids = [r[0] for r in parsed.records]
-        old = self._old_rows(uids)
-        if old or self._stage_from is None or len(set(uids)) != len(uids):
-            return self._upsert(parsed.rows(), file_id, old)
         conn = self._conn
-        first = int(conn.execute("SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0]) + 1
         records = parsed.records
+        if self._stage_from is None:
+            return self._upsert(parsed.rows(), file_id,
+                                self._old_rows([r[0] for r in records]))
+        first = int(conn.execute("SELECT COALESCE(MAX(rid), 0) FROM records").fetchone()[0]) + 1
+        before = conn.total_changes
+        # an INTEGER PRIMARY KEY left out takes MAX(rid) + 1: rid = first + position
         conn.executemany(
-            "INSERT INTO records(rid, uid, origin, format, file, year, norm_title, surnames,"
-            f" data) VALUES({first} + ?, ?, ?, ?, {file_id:d}, ?, ?, ?, ?)",
-            [(i, *r) for i, r in enumerate(records)])
+            "INSERT OR IGNORE INTO records(uid, origin, format, file, year, norm_title,"
+            f" surnames, data) VALUES(?, ?, ?, {file_id:d}, ?, ?, ?, ?)", records)
+        if conn.total_changes - before != len(records):
+            # a uid stored already, or twice in the chunk: its rows go again, and the
+            # chunk is written by _upsert (not in a savepoint: FTS5 writes its pending
+            # terms out as a new segment at every savepoint)
+            conn.execute("DELETE FROM records WHERE rid >= ?", (first,))
+            return self._upsert(parsed.rows(), file_id,
+                                self._old_rows([r[0] for r in records]))
         for table, pairs in zip(_KEY_TABLES, parsed.keys, strict=True):
             if pairs:
                 marks = ",".join("?" * (len(pairs[0]) - 1))
@@ -1517,43 +1552,36 @@ def _prepare(row: IndexRow) -> _Row:
 
     One pass over the authors gives what :func:`_surnames`, :func:`author_year_keys`
     and :func:`_record_to_json` give (the same values: ``tests/index`` compares them),
-    each person's part looked up once (:func:`_person_keys`).
+    each person's part looked up once (:func:`_person_keys`). Written as list
+    comprehensions over the persons' keys: this runs once per record of a dump.
     """
     rec = row.record
-    persons = []
-    family_keys = []
-    von_keys = []
-    names: set[str] = set()
-    taken = 0
-    cache = _PERSON_KEYS
-    for i, p in enumerate(rec.authors):
-        got = cache.get(id(p))  # (the lookup of _person_keys, without its call)
-        stored, has_family, skey, skey_full, akey, akey_full = \
-            got[1] if got is not None else _person_keys(p)
-        persons.append(stored)
-        if has_family:
-            if i < 50:
-                family_keys.append(skey)
-                if skey_full is not None:
-                    von_keys.append(skey_full)
-            if taken < AUTHOR_YEAR_AUTHORS:
-                names.add(akey)
-                if akey_full is not None:
-                    names.add(akey_full)
-                taken += 1
-    candidates = [rec.year, *rec.other_years]
+    get = _PERSON_KEYS.get  # (the lookup of _person_keys, without its call)
+    keys = [got[1] if (got := get(id(p))) is not None else _person_keys(p)
+            for p in rec.authors]
+    head = keys if len(keys) <= 50 else keys[:50]
+    surnames = [k[2] for k in head if k[1]]
+    von = [k[3] for k in head if k[3] is not None]
+    if von:
+        surnames += von
+    years = {y for y in (rec.year, *rec.other_years) if len(y) == 4 and y.isdigit()}
     if rec.extra_pubs:
-        candidates += [pub[3] for pub in rec.extra_pubs]
-    years = {y for y in candidates if len(y) == 4 and y.isdigit()}
+        years.update(y for *_, y in rec.extra_pubs if len(y) == 4 and y.isdigit())
     author_year: tuple[tuple[str, str], ...] = ()
     if years:
-        names.update(author_key(c) for c in rec.collaborations)
+        first = [k for k in keys[:AUTHOR_YEAR_AUTHORS] if k[1]]
+        if len(first) < AUTHOR_YEAR_AUTHORS < len(keys):  # persons without a family name
+            first = list(itertools.islice((k for k in keys if k[1]), AUTHOR_YEAR_AUTHORS))
+        names = {k[4] for k in first}
+        names.update([k[5] for k in first if k[5] is not None])
+        if rec.collaborations:
+            names.update([author_key(c) for c in rec.collaborations])
         names.discard("")
-        author_year = tuple(sorted((n, y) for n in names for y in years))
-    texkeys = tuple(t.lower() for t in row.texkeys) if row.texkeys else ()
-    return (row.uid, row.origin, row.format, rec.year, row.norm_title,
-            " ".join(family_keys + von_keys), _record_json(rec, persons), row.dois,
-            row.arxivs, texkeys, rec.report_numbers, row.jrefs, author_year)
+        author_year = tuple(sorted([(n, y) for n in names for y in years]))
+    texkeys = tuple([t.lower() for t in row.texkeys]) if row.texkeys else ()
+    return (row.uid, row.origin, row.format, rec.year, row.norm_title, " ".join(surnames),
+            _record_json(rec, [k[0] for k in keys]), row.dois, row.arxivs, texkeys,
+            rec.report_numbers, row.jrefs, author_year)
 
 
 #: The lookup tables, in the order of :attr:`_Parsed.keys`.
