@@ -380,3 +380,29 @@ def test_byte_ranges_number_bad_lines_as_the_file_does(tmp_path: Path,
     assert stats[1] == stats[2]
     assert stats[1][1:3] == (13, 2) and [n for n, _ in stats[1][3]] == [4, 10]
     assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")
+
+
+def test_byte_ranges_read_as_bytes_give_what_text_lines_give(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ranges without a carriage return go to orjson as bytes; a line orjson refuses
+    # is read again as text: invalid UTF-8 (replaced), a lone surrogate escape
+    # (json reads it), Unicode white space around a record or as the whole line.
+    monkeypatch.setattr(local_index, "CHUNK_BYTES", 700)
+    lines = [line.encode() for line in (DATA / "inspire_literature.jsonl").read_text(
+        encoding="utf-8").splitlines()[:8]]
+    lines[1] = lines[1].replace(b'"title": "', b'"title": "\xff', 1)
+    lines[2] = lines[2].replace(b'"title": "', b'"title": "\\ud800', 1)
+    assert b"\xff" in lines[1] and b"\\ud800" in lines[2]
+    lines[3] = lines[3] + "\u00a0\u3000".encode()
+    lines[4] = "\u00a0".encode()
+    lines[5] = b"null"
+    path = tmp_path / "dump.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    stats = {}
+    for jobs in (1, 2):
+        with LocalIndex.open(tmp_path / f"{jobs}.sqlite") as index:
+            s = index.add_file(path, jobs=jobs)
+            stats[jobs] = (s.records, s.lines, s.bad, [(p.line, p.message) for p in s.problems])
+    assert stats[1] == stats[2]
+    assert stats[1][0] == 6 and [n for n, _ in stats[1][3]] == [6]  # only "null" is bad
+    assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")
