@@ -188,6 +188,10 @@ def _dict(value: Any) -> _JSON:
 
 
 def _uniq(values: Iterable[str]) -> tuple[str, ...]:
+    """The distinct non-empty values, in order. A list of one value or none (most of a
+    dump's lists of DOIs, e-prints, texkeys, years) is answered without a dict."""
+    if type(values) is list and len(values) < 2:
+        return (values[0],) if values and values[0] else ()
     return tuple(dict.fromkeys(filter(None, values)))
 
 
@@ -290,7 +294,7 @@ def _make_row(
     if isinstance(jrefs, list) and len(jrefs) == 1:  # the usual case: one or none
         keys: tuple[Any, ...] = (jrefs[0],) if jrefs[0] else ()
     else:
-        keys = _uniq(j for j in jrefs if j)  # type: ignore[misc]
+        keys = _uniq([j for j in jrefs if j])  # type: ignore[misc]
     if not (norm or dois or arxivs or rec.texkeys or keys):
         return None
     return IndexRow(uid=uid, origin=origin, format=fmt, record=rec, norm_title=norm,
@@ -347,13 +351,13 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
         else [*all_authors[:MAX_AUTHORS], *all_authors[MAX_AUTHORS:][-1:]]
     authors = tuple(_inspire_person(a) for a in kept if isinstance(a, dict))
     # (each list is often missing: no generator then)
-    collabs = _uniq(_str(c.get("value")) for c in md["collaborations"]) \
+    collabs = _uniq([_str(c.get("value")) for c in md["collaborations"]]) \
         if md.get("collaborations") else ()
-    dois = _uniq(normalize_doi(_str(d.get("value"))) for d in md["dois"]) \
+    dois = _uniq([normalize_doi(_str(d.get("value"))) for d in md["dois"]]) \
         if md.get("dois") else ()
-    arxivs = _uniq(normalize_arxiv(_str(e.get("value"))) for e in md["arxiv_eprints"]) \
+    arxivs = _uniq([normalize_arxiv(_str(e.get("value"))) for e in md["arxiv_eprints"]]) \
         if md.get("arxiv_eprints") else ()
-    texkeys = _uniq(_str(t) for t in md["texkeys"]) if md.get("texkeys") else ()
+    texkeys = _uniq([_str(t) for t in md["texkeys"]]) if md.get("texkeys") else ()
     pubs = [p for p in (_freetext_pub(p) for p in md.get("publication_info") or []
                         if isinstance(p, dict))
             if p.get("journal_title") or p.get("journal_volume")]
@@ -375,8 +379,8 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     catalogue = not published and not md.get("arxiv_eprints")
     year = (published[0] if published else "") or preprint_year \
         or _year_of(md.get("earliest_date"))
-    other = _uniq(y for y in (*published[1:], preprint_year, _year_of(md.get("earliest_date")))
-                  if y != year)
+    other = _uniq([y for y in (*published[1:], preprint_year, _year_of(md.get("earliest_date")))
+                   if y != year])
     extra = tuple(
         (inspire_venue(p.get("journal_title")), _str(p.get("journal_volume")),
          _pages(_str(p.get("page_start")), _str(p.get("page_end"))) or _str(p.get("artid")),
@@ -411,8 +415,8 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
 def inspire_corpus_row(obj: _JSON) -> IndexRow | None:
     """Row of the project corpus format (``inspire_hep_records.jsonl``)."""
     recid = _str(obj.get("recid"))
-    dois = _uniq(normalize_doi(_str(d)) for d in obj.get("doi") or [])
-    arxivs = _uniq(normalize_arxiv(_str(a)) for a in obj.get("arxiv") or [])
+    dois = _uniq([normalize_doi(_str(d)) for d in obj.get("doi") or []])
+    arxivs = _uniq([normalize_arxiv(_str(a)) for a in obj.get("arxiv") or []])
     doi = dois[0] if dois else ""
     arxiv = arxivs[0] if arxivs else ""
     pubs = [p for p in obj.get("publication_info") or [] if isinstance(p, dict)]
@@ -430,11 +434,11 @@ def inspire_corpus_row(obj: _JSON) -> IndexRow | None:
     rec = Record(
         source=SOURCE_NAME, id=uid, url=url, title=latex_to_text(_str(obj.get("title"))),
         authors=tuple(parse_display_name(_str(a)) for a in obj.get("authors") or []),
-        collaborations=_uniq(_str(c) for c in obj.get("collaborations") or []),
+        collaborations=_uniq([_str(c) for c in obj.get("collaborations") or []]),
         year=year, other_years=_uniq([date_year] if date_year != year else []), venue=venue,
         venue_aliases=(journal_display(venue),) if venue else (),
         volume=_str(main.get("volume")), pages=_str(main.get("pages")), doi=doi, arxiv=arxiv,
-        texkeys=_uniq(_str(t) for t in obj.get("texkey") or []),
+        texkeys=_uniq([_str(t) for t in obj.get("texkey") or []]),
         entry_type=_entry_type("", bool(venue), bool(arxiv)),
         extra_pubs=tuple((_str(p.get("journal")), _str(p.get("volume")), _str(p.get("pages")),
                           _str(p.get("year"))) for p in pubs[1:]),
@@ -561,7 +565,7 @@ def _arxiv_common(
     arxiv = normalize_arxiv(ident)
     if not arxiv:
         return None
-    dois = _uniq(normalize_doi(d) for d in doi_field.split()) if doi_field else ()
+    dois = _uniq([normalize_doi(d) for d in doi_field.split()]) if doi_field else ()
     journal, volume, page, pub_year = parse_journal_ref(journal_ref) if journal_ref else (
         "", "", "", "")
     year = pub_year or v1_year

@@ -198,12 +198,15 @@ def test_common_author_and_year_narrowed_by_the_second_author(
         assert [r.id for r in found] == ["bib:doe.bib:k7"]
 
 
+@pytest.mark.parametrize("chunk", [4, 20])
 def test_record_repeated_later_in_a_file_replaces_its_staged_keys(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
     # The keys of new records are staged and merged at the end of an import; a record
     # that comes again in a later chunk forces a merge first, so its first keys can be
-    # deleted like those of any replaced record.
-    monkeypatch.setattr(local_index, "CHUNK_ROWS", 4)
+    # deleted like those of any replaced record. Chunks of 4: the third holds two new
+    # records and two repeated ones (taken out again after the insert that found
+    # them); of 20: one chunk holds both copies.
+    monkeypatch.setattr(local_index, "CHUNK_ROWS", chunk)
     lines = (DATA / "inspire_literature.jsonl").read_text(encoding="utf-8").splitlines()
     changed = [line.replace("10.1016/0550-3213(76)90173-5", "10.9999/changed")
                .replace("Magnetic Monopoles", "Electric Dipoles")
@@ -214,7 +217,9 @@ def test_record_repeated_later_in_a_file_replaces_its_staged_keys(
     once.write_text("\n".join(changed + lines[5:10]) + "\n", encoding="utf-8")
     for name, path in (("twice", twice), ("once", once)):
         with LocalIndex.open(tmp_path / f"{name}.sqlite") as index:
-            assert index.add_file(path, jobs=1).records == (15 if name == "twice" else 10)
+            # (rows written: a record twice in one chunk is written once)
+            written = 15 if name == "twice" and chunk == 4 else 10
+            assert index.add_file(path, jobs=1).records == written
             assert index.by_doi("10.1016/0550-3213(76)90173-5") == []
             assert index.by_author_year(["Corrigan"], "1976") == []
             assert [r.id for r in index.by_doi("10.9999/changed")] == ["inspire:100761"]
@@ -322,6 +327,40 @@ def test_new_index_is_left_in_wal_mode_with_one_title_segment(tmp_path: Path) ->
         assert conn.execute("SELECT COUNT(DISTINCT segid) FROM title_fts_idx").fetchone()[0] == 1
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         assert {"doi_rid", "arxiv_rid", "jref_rid"} <= names
+        # filled with the title index's merging off and the sorter's threads on: both
+        # are back as they were for the writes that follow
+        assert _automerge(conn) == local_index.FTS_AUTOMERGE
+        assert conn.execute("PRAGMA threads").fetchone()[0] == 0
+
+
+def _automerge(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT v FROM title_fts_config WHERE k='automerge'").fetchone()
+    return local_index.FTS_AUTOMERGE if row is None else int(row[0])
+
+
+def test_failed_import_into_a_new_index_turns_title_merging_on_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_index, "CHUNK_ROWS", 3)
+    monkeypatch.setattr(local_index, "COMMIT_ROWS", 3)
+    merged: list[int] = []
+    real_begin = LocalIndex._begin_import
+
+    def begin(self: LocalIndex) -> bool:
+        new = real_begin(self)
+        merged.append(_automerge(self._conn))
+        return new
+
+    def failing_write(self: LocalIndex, rows: object, file_id: int) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LocalIndex, "_begin_import", begin)
+    monkeypatch.setattr(LocalIndex, "_write", failing_write)
+    path = tmp_path / "i.sqlite"
+    with LocalIndex.open(path) as index, pytest.raises(KeyboardInterrupt):
+        index.add_file(DATA / "inspire_literature.jsonl", jobs=1)
+    assert merged == [0]  # off while the new index was filled
+    with LocalIndex.open(path) as index:
+        assert _automerge(index._conn) == local_index.FTS_AUTOMERGE
 
 
 def test_byte_ranges_number_bad_lines_as_the_file_does(tmp_path: Path,
@@ -340,4 +379,30 @@ def test_byte_ranges_number_bad_lines_as_the_file_does(tmp_path: Path,
             stats[jobs] = (s.records, s.lines, s.bad, [(p.line, p.message) for p in s.problems])
     assert stats[1] == stats[2]
     assert stats[1][1:3] == (13, 2) and [n for n, _ in stats[1][3]] == [4, 10]
+    assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")
+
+
+def test_byte_ranges_read_as_bytes_give_what_text_lines_give(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ranges without a carriage return go to orjson as bytes; a line orjson refuses
+    # is read again as text: invalid UTF-8 (replaced), a lone surrogate escape
+    # (json reads it), Unicode white space around a record or as the whole line.
+    monkeypatch.setattr(local_index, "CHUNK_BYTES", 700)
+    lines = [line.encode() for line in (DATA / "inspire_literature.jsonl").read_text(
+        encoding="utf-8").splitlines()[:8]]
+    lines[1] = lines[1].replace(b'"title": "', b'"title": "\xff', 1)
+    lines[2] = lines[2].replace(b'"title": "', b'"title": "\\ud800', 1)
+    assert b"\xff" in lines[1] and b"\\ud800" in lines[2]
+    lines[3] = lines[3] + "\u00a0\u3000".encode()
+    lines[4] = "\u00a0".encode()
+    lines[5] = b"null"
+    path = tmp_path / "dump.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    stats = {}
+    for jobs in (1, 2):
+        with LocalIndex.open(tmp_path / f"{jobs}.sqlite") as index:
+            s = index.add_file(path, jobs=jobs)
+            stats[jobs] = (s.records, s.lines, s.bad, [(p.line, p.message) for p in s.problems])
+    assert stats[1] == stats[2]
+    assert stats[1][0] == 6 and [n for n, _ in stats[1][3]] == [6]  # only "null" is bad
     assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")
