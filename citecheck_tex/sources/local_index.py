@@ -28,9 +28,9 @@ by byte ranges they read themselves) into table-shaped lists; this process write
 them in file order. The records go to ``records`` and their titles to the title
 index at once (in rid order); the lookup keys of new records go to TEMP staging
 tables and are merged into the lookup tables sorted, once, at the end (B-trees
-filled in key order; FTS5 ``optimize`` when the import added a good part of the
-index). A new index is written with an in-memory journal and without syncs
-meanwhile. A ``meta`` marker (``import_pending``) stands while keys are staged: the
+filled in key order, sorted in small runs by SQLite's helper threads; FTS5
+``optimize`` when the import added a good part of the index). A new index is written
+with an in-memory journal, without syncs and without FTS5's automerge meanwhile. A ``meta`` marker (``import_pending``) stands while keys are staged: the
 next writable opening removes the records of an interrupted import (they have no
 keys yet) and their titles, and a new index whose import was killed is refused
 (delete it and import again).
