@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -363,6 +364,19 @@ def test_failed_import_into_a_new_index_turns_title_merging_on_again(
         assert _automerge(index._conn) == local_index.FTS_AUTOMERGE
 
 
+def _serial_and_parallel(tmp_path: Path, path: Path) -> tuple[Any, ...]:
+    """(records, lines, bad, problems) of importing ``path`` in this process (text lines)
+    and in two (byte ranges), which must agree, as must the two indexes."""
+    stats = {}
+    for jobs in (1, 2):
+        with LocalIndex.open(tmp_path / f"{jobs}.sqlite") as index:
+            s = index.add_file(path, jobs=jobs)
+            stats[jobs] = (s.records, s.lines, s.bad, [(p.line, p.message) for p in s.problems])
+    assert stats[1] == stats[2]
+    assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")
+    return stats[1]
+
+
 def test_byte_ranges_number_bad_lines_as_the_file_does(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(local_index, "CHUNK_BYTES", 700)  # ranges of one or two lines
@@ -372,14 +386,8 @@ def test_byte_ranges_number_bad_lines_as_the_file_does(tmp_path: Path,
     path = tmp_path / "dump.jsonl"
     # Windows and old-Mac line ends, an empty line, no newline at the end
     path.write_bytes(("\r\n".join(lines[:6]) + "\n\n" + "\r".join(lines[6:])).encode())
-    stats = {}
-    for jobs in (1, 2):
-        with LocalIndex.open(tmp_path / f"{jobs}.sqlite") as index:
-            s = index.add_file(path, jobs=jobs)
-            stats[jobs] = (s.records, s.lines, s.bad, [(p.line, p.message) for p in s.problems])
-    assert stats[1] == stats[2]
-    assert stats[1][1:3] == (13, 2) and [n for n, _ in stats[1][3]] == [4, 10]
-    assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")
+    stats = _serial_and_parallel(tmp_path, path)
+    assert stats[1:3] == (13, 2) and [n for n, _ in stats[3]] == [4, 10]
 
 
 def test_byte_ranges_read_as_bytes_give_what_text_lines_give(
@@ -398,11 +406,5 @@ def test_byte_ranges_read_as_bytes_give_what_text_lines_give(
     lines[5] = b"null"
     path = tmp_path / "dump.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
-    stats = {}
-    for jobs in (1, 2):
-        with LocalIndex.open(tmp_path / f"{jobs}.sqlite") as index:
-            s = index.add_file(path, jobs=jobs)
-            stats[jobs] = (s.records, s.lines, s.bad, [(p.line, p.message) for p in s.problems])
-    assert stats[1] == stats[2]
-    assert stats[1][0] == 6 and [n for n, _ in stats[1][3]] == [6]  # only "null" is bad
-    assert _dump(tmp_path / "1.sqlite") == _dump(tmp_path / "2.sqlite")
+    stats = _serial_and_parallel(tmp_path, path)
+    assert stats[0] == 6 and [n for n, _ in stats[3]] == [6]  # only "null" is bad
