@@ -246,7 +246,11 @@ def start_global_limiter(client: Any) -> GlobalLimiterHandle:
     return GlobalLimiterHandle(str(actor.key), str(actor._address), future)
 
 
-def _board_call(actor: Any) -> BoardCall:
+def board_call(handle: GlobalLimiterHandle) -> BoardCall:
+    """Calls of the board of ``handle`` (made inside a Dask task: the actor is reached
+    through the task's worker; the calls may then come from any thread)."""
+    actor = handle._actor()
+
     def call(method: str, *args: Any) -> Any:
         return getattr(actor, method)(*args).result(BOARD_CALL_TIMEOUT_S)
     return call
@@ -255,9 +259,9 @@ def _board_call(actor: Any) -> BoardCall:
 @contextlib.contextmanager
 def use_global_limiter(handle: GlobalLimiterHandle) -> Iterator[None]:
     """Inside a Dask task: every Http opened in the block takes its slots from the board."""
-    with use_limiter(BoardLimiter(_board_call(handle._actor()))):
+    with use_limiter(BoardLimiter(board_call(handle))):
         yield
 
 
-__all__ = ["BoardLimiter", "GlobalLimiterHandle", "RateBoard", "start_global_limiter",
-           "use_global_limiter"]
+__all__ = ["BoardLimiter", "GlobalLimiterHandle", "RateBoard", "board_call",
+           "start_global_limiter", "use_global_limiter"]

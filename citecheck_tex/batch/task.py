@@ -133,8 +133,7 @@ def _call_with_timeout(fn: Callable[[], T], timeout_s: float, what: str) -> T:
     if box is None:
         _runners.runner = None  # busy with the overrun: the next paper gets another
         logger.debug("%s: left running after the time limit", what)
-        raise CitecheckError(f"not finished within {timeout_s:g} s (the time limit per paper)",
-                             hint="raise --paper-timeout, or check this paper alone")
+        raise _over_time(timeout_s)
     if "error" in box:
         raise box["error"]
     value: T = box["value"]
@@ -182,11 +181,51 @@ def check_paper(paper: Paper, settings: Settings, *, out_dir: str, content: str,
 
 def check_paper_task(paper: Paper, content: str, *, settings: Settings, out_dir: str,
                      settings_key: str, timeout_s: float = 0.0,
-                     limiter: GlobalLimiterHandle | None = None) -> PaperOutcome:
+                     limiter: GlobalLimiterHandle | None = None,
+                     isolated: bool = False) -> PaperOutcome:
     """:func:`check_paper` with the paper and its content hash first (what
-    ``Client.map`` maps over)."""
+    ``Client.map`` maps over); ``isolated``: in a check process of this worker
+    (:mod:`citecheck_tex.batch.checker`), else on this thread."""
+    if isolated:
+        return _check_isolated(paper, content, settings=settings, out_dir=out_dir,
+                               settings_key=settings_key, timeout_s=timeout_s, limiter=limiter)
     return check_paper(paper, settings, out_dir=out_dir, content=content,
                        settings_key=settings_key, timeout_s=timeout_s, limiter=limiter)
+
+
+def _check_isolated(paper: Paper, content: str, *, settings: Settings, out_dir: str,
+                    settings_key: str, timeout_s: float,
+                    limiter: GlobalLimiterHandle | None) -> PaperOutcome:
+    """:func:`check_paper` in a check process of this worker; never raises. Over the
+    time limit the process is killed (and nothing of the paper kept)."""
+    from citecheck_tex.batch.checker import ProcessLostError, pool_for_worker
+
+    t0 = time.perf_counter()
+    board = None
+    if limiter is not None:
+        from citecheck_tex.batch.limiter import board_call
+
+        board = board_call(limiter)  # the actor is reached through this task's worker
+    kwargs = {"out_dir": out_dir, "content": content, "settings_key": settings_key}
+    try:
+        outcome: PaperOutcome = pool_for_worker().run(
+            check_paper, (paper, settings), kwargs, timeout_s=timeout_s, board=board)
+        return outcome
+    except TimeoutError:
+        error = str(_over_time(timeout_s))
+    except ProcessLostError as lost:
+        error = f"its check process ended while checking it: {lost}"
+    except Exception as exc:  # a bug must cost one paper, not the batch
+        logger.exception("internal error on %s", paper.path)
+        error = f"internal error: {type(exc).__name__}: {exc} (please report it)"
+    _forget(paper_dir(Path(out_dir), paper))
+    return PaperOutcome(paper, FAILED, error=error, elapsed_s=time.perf_counter() - t0,
+                        worker=socket.gethostname() + f":{os.getpid()}")
+
+
+def _over_time(timeout_s: float) -> CitecheckError:
+    return CitecheckError(f"not finished within {timeout_s:g} s (the time limit per paper)",
+                          hint="raise --paper-timeout, or check this paper alone")
 
 
 def _check(paper: Paper, settings: Settings, target: Path, content: str, settings_key: str,
