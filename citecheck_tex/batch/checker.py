@@ -57,6 +57,9 @@ CLOSE_WAIT_S = 10.0
 #: How often a job is sent again when its process died before starting it (killed for
 #: another job's overrun, or crashed on another job).
 MAX_RESENDS = 3
+#: The smallest address-space limit a check process gets (its threads' stacks and
+#: malloc arenas reserve far more address space than they use).
+MIN_MEMORY_LIMIT = 1 << 30
 
 
 class ProcessLostError(Exception):
@@ -83,9 +86,15 @@ class _Job:
 
 
 class CheckProcess:
-    """One child process that runs the functions sent to it, one at a time, in order."""
+    """One child process that runs the functions sent to it, one at a time, in order.
 
-    def __init__(self) -> None:
+    ``memory_limit`` (bytes, 0: none) caps its address space (``RLIMIT_AS``, at least
+    :data:`MIN_MEMORY_LIMIT`): a job that needs more gets a ``MemoryError`` instead of
+    growing until the system runs out (a Dask worker's own memory limit does not see
+    its child processes).
+    """
+
+    def __init__(self, memory_limit: int = 0) -> None:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         env = dict(os.environ)
@@ -94,7 +103,8 @@ class CheckProcess:
         try:
             # -P: the working directory is not put first on the child's sys.path
             self.proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-                [sys.executable, "-P", "-m", __name__, str(to_child_r), str(from_child_w)],
+                [sys.executable, "-P", "-m", __name__, str(to_child_r), str(from_child_w),
+                 str(max(memory_limit, MIN_MEMORY_LIMIT) if memory_limit > 0 else 0)],
                 pass_fds=(to_child_r, from_child_w), env=env, stdin=subprocess.DEVNULL)
         except BaseException:
             os.close(to_child_w)
@@ -266,8 +276,9 @@ class CheckPool:
     """The check processes of one Dask worker: up to ``size``, started when needed; a job
     goes to the one with the fewest jobs waiting."""
 
-    def __init__(self, size: int = 1) -> None:
+    def __init__(self, size: int = 1, memory_limit: int = 0) -> None:
         self.size = max(1, size)
+        self.memory_limit = memory_limit
         self._procs: list[CheckProcess] = []
         self._lock = threading.Lock()
 
@@ -283,7 +294,7 @@ class CheckPool:
             if idle:
                 return idle[0]
             if len(self._procs) < self.size:
-                self._procs.append(CheckProcess())
+                self._procs.append(CheckProcess(self.memory_limit))
                 return self._procs[-1]
             return min(self._procs, key=CheckProcess.in_flight)
 
@@ -292,7 +303,7 @@ class CheckPool:
         with self._lock:
             self._procs = [p for p in self._procs if not p.dead]
             while len(self._procs) < self.size:
-                self._procs.append(CheckProcess())
+                self._procs.append(CheckProcess(self.memory_limit))
 
     def run(self, fn: Callable[..., Any], args: Sequence[Any] = (),
             kwargs: Mapping[str, Any] | None = None, *, timeout_s: float = 0.0,
@@ -330,7 +341,8 @@ POOL_ATTRIBUTE = "_citecheck_check_pool"
 
 def pool_of(worker: Any) -> CheckPool:
     """The pool of the Dask ``worker`` (one process per :data:`THREADS_PER_PROCESS` of its
-    threads), made on first use; None: the pool of this process outside a worker."""
+    threads, each limited to the worker's memory limit), made on first use; None: the
+    pool of this process outside a worker."""
     global _own_pool
     with _pools_lock:
         if worker is None:
@@ -339,7 +351,9 @@ def pool_of(worker: Any) -> CheckPool:
             return _own_pool
         pool: CheckPool | None = getattr(worker, POOL_ATTRIBUTE, None)
         if pool is None:
-            pool = CheckPool(-(-int(worker.state.nthreads) // THREADS_PER_PROCESS))
+            limit = getattr(getattr(worker, "memory_manager", None), "memory_limit", None)
+            pool = CheckPool(-(-int(worker.state.nthreads) // THREADS_PER_PROCESS),
+                             int(limit or 0))
             setattr(worker, POOL_ATTRIBUTE, pool)
         return pool
 
@@ -522,9 +536,18 @@ def _warm_up() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The check process's entry point: ``python -m citecheck_tex.batch.checker R W``."""
+    """The check process's entry point: ``python -m citecheck_tex.batch.checker R W
+    [LIMIT]`` (the pipe's file descriptors, the address-space limit in bytes)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # its worker decides when it stops
     args = list(sys.argv[1:] if argv is None else argv)
+    limit = int(args[2]) if len(args) > 2 else 0
+    if limit > 0:
+        import resource
+
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     serve(int(args[0]), int(args[1]))
     return 0
 

@@ -21,6 +21,7 @@ pytest.importorskip("distributed", reason="the batch extra is not installed "
 pytest.importorskip("pyarrow.parquet", reason="the batch extra is not installed")
 
 from citecheck_tex.batch.checker import (  # noqa: E402
+    MIN_MEMORY_LIMIT,
     CheckPool,
     CheckProcess,
     ProcessLostError,
@@ -169,3 +170,29 @@ def test_a_batch_checks_in_check_processes_and_leaves_none_behind(index: Path,
     assert os.getpid() not in pids  # checked in check processes, not on the worker threads
     assert all(_gone(pid) for pid in pids)  # closed when the batch ended
     assert close_check_processes() == 0
+
+
+def test_a_job_over_the_memory_limit_gets_a_memory_error_and_the_process_goes_on() -> None:
+    pool = CheckPool(1, memory_limit=MIN_MEMORY_LIMIT)
+    try:
+        with pytest.raises(MemoryError):
+            pool.run(bytearray, (4 * MIN_MEMORY_LIMIT,))
+        assert len(pool.run(bytearray, (1 << 20,))) == 1 << 20  # the same process, alive
+        assert len(pool.processes()) == 1
+    finally:
+        pool.close()
+    limited, unlimited = CheckPool(1, memory_limit=MIN_MEMORY_LIMIT), CheckPool(1)
+    try:  # 4 GiB of address space (never touched): refused under the limit only
+        with pytest.raises(OSError, match="Cannot allocate memory"):
+            limited.run(_big_len, (4 * MIN_MEMORY_LIMIT,))
+        assert unlimited.run(_big_len, (4 * MIN_MEMORY_LIMIT,)) == 4 * MIN_MEMORY_LIMIT
+    finally:
+        limited.close()
+        unlimited.close()
+
+
+def _big_len(n: int) -> int:
+    import mmap
+
+    with mmap.mmap(-1, n) as m:  # address space only: the pages are never touched
+        return len(m)
