@@ -29,9 +29,10 @@ HEPML.bib; not declared complete, as a general index is used), no answer cache:
 
 Overhead = batch (1 worker) / single process - 1. The labels of every reference are
 compared between the runs (they must be equal). A resumed run (nothing changed) is
-timed as well. The batch's CPU is also split: the worker processes (reaped children of
-this process, from their start to their end) and this process (client, scheduler,
-nannies), which tells where Dask's cost lands when wall times swing with the load.
+timed as well. The batch's CPU is also split: the worker processes with their check
+processes (reaped children of this process and theirs, from their start to their end)
+and this process (client, scheduler, nannies), which tells where Dask's cost lands when
+wall times swing with the load.
 
 **Online.** ``--online-papers`` of the papers checked online through the real HTTP stack
 with the shipped sources and published rate limits, against one loopback server
