@@ -146,8 +146,11 @@ class CheckProcess:
             self._jobs[job.id] = job
         try:
             self._send(("call", job.id, fn, tuple(args), dict(kwargs or {}), board is not None))
-        except OSError as exc:  # the child is gone: the reader says so to every job
-            self._lost(f"its pipe broke ({exc})")
+        except OSError as exc:  # the child is gone: say why, as the reader would
+            code = None
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.proc.wait(1.0)
+            self._lost(_exit_reason(code) if code is not None else f"its pipe broke ({exc})")
             raise ProcessLostError(self.dead, started=False) from exc
         return job
 
@@ -311,6 +314,7 @@ class CheckPool:
         """``fn(*args, **kwargs)`` in a check process. A job whose process ended before
         beginning it is sent again (to a new one); :class:`ProcessLostError` when it ended
         during the job; :class:`TimeoutError` after ``timeout_s`` seconds of running."""
+        reason = ""
         for _ in range(MAX_RESENDS):
             proc = self._pick()
             try:
@@ -319,10 +323,11 @@ class CheckPool:
             except ProcessLostError as lost:
                 if lost.started:
                     raise
+                reason = str(lost)
                 logger.debug("check process %s ended before a job began (%s): sent again",
                              proc.pid, lost)
-        raise ProcessLostError(f"the check process ended {MAX_RESENDS} times before beginning it",
-                          started=False)
+        raise ProcessLostError(f"{MAX_RESENDS} check processes in a row ended before beginning "
+                               f"it, the last because {reason}", started=False)
 
     def close(self) -> None:
         """Close every process (each finishes its jobs first)."""

@@ -214,7 +214,8 @@ def _check_isolated(paper: Paper, content: str, *, settings: Settings, out_dir: 
     except TimeoutError:
         error = str(_over_time(timeout_s))
     except ProcessLostError as lost:
-        error = f"its check process ended while checking it: {lost}"
+        error = (f"its check process ended while checking it: {lost}" if lost.started
+                 else f"it could not be checked: {lost}")
     except Exception as exc:  # a bug must cost one paper, not the batch
         logger.exception("internal error on %s", paper.path)
         error = f"internal error: {type(exc).__name__}: {exc} (please report it)"

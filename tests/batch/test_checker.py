@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -196,3 +198,17 @@ def _big_len(n: int) -> int:
 
     with mmap.mmap(-1, n) as m:  # address space only: the pages are never touched
         return len(m)
+
+
+def test_a_check_process_that_cannot_start_is_a_clear_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "executable", shutil.which("false"))  # exits 1 at once
+    pool = CheckPool(1)
+    try:
+        with pytest.raises(ProcessLostError, match=re.escape(
+                "3 check processes in a row ended before beginning it, the last because "
+                "it exited with status 1")) as lost:
+            pool.run(os.getpid, timeout_s=30)
+        assert not lost.value.started
+    finally:
+        pool.close()
