@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from citecheck_tex import __version__
 from citecheck_tex.batch.checker import THREADS_PER_PROCESS, close_check_processes
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from distributed import Client
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
 
 #: Settings that change neither a verdict nor a report file: not part of the key (the
 #: index is in it by its resolved path, size and time; where answers are cached does not
@@ -477,7 +476,8 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
         if cluster is not None:  # our own workers only, never a shared cluster's
             with contextlib.suppress(Exception):  # a speed-up, never a reason to fail
                 client.run(coalesce_worker_messages)
-        workers = len(client.scheduler_info().get("workers", {}))
+        info = client.scheduler_info().get("workers", {})
+        workers = len(info)
         dashboard = dashboard_of(client) if options.dashboard or options.scheduler else ""
         if started is not None:
             started(workers, dashboard)
@@ -489,8 +489,7 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
         # cost per paper stays a few milliseconds. The first map holds a paper per
         # worker thread, so the workers start on them while the scheduler takes in the
         # rest (1,000 papers: about 0.1 s of its time)
-        threads = sum(int(w.get("nthreads", 1))
-                      for w in client.scheduler_info().get("workers", {}).values())
+        threads = sum(int(w.get("nthreads", 1)) for w in info.values())
         futures = []
         for part in _split(todo, max(1, threads)):
             futures += client.map(
@@ -543,7 +542,8 @@ def _run_on_dask(todo: Sequence[tuple[Paper, str]], settings: Settings, out_dir:
             cluster.close()
 
 
-def _split(todo: Sequence[T], first: int) -> list[Sequence[T]]:
+def _split(todo: Sequence[tuple[Paper, str]],
+           first: int) -> list[Sequence[tuple[Paper, str]]]:
     """``todo`` as its first ``first`` items and the rest (the empty parts left out)."""
     return [part for part in (todo[:first], todo[first:]) if part]
 
