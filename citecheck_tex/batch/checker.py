@@ -52,7 +52,7 @@ logger = logging.getLogger(__name__)
 #: Task threads a check process serves: while it checks one task's paper, the next
 #: task's paper waits in its pipe.
 THREADS_PER_PROCESS = 2
-#: Seconds a closed check process gets to finish and exit before it is killed.
+#: Seconds a closed check process gets to exit before it is killed.
 CLOSE_WAIT_S = 10.0
 #: How often a job is sent again when its process died before starting it (killed for
 #: another job's overrun, or crashed on another job).
@@ -185,7 +185,9 @@ class CheckProcess:
         self._lost("it was stopped")
 
     def close(self, wait_s: float = CLOSE_WAIT_S) -> None:
-        """Let the process finish its jobs and exit; killed after ``wait_s`` seconds."""
+        """Close its pipe: the process exits at once (a job it is running is dropped;
+        a batch closes its processes when every paper is done); killed if it is still
+        there after ``wait_s`` seconds."""
         with contextlib.suppress(OSError):
             self._out.close()
         try:
@@ -330,7 +332,7 @@ class CheckPool:
                                f"it, the last because {reason}", started=False)
 
     def close(self) -> None:
-        """Close every process (each finishes its jobs first)."""
+        """Close every process (see :meth:`CheckProcess.close`)."""
         with self._lock:
             procs, self._procs = self._procs, []
         for p in procs:
