@@ -413,7 +413,6 @@ class _ChildBoard:
         self._ids = itertools.count()
         self._waiting: dict[int, tuple[threading.Event, list[Any]]] = {}
         self._lock = threading.Lock()
-        self.closed = False
 
     def call_for(self, job_id: int) -> Callable[..., Any]:
         def call(method: str, *args: Any) -> Any:
@@ -421,8 +420,6 @@ class _ChildBoard:
 
             event, box = threading.Event(), list[Any]()
             with self._lock:
-                if self.closed:
-                    raise ConnectionError("the worker is gone")
                 call_id = next(self._ids)
                 self._waiting[call_id] = (event, box)
             self._post(("board", call_id, job_id, method, args))
@@ -443,13 +440,6 @@ class _ChildBoard:
             waiting[1][:] = [ok, value]
             waiting[0].set()
 
-    def close(self) -> None:
-        with self._lock:
-            self.closed = True
-            waiting, self._waiting = list(self._waiting.values()), {}
-        for event, box in waiting:
-            box[:] = [False, "the worker is gone"]
-            event.set()
 
 
 def serve(read_fd: int, write_fd: int) -> None:
@@ -458,7 +448,7 @@ def serve(read_fd: int, write_fd: int) -> None:
     inbox = Connection(read_fd, writable=False)
     outbox = Connection(write_fd, readable=False)
     send_lock = threading.Lock()
-    jobs: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+    jobs: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
 
     def post(msg: tuple[Any, ...]) -> None:
         with send_lock:
@@ -478,13 +468,12 @@ def serve(read_fd: int, write_fd: int) -> None:
                 board.answer(*msg[1:])
         # the worker closed the pipe (the batch is over: nothing is running) or is gone
         # (stopped, Ctrl-C, killed): nobody waits for the job running now, stop it too
-        board.close()
         _exit_now()
 
     threading.Thread(target=read, daemon=True, name="citecheck check pipe").start()
     _warm_up()
-    while (job := jobs.get()) is not None:
-        job_id, fn, args, kwargs, with_board = job
+    while True:  # until the pipe closes (the reader ends the process) or breaks
+        job_id, fn, args, kwargs, with_board = jobs.get()
         try:
             post(("started", job_id))
         except OSError:
