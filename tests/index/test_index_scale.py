@@ -330,25 +330,27 @@ def test_new_index_is_left_in_wal_mode_with_one_title_segment(tmp_path: Path) ->
         assert {"doi_rid", "arxiv_rid", "jref_rid"} <= names
         # filled with the title index's merging off and the sorter's threads on: both
         # are back as they were for the writes that follow
-        assert _automerge(conn) == local_index.FTS_AUTOMERGE
+        assert _merging(conn) == (local_index.FTS_AUTOMERGE, local_index.FTS_CRISISMERGE)
         assert conn.execute("PRAGMA threads").fetchone()[0] == 0
 
 
-def _automerge(conn: sqlite3.Connection) -> int:
-    row = conn.execute("SELECT v FROM title_fts_config WHERE k='automerge'").fetchone()
-    return local_index.FTS_AUTOMERGE if row is None else int(row[0])
+def _merging(conn: sqlite3.Connection) -> tuple[int, int]:
+    """The title index's (automerge, crisismerge), FTS5's defaults when not set."""
+    config = dict(conn.execute("SELECT k, v FROM title_fts_config"))
+    return (int(config.get("automerge", local_index.FTS_AUTOMERGE)),
+            int(config.get("crisismerge", local_index.FTS_CRISISMERGE)))
 
 
 def test_failed_import_into_a_new_index_turns_title_merging_on_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(local_index, "CHUNK_ROWS", 3)
     monkeypatch.setattr(local_index, "COMMIT_ROWS", 3)
-    merged: list[int] = []
+    merged: list[tuple[int, int]] = []
     real_begin = LocalIndex._begin_import
 
     def begin(self: LocalIndex) -> bool:
         new = real_begin(self)
-        merged.append(_automerge(self._conn))
+        merged.append(_merging(self._conn))
         return new
 
     def failing_write(self: LocalIndex, rows: object, file_id: int) -> int:
@@ -359,9 +361,11 @@ def test_failed_import_into_a_new_index_turns_title_merging_on_again(
     path = tmp_path / "i.sqlite"
     with LocalIndex.open(path) as index, pytest.raises(KeyboardInterrupt):
         index.add_file(DATA / "inspire_literature.jsonl", jobs=1)
-    assert merged == [0]  # off while the new index was filled
+    # off (as far as FTS5 allows) while the new index was filled
+    assert merged == [(0, local_index.FTS_BULK_CRISISMERGE)]
     with LocalIndex.open(path) as index:
-        assert _automerge(index._conn) == local_index.FTS_AUTOMERGE
+        assert _merging(index._conn) == (local_index.FTS_AUTOMERGE,
+                                         local_index.FTS_CRISISMERGE)
 
 
 def _serial_and_parallel(tmp_path: Path, path: Path) -> tuple[Any, ...]:
