@@ -108,14 +108,18 @@ def normalize_arxiv(value: str) -> str:
     return text if _NEW_ARXIV.match(text) else ""
 
 
-#: ASCII characters that are not letters or digits -> space (what ``[\W_]`` matches in ASCII).
-_ASCII_NON_WORD = {c: " " for c in range(128) if not chr(c).isalnum()}
+#: Byte table of an ASCII text: letters lower-cased, digits kept, every other character
+#: a space (what ``[\W_]`` matches in ASCII).
+_ASCII_WORD_BYTES = bytes(ord(chr(c).lower()) if chr(c).isalnum() else 32 for c in range(128)) \
+    + bytes(range(128, 256))
 
 
 def normalize_title(title: str) -> str:
     """Lower-case, accent-free, punctuation-free title with single spaces."""
     if title.isascii():  # most titles and names: NFKD and accent removal change nothing
-        return " ".join(title.lower().translate(_ASCII_NON_WORD).split())
+        # as bytes: one table lookup per character (the same words as str.lower,
+        # str.translate and str.split: 0.7 us against 2.2 for a 100-character title)
+        return b" ".join(title.encode().translate(_ASCII_WORD_BYTES).split()).decode()
     text = unicodedata.normalize("NFKD", title)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
     return " ".join(_NON_WORD.sub(" ", text).split())
@@ -288,9 +292,8 @@ def _make_row(
                      or k == last)
         rec = replace(rec, authors=rec.authors[:MAX_AUTHORS] + tail, authors_truncated=True)
     norm = normalize_title(rec.title)
-    dois = _uniq([rec.doi, *extra_dois]) if extra_dois else ((rec.doi,) if rec.doi else ())
-    arxivs = _uniq([rec.arxiv, *extra_arxivs]) if extra_arxivs else (
-        (rec.arxiv,) if rec.arxiv else ())
+    dois = _with_first(rec.doi, extra_dois)
+    arxivs = _with_first(rec.arxiv, extra_arxivs)
     if isinstance(jrefs, list) and len(jrefs) == 1:  # the usual case: one or none
         keys: tuple[Any, ...] = (jrefs[0],) if jrefs[0] else ()
     else:
@@ -300,6 +303,15 @@ def _make_row(
     return IndexRow(uid=uid, origin=origin, format=fmt, record=rec, norm_title=norm,
                     dois=dois, arxivs=arxivs, texkeys=rec.texkeys,
                     jrefs=tuple(keys))
+
+
+def _with_first(first: str, more: Iterable[str]) -> tuple[str, ...]:
+    """The distinct non-empty values of ``first`` and ``more``, in order."""
+    if not more:
+        return (first,) if first else ()
+    if type(more) is tuple and len(more) == 1 and more[0] == first:
+        return more if first else ()  # a converter's own list of one identifier
+    return _uniq([first, *more])
 
 
 def _best_url(doi: str, arxiv: str, fallback: str = "") -> str:

@@ -1613,9 +1613,14 @@ def _prepare(row: IndexRow) -> _Row:
     years = {y for y in candidates if len(y) == 4 and y.isdigit()}
     author_year: tuple[tuple[str, str], ...] = ()
     if years:
-        names.update(author_key(c) for c in rec.collaborations)
+        if rec.collaborations:
+            names.update(author_key(c) for c in rec.collaborations)
         names.discard("")
-        author_year = tuple(sorted((n, y) for n in names for y in years))
+        if len(years) == 1:  # most records: the names sorted give the pairs sorted
+            (year,) = years
+            author_year = tuple([(n, year) for n in sorted(names)])
+        else:
+            author_year = tuple(sorted((n, y) for n in names for y in years))
     texkeys = tuple(t.lower() for t in row.texkeys) if row.texkeys else ()
     return (row.uid, row.origin, row.format, rec.year, row.norm_title,
             " ".join(family_keys + von_keys), _record_json(rec, persons), row.dois,

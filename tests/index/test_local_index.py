@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from citecheck_tex.errors import LocalIndexError
-from citecheck_tex.sources.importers import normalize_arxiv, parse_journal_ref
+from citecheck_tex.sources.importers import normalize_arxiv, normalize_title, parse_journal_ref
 from citecheck_tex.sources.local_index import (
     LocalIndex,
     format_stats,
@@ -206,6 +210,19 @@ def test_normalize_arxiv() -> None:
     assert normalize_arxiv("math.GT/0309136v2") == "math/0309136"
     assert normalize_arxiv("arXiv:1501.00001") == "1501.00001"
     assert normalize_arxiv("not an id") == ""
+
+
+@given(st.text(max_size=40) | st.text(st.characters(max_codepoint=127), max_size=40))
+def test_normalize_title_is_its_definition(title: str) -> None:
+    # the ASCII path works on bytes: it must give what the rule says for any text
+    text = "".join(c for c in unicodedata.normalize("NFKD", title)
+                   if not unicodedata.combining(c)).lower()
+    assert normalize_title(title) == " ".join(re.sub(r"[\W_]+", " ", text).split())
+
+
+def test_normalize_title() -> None:
+    assert normalize_title("Quasi-Elastic  Knock_out (II): \x1fSU(3)") == "quasi elastic knock out ii su 3"
+    assert normalize_title("Électrons à Ångström") == "electrons a angstrom"
 
 
 def test_by_texkey(index: LocalIndex) -> None:
