@@ -9,8 +9,11 @@ prints records/s wall clock and CPU microseconds per record: the parsing process
 (``_write``), the merge of the staged keys at the end (``_merge_staged``) and the
 title-word refresh, and the wall seconds of those last two (the parsers have finished
 by then: what they take is not spread over the cores). On a shared machine the wall
-rate depends on the load (printed); the CPU figures much less. To compare with other code, run the same command with
-``PYTHONPATH`` pointing at a copy of that code's ``citecheck_tex`` package.
+rate depends on the load (printed); the CPU figures much less. To compare with other
+code, run the same command from a checkout of that code, or with ``PYTHONPATH``
+pointing at a copy of its ``citecheck_tex`` package from a directory that holds none
+(``python -m`` puts the current directory before ``PYTHONPATH``: run from a checkout,
+the checkout's package is the one measured).
 """
 
 from __future__ import annotations
