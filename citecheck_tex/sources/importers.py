@@ -361,7 +361,7 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     all_authors = md.get("authors") or []
     kept = all_authors if isinstance(all_authors, list) and len(all_authors) <= MAX_AUTHORS \
         else [*all_authors[:MAX_AUTHORS], *all_authors[MAX_AUTHORS:][-1:]]
-    authors = tuple(_inspire_person(a) for a in kept if isinstance(a, dict))
+    authors = tuple([_inspire_person(a) for a in kept if isinstance(a, dict)])
     # (each list is often missing: no generator then)
     collabs = _uniq([_str(c.get("value")) for c in md["collaborations"]]) \
         if md.get("collaborations") else ()
@@ -370,8 +370,8 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     arxivs = _uniq([normalize_arxiv(_str(e.get("value"))) for e in md["arxiv_eprints"]]) \
         if md.get("arxiv_eprints") else ()
     texkeys = _uniq([_str(t) for t in md["texkeys"]]) if md.get("texkeys") else ()
-    pubs = [p for p in (_freetext_pub(p) for p in md.get("publication_info") or []
-                        if isinstance(p, dict))
+    pubs = [p for p in [_freetext_pub(p) for p in md.get("publication_info") or []
+                        if isinstance(p, dict)]
             if p.get("journal_title") or p.get("journal_volume")]
     main = next((p for p in pubs if not p.get("material") or p.get("material") == "publication"),
                 pubs[0] if pubs else {})
@@ -384,21 +384,21 @@ def inspire_row(hit: _JSON) -> IndexRow | None:
     # preprint_date and earliest_date are catalogue dates (when a feed or a cataloguer
     # created the record), which say nothing about when the work appeared
     published = _uniq([_year_of(main.get("year")), _year_of(md.get("publication_date")),
-                       *(_year_of(p.get("year")) for p in pubs),
-                       *(_year_of(i.get("date")) for i in md.get("imprints") or []
-                         if isinstance(i, dict)),
+                       *[_year_of(p.get("year")) for p in pubs],
+                       *[_year_of(i.get("date")) for i in md.get("imprints") or []
+                         if isinstance(i, dict)],
                        _year_of(_dict(md.get("thesis_info")).get("date"))])
     catalogue = not published and not md.get("arxiv_eprints")
     year = (published[0] if published else "") or preprint_year \
         or _year_of(md.get("earliest_date"))
     other = _uniq([y for y in (*published[1:], preprint_year, _year_of(md.get("earliest_date")))
                    if y != year])
-    extra = tuple(
+    extra = tuple([
         (inspire_venue(p.get("journal_title")), _str(p.get("journal_volume")),
          _pages(_str(p.get("page_start")), _str(p.get("page_end"))) or _str(p.get("artid")),
          _year_of(p.get("year")))
         for p in pubs if p is not main
-    )
+    ]) if len(pubs) > 1 else ()
     synthetic = recid.isdigit() and int(recid) >= SYNTHETIC_INSPIRE_ID
     doi = dois[0] if dois else ""
     arxiv = arxivs[0] if arxivs else ""
