@@ -23,6 +23,21 @@ def _hermetic(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPath
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the commands the tests start, however the suite was launched.
+
+    A shell starts a background job (``make test &`` in a script) with SIGINT ignored,
+    every child inherits that, and Python installs no KeyboardInterrupt handler in a
+    process that starts with SIGINT ignored: the tests that press Ctrl-C on a run
+    (``test_run_faults``, ``test_llm_interrupt``) then saw it run to its end. A handler
+    set here is reset to the default in the children they start.
+    """
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-network", action="store_true", default=False,
                      help="run tests marked network (they touch the internet)")
