@@ -61,6 +61,7 @@ import re
 import sqlite3
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -530,10 +531,22 @@ def _head_bytes(path: Path, size: int = 4096) -> bytes:
         return bytes(raw.read(size))
 
 
+def _text_head(fh: IO[str], size: int) -> str:
+    """Up to ``size`` characters of the start of ``fh``: those before the end of a
+    truncated gzip too (reading on fails where the import reads on, see _guarded)."""
+    parts: list[str] = []
+    got = 0
+    with contextlib.suppress(EOFError, zlib.error):
+        while got < size and (line := fh.readline(size - got)):
+            parts.append(line)
+            got += len(line)
+    return "".join(parts)
+
+
 def detect_format(path: Path) -> str:
     """"bibtex", "jsonl", "dblp" (DBLP XML) or "" from the first characters of the file."""
     with _open_text(path) as fh:
-        head = fh.read(65536)
+        head = _text_head(fh, 65536)
     stripped = head.lstrip("\ufeff \t\r\n")
     if stripped.startswith(("{", "[")):
         return "jsonl"
@@ -586,6 +599,91 @@ def _parse_bib(text: str, filename: str) -> tuple[list[Entry], list[tuple[int, s
 
 
 # --------------------------------------------------------------------------- the index
+
+
+#: What reading a dump can fail with part-way: a truncated gzip (``EOFError``), a damaged
+#: one (``zlib.error``, ``gzip.BadGzipFile``), bytes the declared encoding cannot read.
+_READ_ERRORS = (OSError, EOFError, zlib.error, UnicodeError)
+
+
+def _read_error(exc: BaseException) -> str:
+    if isinstance(exc, EOFError):
+        return "the file ends early (a truncated download?)"
+    return f"{type(exc).__name__}: {exc}" if not isinstance(exc, OSError) else str(exc)
+
+
+def _guarded(lines: Iterable[str], acc: _Accumulator) -> Iterator[str]:
+    """The lines of a file being imported; a read that fails part-way ends them, as one
+    bad line where it happened: what was read before it is imported."""
+    n = 0
+    try:
+        for n, line in enumerate(lines, 1):  # noqa: B007 - n is the last line read
+            yield line
+    except _READ_ERRORS as exc:
+        acc.add_bad(n + 1, f"cannot read on from here: {_read_error(exc)}")
+
+
+def _lock_file(path: Path) -> Path:
+    """The file whose lock says an import into the index at ``path`` is running."""
+    return path.with_name(path.name + ".lock")
+
+
+def _try_lock(path: Path) -> IO[bytes] | None:
+    """The import lock of the index at ``path``, held (an exclusive advisory lock on
+    ``INDEX.lock`` beside it, dropped by the kernel when its process ends, so a killed
+    import leaves none behind); None when another process holds it. Where locks are
+    not available (no ``fcntl``: Windows) or the lock file cannot be made, a handle
+    without a lock: nothing is worse than without this check."""
+    try:
+        fh = open(_lock_file(path), "a+b")  # noqa: SIM115 - held until _unlock
+    except OSError:
+        return io.BytesIO()
+    try:
+        import fcntl
+    except ImportError:
+        return fh
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.close()
+        return None
+    except OSError:  # a file system without locks
+        return fh
+    return fh
+
+
+def _import_running(path: Path) -> bool:
+    """True when a process holds the import lock of the index at ``path`` (asked without
+    creating the lock file: a reader may not write beside the index)."""
+    try:
+        import fcntl
+
+        with open(_lock_file(path), "rb") as fh:
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+    except (ImportError, OSError):
+        pass
+    return False
+
+
+def _dblp_encoding(head: bytes, acc: _Accumulator) -> str:
+    """The encoding to read a DBLP XML file in: the one its declaration names, unless
+    Python does not know it or it cannot be the file's (a declared UTF-16 whose bytes
+    start ``<?xml`` one byte per character): then UTF-8, said as a bad first line."""
+    declared = dblp_xml.xml_encoding(head)
+    try:
+        fits = "<?xml".encode(declared) == b"<?xml" or not head.lstrip().startswith(b"<?xml")
+    except LookupError:
+        acc.add_bad(1, f"unknown encoding {declared!r} in the XML declaration; read as UTF-8")
+        return "utf-8"
+    if not fits:
+        acc.add_bad(1, f"the XML declaration names {declared!r}, which the file is not "
+                       "written in; read as UTF-8")
+        return "utf-8"
+    return declared
 
 
 def _connect_readonly(path: Path) -> tuple[sqlite3.Connection, bool]:
@@ -671,6 +769,12 @@ class LocalIndex:
             if not create:
                 raise LocalIndexError("not a citecheck-tex index", file=str(self.path),
                                   hint="build one with: citecheck-tex index add FILE...")
+            if conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():
+                # another program's database (a mistyped --index): never written to
+                raise LocalIndexError(
+                    "not a citecheck-tex index: another program's SQLite database; "
+                    "it was left as it is", file=str(self.path),
+                    hint="give --index the path of a citecheck-tex index, or a new file")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(_SCHEMA)
             conn.execute("INSERT OR REPLACE INTO meta VALUES('schema_version', ?)",
@@ -758,18 +862,35 @@ class LocalIndex:
         in-memory journal undid the open transaction, so the file is sound).
         """
         first, mode, titles = _parse_pending(pending)
-        if mode == "unjournaled" and not in_process:
-            raise LocalIndexError(
-                "this index is being built by an import, or was by one that did not "
-                "finish (a new index is written without a journal, so it may be damaged)",
-                file=str(self.path),
-                hint="wait for the import to end; if none is running, delete the index "
-                     "and import your dumps again")
-        if self.readonly:
-            logger.warning("local index %s: an import is under way or was interrupted; its "
-                           "records are not searchable yet (opening the index writable, e.g. "
-                           "citecheck-tex index stats, removes an interrupted one)", self.path)
+        if in_process:
+            self._remove_pending(first, titles)
             return
+        lock = None if self.readonly else _try_lock(self.path)
+        running = lock is None if not self.readonly else _import_running(self.path)
+        try:
+            if mode == "unjournaled":
+                raise LocalIndexError(
+                    "this index is being built by an import that is still running"
+                    if running else "this index was being built by an import that did not "
+                    "finish (a new index is written without a journal, so it may be damaged)",
+                    file=str(self.path),
+                    hint="wait for the import to end" if running else
+                    "delete the index and import your dumps again")
+            if running:  # another process is importing: its records are not debris
+                logger.warning("local index %s: an import into it is running; its records "
+                               "are not searchable until it ends", self.path)
+            elif self.readonly:
+                logger.warning("local index %s: an import was interrupted; its records are "
+                               "not searchable (the next `citecheck-tex index add` into this "
+                               "index removes them: import that file again)", self.path)
+            else:
+                self._remove_pending(first, titles)
+        finally:
+            if lock is not None:
+                lock.close()
+
+    def _remove_pending(self, first: int, titles: bool) -> None:
+        """Remove what an import that no process runs any more wrote (see :meth:`_recover`)."""
         conn = self._conn
         with conn:
             if titles:  # its titles were indexed as they were written: unindex them
@@ -778,8 +899,10 @@ class LocalIndex:
                              " AND norm_title != ''", (first,))
             removed = conn.execute("DELETE FROM records WHERE rid >= ?", (first,)).rowcount
             conn.execute("DELETE FROM meta WHERE key=?", (_PENDING_KEY,))
-        logger.warning("local index %s: an interrupted import left %d records without lookup "
-                       "keys; they were removed (import that file again)", self.path, removed)
+        if removed:
+            logger.warning("local index %s: an interrupted import left %d records without lookup "
+                           "keys; they were removed (import that file again)", self.path,
+                           removed)
 
     def close(self) -> None:
         """Close the database connection."""
@@ -803,15 +926,31 @@ class LocalIndex:
         in file order, in one stream of transactions (0: every core for files of at
         least :data:`PARALLEL_MIN_BYTES`, else 1, which parses in this process).
         """
-        path = Path(path)
-        t0 = time.perf_counter()
         if self.readonly:
             raise LocalIndexError("the index is open read-only", file=str(self.path))
+        # one import at a time: a second one would take the first one's unfinished
+        # records for an interrupted import's and remove them (see _recover)
+        lock = _try_lock(self.path)
+        if lock is None:
+            raise LocalIndexError("another import into this index is running",
+                                  file=str(self.path),
+                                  hint="wait for it to end, then import this file; checks "
+                                       "can read the index meanwhile")
+        try:
+            return self._add_file(Path(path), progress, jobs)
+        finally:
+            lock.close()
+
+    def _add_file(self, path: Path, progress: Callable[[int], None] | None,
+                  jobs: int) -> ImportStats:
+        """:meth:`add_file`, with the import lock held."""
+        t0 = time.perf_counter()
         try:
             kind = detect_format(path)
             size = path.stat().st_size
-        except OSError as exc:
-            problem = Problem("missing-file", f"cannot read {path}: {exc}", file=str(path))
+        except _READ_ERRORS as exc:
+            code = "missing-file" if isinstance(exc, FileNotFoundError) else "parse-error"
+            problem = Problem(code, f"cannot read {path}: {_read_error(exc)}", file=str(path))
             return ImportStats(path=str(path), format="", bad=1, problems=(problem,))
         if not kind:
             problem = Problem("parse-error", "unknown format: expected BibTeX, DBLP XML or "
@@ -822,21 +961,22 @@ class LocalIndex:
             jobs = (os.cpu_count() or 1) if size >= PARALLEL_MIN_BYTES else 1
         acc = _Accumulator(str(path))
         file_id = self._file_id(path)
-        encoding = dblp_xml.xml_encoding(_head_bytes(path)) if kind == "dblp" else "utf-8"
+        encoding = _dblp_encoding(_head_bytes(path), acc) if kind == "dblp" else "utf-8"
         with _open_text(path, encoding) as fh:
             tasks: Iterator[Any]
             parse: Callable[[Any], _Parsed]
             relative = kind == "jsonl" and jobs > 1 and not _is_gzip(path)
+            lines = _guarded(fh, acc)
             if relative:
                 tasks, parse = _byte_tasks(path, CHUNK_BYTES), _parse_range_task
             elif kind == "jsonl":
-                tasks, parse = _line_tasks(fh, CHUNK_ROWS), _parse_jsonl_task
+                tasks, parse = _line_tasks(lines, CHUNK_ROWS), _parse_jsonl_task
             elif kind == "dblp":
-                tasks, parse = _dblp_tasks(fh, CHUNK_ROWS), _parse_dblp_task
+                tasks, parse = _dblp_tasks(lines, CHUNK_ROWS), _parse_dblp_task
             else:
                 label = path.name.removesuffix(".gz")
                 tasks = ((str(path), label, start, text, prefix) for start, text, prefix
-                         in _bib_chunks(fh, BIB_CHUNK_ENTRIES))
+                         in _bib_chunks(lines, BIB_CHUNK_ENTRIES))
                 parse = _parse_bib_task
             # Transactions of COMMIT_ROWS rows and a bigger page cache while writing:
             # each random-key index insert dirties a page, and a page dirtied by many
@@ -1683,7 +1823,7 @@ class _Parsed:
                 for rec, keys in zip(self.records, per, strict=True)]
 
 
-def _line_tasks(fh: IO[str], per_task: int) -> Iterator[tuple[int, list[str]]]:
+def _line_tasks(fh: Iterable[str], per_task: int) -> Iterator[tuple[int, list[str]]]:
     """(first line number, lines) chunks of a text file."""
     buf: list[str] = []
     start = 1
@@ -1745,6 +1885,9 @@ def _parse_jsonl_task(task: tuple[int, Sequence[str | bytes]]) -> _Parsed:
         text = line.strip()
         if not text:
             continue
+        if lineno == 1:  # the file may start with a byte order mark
+            text = text.removeprefix(b"\xef\xbb\xbf") if isinstance(text, bytes) \
+                else text.removeprefix("\ufeff")
         obj: Any = _UNREAD
         if type(text) is bytes:
             try:
@@ -1758,6 +1901,9 @@ def _parse_jsonl_task(task: tuple[int, Sequence[str | bytes]]) -> _Parsed:
                 obj = _loads(text)
             except json.JSONDecodeError as exc:
                 out.bad.append((lineno, f"invalid JSON: {exc.msg}"))
+                continue
+            except RecursionError:  # (orjson refuses it too: over 1,024 levels)
+                out.bad.append((lineno, "invalid JSON: nested too deeply"))
                 continue
         fmt = classify_json(obj)
         if not fmt:
@@ -1790,7 +1936,7 @@ def _parse_bib_task(task: tuple[str, str, int, str, int]) -> _Parsed:
     return out
 
 
-def _dblp_tasks(fh: IO[str], per_task: int) -> Iterator[tuple[int, str]]:
+def _dblp_tasks(fh: Iterable[str], per_task: int) -> Iterator[tuple[int, str]]:
     """(first line, text) chunks of whole DBLP records."""
     yield from dblp_xml.record_chunks(fh, per_task)
 
