@@ -531,20 +531,32 @@ def blank_ignored(text: str) -> str:
     for m in _COMMENT.finditer(cleaned):
         blank(m.start() + len(m.group(1)), m.end())
     cleaned = "".join(out)
-    # \iffalse ... \fi, nested \if... counted
+    # \iffalse ... \fi, nested conditionals counted
+    made = set(_NEWIF.findall(cleaned))
     for m in re.finditer(r"\\iffalse\b", cleaned):
         if out[m.start()] == " ":
             continue
         depth = 0
         end = len(cleaned)
-        for t in re.finditer(r"\\(if[a-zA-Z@]*|fi)\b", cleaned[m.start():]):
-            word = t.group(1)
+        for t in _CONDITIONAL.finditer(cleaned, m.start()):
+            newif, word, braced = t.groups()
             if word == "fi":
                 depth -= 1
                 if depth == 0:
-                    end = m.start() + t.end()
+                    end = t.end()
                     break
-            elif word not in ("ifx",) or True:
+            elif not newif and (not braced or word in made):
                 depth += 1
         blank(m.start(), end)
     return "".join(out)
+
+
+#: ``\fi`` and the ``\if...`` words (group 2), with what says one is no TeX conditional,
+#: which no ``\fi`` closes: the name a ``\newif`` defines (group 1), or a macro taking a
+#: braced argument (etoolbox's ``\iftoggle{..}``, ``\ifbool``, ``\ifdef``, ifthen's
+#: ``\ifthenelse``, biblatex's ``\iffieldundef``; group 3), save the primitives that
+#: compare the tokens after them and the conditionals a ``\newif`` made. Counting those
+#: macros had blanked the rest of a document after an ``\iffalse`` block that held one.
+_CONDITIONAL = re.compile(r"(\\newif\s*)?\\(fi|if[a-zA-Z@]*)(?![a-zA-Z@])"
+                          r"(?:(?<!\\if)(?<!\\ifx)(?<!\\ifcat)(\s*\{))?")
+_NEWIF = re.compile(r"\\newif\s*\\(if[a-zA-Z@]+)")
