@@ -376,6 +376,23 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise UsageError(f"cannot read configuration: {exc}", file=str(path)) from exc
 
 
+#: Settings that name a file or folder: relative in a configuration file, they are
+#: relative to that file's folder (a run from another folder, a CI job at the
+#: repository root, reads the same files).
+_PATH_KEYS = frozenset({"index_path", "cache_path", "out_dir", "project_root", "path_root"})
+
+
+def _from_config_folder(value: Any, origin: str) -> Any:
+    """``value`` of a path setting read from the configuration file ``origin``."""
+    if not isinstance(value, str) or not value or value == "none" or "://" in value:
+        return value
+    path = Path(value).expanduser()
+    if path.is_absolute():
+        return value
+    config = Path(origin.split(" [tool.", 1)[0])
+    return str(config.parent / path)
+
+
 def load_settings(
     start: Path | None = None,
     overrides: Mapping[str, Any] | None = None,
@@ -388,6 +405,8 @@ def load_settings(
         for k, v in data.items():
             key = _check_key(k, origin)
             values[key] = _coerce(key, v)
+            if key in _PATH_KEYS and origin:
+                values[key] = _from_config_folder(values[key], origin)
     env = os.environ if environ is None else environ
     for k, v in env.items():
         if not k.startswith("CITECHECK_"):

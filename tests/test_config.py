@@ -88,3 +88,24 @@ def test_default_thresholds_are_the_calibrated_ones() -> None:
     assert (s.tau_minor, s.tau_exact) == (data["tau_minor"], data["tau_exact"])
     assert calibrated_thresholds() == (data["tau_minor"], data["tau_exact"])  # the one loader
     assert data["split"] == "dev"
+
+
+def test_relative_paths_in_a_config_file_are_relative_to_its_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a CI job run from the repository root read `index = "idx.sqlite"` of the paper's
+    # citecheck.toml from its own folder (an empty index: every reference UNVERIFIED)
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "citecheck.toml").write_text(
+        'index = "idx.sqlite"\nout = "reports"\nproject_root = ".."\ncache = "none"\n'
+        'path_root = "~/x"\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    s = load_settings(paper / "paper.tex", {"out_dir": "cli-out"}, environ={})
+    assert s.resolved_index_path() == paper / "idx.sqlite"
+    assert s.resolved_project_root() == paper / ".."
+    assert s.cache_path == "none" and s.path_root == "~/x"  # words and home stay
+    assert s.out_dir == "cli-out"  # the command line's own paths: from where it runs
+    s = load_settings(paper / "paper.tex", environ={"CITECHECK_INDEX": "env.sqlite"})
+    assert s.index_path == "env.sqlite" and Path(s.out_dir) == paper / "reports"

@@ -349,11 +349,26 @@ def _artefacts(st: _State) -> list[tuple[str, Artefact]]:
     return out
 
 
+def _check_project_root(main: Path, project_root: Path) -> None:
+    """A project root that is no folder, or does not hold the main file, is a mistake
+    (a typo): every file would be outside it and no entry checked, a silent pass."""
+    if not project_root.is_dir():
+        raise InputError(f"project root {project_root} is not a folder",
+                         hint="give --project-root (project_root) the folder that holds "
+                              "the paper, or leave it out")
+    if not main.resolve().is_relative_to(project_root.resolve()):
+        raise InputError(f"{main} is not inside the project root {project_root}",
+                         hint="give --project-root (project_root) a folder that holds the "
+                              "paper, or leave it out")
+
+
 def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> Project:
     try:
         read_text(main)
     except OSError as exc:
         raise InputError(f"cannot read {main}: {exc}", hint="check the file's permissions") from exc
+    if project_root is not None:
+        _check_project_root(main, project_root)
     st = _new_state(main, project_root)
     _walk(st, main, main.parent, 0)
     problems = st.problems

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from citecheck_tex.cli import main
+from citecheck_tex.errors import InputError
 from citecheck_tex.tex.project import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,3 +139,18 @@ def test_a_shared_bibliography_in_the_same_git_repository_is_inside(tmp_path: Pa
     shutil.rmtree(repo / ".git")
     project = load_project(paper / "main.tex")
     assert [p for p in project.problems if p.code == "outside-project"]
+
+
+@pytest.mark.parametrize("root", ["missing", "elsewhere"])
+def test_a_project_root_that_misses_the_paper_is_refused(tmp_path: Path, root: str) -> None:
+    # a typo in --project-root made every file "outside" and every entry SKIPPED: a
+    # paper with a fabricated reference passed, exit 0 (found 2026-12-02)
+    main_tex, _ = _project(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+    with pytest.raises(InputError, match="project root"):
+        load_project(main_tex, project_root=tmp_path / root)
+    out = tmp_path / "out"
+    assert main([str(main_tex), "--offline", "--cache", "none", "--index",
+                 str(tmp_path / "i.sqlite"), "--out", str(out), "--format", "json",
+                 "--project-root", str(tmp_path / root)]) == 2
+    assert not (out / "report.json").exists()
