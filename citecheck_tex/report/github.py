@@ -11,6 +11,7 @@ escaped as the runner expects (``%``, CR, LF, and in properties ``:`` and ``,``)
 from __future__ import annotations
 
 import logging
+import posixpath
 from typing import TYPE_CHECKING
 
 from citecheck_tex.model import Label
@@ -65,8 +66,9 @@ def render_github(result: RunResult, *, prefix: str = "") -> str:
     annotations attach to the file in the repository.
     """
 
-    def path(file: str) -> str:
-        return prefix + file.removeprefix("./") if file and not file.startswith("/") else file
+    def path(file: str) -> str:  # ("paper/../shared.bib": "shared.bib")
+        return posixpath.normpath(prefix + file) if file and not file.startswith("/") \
+            else file
 
     lines: list[str] = []
     if result.partial:  # first: the annotations below are not the whole story

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import posixpath
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -105,7 +106,7 @@ def _uri(file: str, root: str | None, prefix: str = "") -> str:
             if rel and not rel.startswith(".."):
                 return quote(PurePosixPath(Path(rel).as_posix()).as_posix())
         return path.as_uri()
-    return quote(prefix + path.as_posix().removeprefix("./"))
+    return quote(posixpath.normpath(prefix + path.as_posix()))  # (no "paper/../")
 
 
 def _location(file: str, line: int, root: str | None, prefix: str = "") -> dict[str, Any]:

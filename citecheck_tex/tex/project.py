@@ -8,8 +8,10 @@ Only a missing, unreadable or unsupported *input* raises
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,10 +180,20 @@ class _State:
     bibliography_env: bool = False  # a thebibliography environment in the source
 
     def rel(self, p: Path) -> str:
+        """``p`` as the reports name it: relative to the main file's folder, with ``..``
+        for a project file beside it (a shared ``\\bibliography{../refs}``: reports,
+        annotated copies and SARIF find it from the main file's folder whatever folder
+        the run started in); a file outside the project as it was given."""
+        resolved = p.resolve()
+        root = self.root.resolve()
         try:
-            return p.resolve().relative_to(self.root.resolve()).as_posix()
+            return resolved.relative_to(root).as_posix()
         except ValueError:
-            return str(p)
+            pass
+        if resolved.is_relative_to(self.fence):
+            with contextlib.suppress(ValueError):  # (another drive)
+                return Path(os.path.relpath(resolved, root)).as_posix()
+        return str(p)
 
     def outside(self, p: Path) -> bool:
         """Whether ``p`` (symbolic links followed, as TeX follows them) lies outside the project."""

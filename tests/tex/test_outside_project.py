@@ -154,3 +154,41 @@ def test_a_project_root_that_misses_the_paper_is_refused(tmp_path: Path, root: s
                  str(tmp_path / "i.sqlite"), "--out", str(out), "--format", "json",
                  "--project-root", str(tmp_path / root)]) == 2
     assert not (out / "report.json").exists()
+
+
+def test_a_shared_bibliography_is_named_alike_from_any_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``\\bibliography{../../refs}`` in one repository, run from the folder above it: the
+    reports named the .bib by a path from the current folder joined to the paper's
+    ("a/b/a/b/../../refs.bib"), so no annotated copy was written and SARIF and GitHub
+    annotations pointed nowhere (found 2026-12-02)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    paper = repo / "papers" / "a"
+    paper.mkdir(parents=True)
+    (repo / "refs.bib").write_text((PAPER / "refs.bib").read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    (paper / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\cite{Hui2017,McAllister:2015zcz}"
+        "\\bibliography{../../refs}\\end{document}\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    assert {e.file for e in load_project(Path("repo/papers/a/main.tex")).entries} == {
+        "../../refs.bib"}
+    out = tmp_path / "out"
+    main(["repo/papers/a/main.tex", "--offline", "--cache", "none", "--index",
+          str(tmp_path / "i.sqlite"), "--out", str(out), "--format", "json,sarif,bib",
+          "--fail-on", "never"])
+    report = json.loads((out / "report.json").read_text())
+    assert {e["file"] for e in report["entries"]} == {"../../refs.bib"}
+    sarif = json.loads((out / "report.sarif").read_text())
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
+            for result in sarif["runs"][0]["results"] for loc in result["locations"]}
+    assert "refs.bib" in uris and not [u for u in uris if ".." in u]  # from the repo root
+    (annotated,) = out.rglob("refs.annotated.bib")
+    assert "Hui2017" in annotated.read_text()
