@@ -181,11 +181,12 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
 
     written: list[Path] = []
     check_out_dir(out_dir)
+    inputs = _input_files(result)
     for name in file_formats(settings):
         reporter = make_reporter(name)
         assert isinstance(reporter, FileReporter)
         try:
-            _write_files(name, reporter.files(result, settings), out_dir, written)
+            _write_files(name, reporter.files(result, settings), out_dir, written, inputs)
         except Exception as exc:
             if not is_plugin(name):
                 raise
@@ -195,8 +196,17 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
     return written
 
 
+def _input_files(result: RunResult) -> set[Path]:
+    """The files the run read (resolved): no report is written over one of them."""
+    project = result.project
+    main = Path(project.main_file)
+    folder = main.parent
+    return {p.resolve() for p in (main, *(folder / name for name in
+                                          (*project.files, *project.resources)))}
+
+
 def _write_files(name: str, reports: Iterable[ReportFile], out_dir: Path,
-                 written: list[Path]) -> None:
+                 written: list[Path], inputs: set[Path]) -> None:
     for report in reports:
         rel = PurePosixPath(report.name)
         if rel.is_absolute() or ".." in rel.parts:
@@ -212,5 +222,9 @@ def _write_files(name: str, reports: Iterable[ReportFile], out_dir: Path,
             except OSError as exc:
                 raise OutputError(f"cannot write reports to {path.parent}: "
                                   f"{_reason(exc)}", hint=_HINT) from exc
+        if path.resolve() in inputs:  # (refs.annotated.bib, once adopted as the .bib)
+            logger.warning("%s is not written: it is a file of the paper, which a report "
+                           "never replaces (give --out another folder)", path)
+            continue
         write_atomic(path, report.data)  # a full disk leaves the old file
         written.append(path)
