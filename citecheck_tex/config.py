@@ -295,6 +295,9 @@ def _check_key(name: str, origin: str) -> str:
 def _validate(s: Settings) -> Settings:
     if s.fail_on not in FAIL_ON_CHOICES:
         raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}, not {s.fail_on!r}")
+    if not s.formats:
+        raise UsageError("--format names no format",
+                         hint="valid formats: " + ", ".join(FORMAT_CHOICES))
     bad = [f for f in s.formats if f not in FORMAT_CHOICES]
     if bad and set(bad) - set(plugins.names(plugins.REPORTERS)):
         valid = (*FORMAT_CHOICES, *plugins.names(plugins.REPORTERS))

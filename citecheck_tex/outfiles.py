@@ -180,6 +180,8 @@ def write_reports(result: RunResult, settings: Settings, out_dir: Path) -> list[
     from citecheck_tex.report.base import FileReporter, is_plugin, make_reporter
 
     written: list[Path] = []
+    if not writes_files(settings):  # (terminal, github: no folder to make or to check)
+        return written
     check_out_dir(out_dir)
     inputs = _input_files(result)
     for name in file_formats(settings):

@@ -58,6 +58,8 @@ def test_env_index_alias_and_bool(tmp_path: Path) -> None:
         ({"sources": "local,google"}, "google"),
         ({"tau_minor": 9.9, "tau_exact": 5.0}, "tau_minor"),
         ({"timeout_s": "soon"}, "timeout_s"),
+        ({"formats": ""}, "--format names no format"),  # had run silently, exit 1
+        ({"formats": ","}, "--format names no format"),
     ],
 )
 def test_invalid_values_are_usage_errors(tmp_path: Path, overrides: dict[str, object], needle: str) -> None:

@@ -149,10 +149,10 @@ def run(input_path: Path, settings: Settings, *, shown_as: str = "") -> CheckRun
     except OutputError as exc:  # e.g. the disk filled up: still show the result below
         written, write_error = [], exc
     if "terminal" in settings.formats:
-        from citecheck_tex.report.terminal import render_terminal
+        from citecheck_tex.report.terminal import render_terminal, wants_color
 
-        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        sys.stdout.write(render_terminal(result, color=color, verbose=settings.verbose,
+        sys.stdout.write(render_terminal(result, color=wants_color(sys.stdout),
+                                         verbose=settings.verbose,
                                          quiet=settings.quiet))
         if written:
             print(f"Reports written to {out_dir}{os.sep}: "

@@ -435,9 +435,9 @@ def _print_first(session: WatchSession, settings: Settings, out_dir: Path, out: 
         return
     if "terminal" in settings.formats:
         try:
-            from citecheck_tex.report.terminal import render_terminal
+            from citecheck_tex.report.terminal import render_terminal, wants_color
 
-            out.write(render_terminal(result, color=out.isatty(), verbose=settings.verbose,
+            out.write(render_terminal(result, color=wants_color(out), verbose=settings.verbose,
                                       quiet=settings.quiet))
         except ImportError:  # pragma: no cover - the reporter ships with the package
             pass

@@ -8,8 +8,9 @@ into counts. ANSI colour only when asked (the CLI asks when stdout is a TTY).
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TextIO
+from typing import IO, TYPE_CHECKING, TextIO
 from urllib.parse import urlsplit
 
 from citecheck_tex.model import Label, Verdict
@@ -150,6 +151,11 @@ def _row(verdict: Verdict, paint: _Painter, key_w: int, loc_w: int, verbose: boo
             lines.append(f"{pad}asked {a.source} by {a.kind}: {a.status.value}, "
                          f"{a.latency_ms:.0f} ms{cached}{msg}")
     return lines
+
+
+def wants_color(stream: IO[str]) -> bool:
+    """Colour on ``stream``: a terminal, and no ``NO_COLOR`` (https://no-color.org)."""
+    return stream.isatty() and "NO_COLOR" not in os.environ
 
 
 def render_terminal(

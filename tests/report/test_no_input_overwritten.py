@@ -38,3 +38,22 @@ def test_a_report_named_like_an_input_bib_is_not_written_over_it(
         assert (tmp_path / name).read_bytes() == data, name
     assert (tmp_path / "report.json").is_file()
     assert f"{second}.bib is not written: it is a file of the paper" in caplog.text
+
+
+def test_terminal_and_github_reports_need_no_report_folder(tmp_path: Path) -> None:
+    # a read-only checkout (a pre-commit hook, a CI job) printed its report and then
+    # failed with exit 2: "cannot write reports to .../citecheck-report" (2026-12-02)
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\cite{A}\\bibliography{refs}"
+        "\\end{document}\n")
+    (tmp_path / "refs.bib").write_text(ENTRY.format(key="A"))
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    for formats in ("terminal", "github", "terminal,github"):
+        assert main([str(tmp_path / "paper.tex"), "--offline", "--cache", "none", "--index",
+                     str(tmp_path / "i.sqlite"), "--format", formats, "--fail-on", "never",
+                     "--out", str(blocked / "reports")]) == 0
+    assert not (tmp_path / "citecheck-report").exists()
+    assert main([str(tmp_path / "paper.tex"), "--offline", "--cache", "none", "--index",
+                 str(tmp_path / "i.sqlite"), "--format", "terminal,json", "--fail-on", "never",
+                 "--out", str(blocked / "reports")]) == 2

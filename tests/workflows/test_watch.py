@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import queue
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+
+import pytest
 
 from citecheck_tex.commands import watch
 from citecheck_tex.commands.watch import Diff, WatchSession, watch_loop
@@ -153,3 +157,24 @@ def test_main_once_exit_status(paper: Path, settings: Settings, index_path: Path
     assert watch.cli(argv) == 1
     assert (out / "report.json").is_file()
     assert watch.cli([*argv, "--fail-on", "never"]) == 0
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_once_colours_a_terminal_unless_no_color(paper: Path, index_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # watch coloured its first report whatever NO_COLOR said (found 2026-12-02)
+    argv = [str(paper), "--once", "--offline", "--index", str(index_path), "--cache", "none",
+            "--format", "terminal", "--fail-on", "never"]
+    for no_color, coloured in ((None, True), ("1", False)):
+        if no_color is None:
+            monkeypatch.delenv("NO_COLOR", raising=False)
+        else:
+            monkeypatch.setenv("NO_COLOR", no_color)
+        terminal = _Terminal()
+        monkeypatch.setattr(sys, "stdout", terminal)
+        assert watch.cli(argv) == 0
+        assert ("\x1b[" in terminal.getvalue()) is coloured
