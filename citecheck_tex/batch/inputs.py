@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -240,12 +241,30 @@ def content_hash(paper: Paper) -> str:
         for file in _folder_files(path):
             digest.update(str(file.relative_to(path)).encode("utf-8", "surrogateescape"))
             digest.update(b"\0")
-            for chunk in _chunks(file):
+            for chunk in _content(file):
                 digest.update(chunk)
     else:
-        for chunk in _chunks(path):
+        for chunk in _content(path):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def _content(file: Path) -> Iterator[bytes]:
+    """What stands for a file in :func:`content_hash`: its bytes; for a symbolic link
+    to nothing (a figure moved away), the path it names; for a named pipe or a device
+    (reading one may never end: a FIFO held the whole batch before any paper ran), its
+    kind. An unreadable file raises :class:`OSError` naming it."""
+    try:
+        mode = file.stat().st_mode
+    except FileNotFoundError:
+        if file.is_symlink():
+            yield b"link:" + os.fsencode(os.readlink(file))
+            return
+        raise
+    if not stat.S_ISREG(mode):
+        yield b"special:" + str(stat.S_IFMT(mode)).encode()
+        return
+    yield from _chunks(file)
 
 
 def _folder_files(folder: Path) -> list[Path]:

@@ -418,7 +418,8 @@ def run_batch(
                     try:
                         content = content_hash(paper)
                     except OSError as exc:
-                        finished(PaperOutcome(paper, FAILED, error=f"{paper.path}: cannot read "
+                        what = exc.filename or paper.path  # (the file of a folder)
+                        finished(PaperOutcome(paper, FAILED, error=f"{what}: cannot read "
                                               f"it ({exc.strerror or exc})"))
                         continue
                     done = resumed(paper, out_dir, content, key) if options.resume else None
