@@ -603,15 +603,42 @@ def _expand_fields(fields: tuple[tuple[str, str], ...], strings: Mapping[str, st
     return raw, added
 
 
-def parse_bib_text(text: str, filename: str) -> tuple[list[Entry], list[Problem]]:
+_PERCENT_LINE = re.compile(r"^[ \t]*%", re.MULTILINE)
+_BRACE = re.compile(r"(?<!\\)[{}]")
+
+
+def blank_percent_comments(text: str) -> str:
+    """``text`` with its ``%`` comment lines blanked, as biber reads a .bib: a line whose
+    first character (after spaces) is ``%`` outside a field value, between entries or
+    between the fields of one (a commented-out old version of an entry, a ``% TODO``
+    line). The line breaks stay, so line numbers do not change. BibTeX has no comments:
+    only for biblatex projects."""
+    if not _PERCENT_LINE.search(text):
+        return text
+    lines = text.split("\n")
+    depth = 0
+    for i, line in enumerate(lines):
+        if depth <= 1 and line.lstrip(" \t").startswith("%"):
+            lines[i] = ""
+            continue
+        for brace in _BRACE.findall(line):
+            depth = depth + 1 if brace == "{" else max(0, depth - 1)
+    return "\n".join(lines)
+
+
+def parse_bib_text(text: str, filename: str, *,
+                   percent_comments: bool = False) -> tuple[list[Entry], list[Problem]]:
     """Parse .bib text. Never raises: malformed blocks become ``parse-error`` problems.
 
     Duplicate keys: the first definition wins, both are reported as
     ``duplicate-key``. ``crossref`` and ``xdata`` fields are resolved; ``@xdata``
-    entries themselves are not returned.
+    entries themselves are not returned. ``percent_comments``: ``%`` lines are
+    comments, as biber reads them (:func:`blank_percent_comments`).
     """
     problems: list[Problem] = []
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    if percent_comments:
+        text = blank_percent_comments(text)
     try:
         blocks = _split_blocks(text)
     except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the run

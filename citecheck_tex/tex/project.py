@@ -414,7 +414,8 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
             problems.append(Problem("missing-file", f"cannot read {name}: {exc}", file=file,
                                     line=line))
             continue
-        entries, probs = parse_bib_text(text, st.rel(found))
+        # biber reads % lines as comments (a commented-out old entry), BibTeX does not
+        entries, probs = parse_bib_text(text, st.rel(found), percent_comments=st.biblatex)
         if st.outside(found):  # keys only: its fields and its problems' texts stay out
             st.report_outside(found, f"bibliography {name!r}", file, line)
             entries = [_redact(e) for e in entries]
