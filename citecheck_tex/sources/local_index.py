@@ -95,6 +95,7 @@ from citecheck_tex.sources.importers import (
     rows_from_json,
 )
 from citecheck_tex.tex.bib import parse_bib_text
+from citecheck_tex.tex.encoding import decode_source
 from citecheck_tex.vocab.ids import normalize_report_number
 from citecheck_tex.vocab.journals import series_keys
 
@@ -521,6 +522,14 @@ def _open_text(path: Path, encoding: str = "utf-8") -> IO[str]:
     if magic == b"\x1f\x8b":
         return io.TextIOWrapper(gzip.open(path, "rb"), encoding=encoding, errors="replace")
     return path.open("r", encoding=encoding, errors="replace")
+
+
+def _bib_text(path: Path) -> IO[str]:
+    """A BibTeX file, read as the paper's own .bib files are (UTF-16 by its byte order
+    mark, else UTF-8, else Latin-1: an old Latin-1 .bib read as UTF-8 had every accented
+    letter replaced by U+FFFD, which then differed from the paper's correct citation)."""
+    with (gzip.open(path, "rb") if _is_gzip(path) else path.open("rb")) as raw:
+        return io.StringIO(decode_source(raw.read()))
 
 
 def _head_bytes(path: Path, size: int = 4096) -> bytes:
@@ -962,7 +971,13 @@ class LocalIndex:
         acc = _Accumulator(str(path))
         file_id = self._file_id(path)
         encoding = _dblp_encoding(_head_bytes(path), acc) if kind == "dblp" else "utf-8"
-        with _open_text(path, encoding) as fh:
+        try:
+            opened = _bib_text(path) if kind == "bibtex" else _open_text(path, encoding)
+        except _READ_ERRORS as exc:
+            problem = Problem("parse-error", f"cannot read {path}: {_read_error(exc)}",
+                              file=str(path))
+            return ImportStats(path=str(path), format=kind, bad=1, problems=(problem,))
+        with opened as fh:
             tasks: Iterator[Any]
             parse: Callable[[Any], _Parsed]
             relative = kind == "jsonl" and jobs > 1 and not _is_gzip(path)

@@ -160,3 +160,21 @@ def test_a_dblp_file_with_an_impossible_encoding_is_read_as_utf8(
     (stats,) = import_files(tmp_path / "i.sqlite", [dump])
     assert stats.records == good.records > 0
     assert stats.problems[0].line == 1 and message in stats.problems[0].message
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16", "utf-8"])
+def test_a_bib_file_is_read_in_its_encoding_as_the_papers_are(tmp_path: Path,
+                                                              encoding: str) -> None:
+    # a Latin-1 .bib came in with U+FFFD for every accented letter: "�ber die ..."
+    # then differed from the paper's correct "{\"U}ber die ..." (a false MINOR)
+    bib = tmp_path / "old.bib"
+    bib.write_bytes("@article{mueller2001, author = {M\u00fcller, J\u00fcrgen},"
+                    " title = {\u00dcber die Quantenmechanik}, journal = {Phys. Rev. D},"
+                    " volume = {64}, pages = {1}, year = {2001}}\n".encode(encoding))
+    index_path = tmp_path / "i.sqlite"
+    (stats,) = import_files(index_path, [bib])
+    assert stats.records == 1 and stats.bad == 0
+    with LocalIndex.open(index_path, create=False, readonly=True) as index:
+        (rec,) = index.search_title("Uber die Quantenmechanik")
+    assert rec.title == "\u00dcber die Quantenmechanik"
+    assert rec.authors[0].family == "M\u00fcller"
