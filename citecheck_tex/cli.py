@@ -22,8 +22,10 @@ Exit status: 0 nothing at or above --fail-on, 1 something was, 2 usage or input 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +48,11 @@ COMMANDS: dict[str, str] = {
 }
 
 
+#: The exit status of a command whose output pipe closed (128 + SIGPIPE, as a shell
+#: reports a program the signal ended).
+EXIT_BROKEN_PIPE = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``citecheck-tex`` console script: run the command, return its
     exit status; errors become one line on stderr (exit 2), never a traceback."""
@@ -61,6 +68,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("citecheck-tex: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader of our output left (`citecheck-tex index stats | head`): nothing is
+        # wrong and nothing more can be said to it; Python's own flush at exit must not
+        # fail again on the closed pipe
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except Exception as exc:  # a bug: one line by default, the traceback with --verbose
         if "-v" in args or "--verbose" in args:
             raise

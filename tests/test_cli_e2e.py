@@ -195,3 +195,38 @@ def test_an_undefined_texkey_is_told_which_paper_it_is(
     assert "INSPIRE texkey of" in problems["Scardina:2012hy"]
     assert "Quark-Gluon Plasma" in problems["Scardina:2012hy"]
     assert "INSPIRE texkey of" not in problems["Nobody:2099xyz"]
+
+
+def test_a_closed_output_pipe_is_no_internal_error(tmp_path: Path) -> None:
+    # `citecheck-tex index stats | head -3` ended with "internal error: BrokenPipeError"
+    # (2026-12-02): the reader leaving is no fault of the run
+    code = ("import sys\n"
+            "from citecheck_tex.cli import main\n"
+            "from citecheck_tex.commands import index\n"
+            "def stats(argv):\n"
+            "    while True:\n"
+            "        print('index ... records ' * 100)\n"
+            "index.cli = stats\n"
+            "sys.exit(main(['index', 'stats']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.read(100)
+    proc.stdout.close()  # as `head` does once it has its lines
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 141
+    assert b"internal error" not in err and b"Traceback" not in err
+
+
+def test_index_add_says_what_is_wrong_with_its_paths(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text("")
+    cases = [([str(tmp_path), "--index", str(tmp_path / "i.sqlite")], "is a folder"),
+             ([str(tmp_path / "nope.jsonl"), "--index", str(tmp_path / "i.sqlite")],
+              "no such file"),
+             # the index's folder would be a file: it was "internal error: FileExistsError"
+             ([str(dump), "--index", str(dump / "i.sqlite")], "cannot make the index's folder")]
+    for args, message in cases:
+        assert main(["index", "add", *args]) == 2
+        err = capsys.readouterr().err
+        assert message in err and "internal error" not in err

@@ -38,11 +38,17 @@ def run_add(files: Sequence[Path], settings: Settings, *, jobs: int = 0) -> list
     ``jobs`` processes parse each file (0: every core for large files)."""
     from citecheck_tex.sources import local_index
 
-    missing = [f for f in files if not f.is_file()]
-    if missing:
-        raise UsageError(f"{missing[0]}: no such file", hint="give files to import")
+    for f in files:
+        if not f.is_file():
+            what = (" is a folder" if f.is_dir() else " is not a regular file (a pipe or a "
+                    "device)" if f.exists() else ": no such file")
+            raise UsageError(f"{f}{what}", hint="give the dump or BibTeX files to import")
     path = settings.resolved_index_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the index's folder {path.parent}: "
+                         f"{exc.strerror or exc}", hint="give --index another path") from exc
 
     def show(n: int) -> None:
         if sys.stderr.isatty():
