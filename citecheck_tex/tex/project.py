@@ -40,6 +40,9 @@ logger = logging.getLogger(__name__)
 SUPPORTED = (".tex", ".bib", ".bbl", ".txt", ".md")
 _HYGIENE = frozenset({"missing-title-and-id", "arxiv-id-form", "doi-syntax", "missing-field"})
 _MAX_DEPTH = 50
+#: Files read for one paper at most: a real paper reads tens; files that each include
+#: the next one twice read 2**25 files (a run that never ended).
+_MAX_READS = 5000
 #: A main file's class line; ``\documentstyle`` is LaTeX 2.09's (old arXiv papers).
 _DOCCLASS = re.compile(r"\\document(?:class|style)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
 #: Classes of a file that is compiled alone but is part of another document.
@@ -177,6 +180,7 @@ class _State:
     stack: list[Path] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)  # the .tex files read, in reading order
     biblatex: bool = False  # \usepackage{biblatex} or a biblatex resource command seen
+    reads: int = 0  # files read (one file included twice is read twice, as TeX does)
     bibliography_env: bool = False  # a thebibliography environment in the source
 
     def rel(self, p: Path) -> str:
@@ -265,6 +269,7 @@ def _walk(st: _State, path: Path, base: Path, depth: int) -> None:
         st.problems.append(Problem("missing-file", f"cannot read {st.rel(path)}: {exc}",
                                    file=st.rel(path)))
         return
+    st.reads += 1
     st.files.append(st.rel(path))
     st.paths.append(path)
     st.stack.append(path.resolve())
@@ -305,6 +310,8 @@ def _follow(st: _State, ev: IncludeEvent, path: Path, base: Path, depth: int) ->
     here = st.rel(path)
     cmd = ev.command.lower()
     target = ev.target
+    if len(target) > 2 and target[0] == target[-1] == '"':  # \input{"my section"}
+        target = target[1:-1]
     if cmd == "include" and st.includeonly is not None and target not in st.includeonly \
             and target.removesuffix(".tex") not in st.includeonly:
         return
@@ -330,6 +337,14 @@ def _follow(st: _State, ev: IncludeEvent, path: Path, base: Path, depth: int) ->
         st.problems.append(Problem("include-cycle", f"\\{ev.command}{{{target}}} includes a file "
                                    "that is already being read; not followed again",
                                    file=here, line=ev.line))
+        return
+    if st.reads >= _MAX_READS:  # files that include the same files twice, 20 deep
+        if st.reads == _MAX_READS:
+            st.reads += 1
+            st.problems.append(Problem(
+                "include-cycle", f"\\{ev.command}{{{target}}}: over {_MAX_READS:,} files "
+                "read for this paper (the same files included again and again?); the rest "
+                "is not followed", file=here, line=ev.line))
         return
     if cmd == "subfile":
         new_base = found.parent

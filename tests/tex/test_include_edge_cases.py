@@ -1,0 +1,37 @@
+"""Include forms found by feeding the frontend unusual papers (2026-12-02)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citecheck_tex.tex.project import load_project
+
+BIB = ("@article{K1, author = {Alpha, A.}, title = {First paper}, journal = {Phys. Rev. D},"
+       " volume = {1}, pages = {1}, year = {2001}}\n")
+
+
+def test_a_quoted_file_name_is_followed(tmp_path: Path) -> None:
+    # pdfTeX, XeTeX and LuaTeX accept \input{"my section"} (a name with a space)
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\begin{document}\n\\input{\"my section\"}\n"
+        "\\bibliography{refs}\\end{document}\n")
+    (tmp_path / "my section.tex").write_text("Text \\cite{K1}.\n")
+    (tmp_path / "refs.bib").write_text(BIB)
+    project = load_project(tmp_path / "paper.tex")
+    assert [(s.key, s.file) for s in project.sites] == [("K1", "my section.tex")]
+    assert not project.problems
+
+
+def test_files_that_include_the_next_one_twice_end(tmp_path: Path) -> None:
+    # 25 levels of \input{f(n+1)}\input{f(n+1)}: 2**25 reads, a run that never ended
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\input{f1}\\input{f1}"
+        "\\bibliography{refs}\\end{document}\n")
+    for n in range(1, 25):
+        (tmp_path / f"f{n}.tex").write_text(f"\\input{{f{n + 1}}}\\input{{f{n + 1}}}\n")
+    (tmp_path / "f25.tex").write_text("\\cite{K1}\n")
+    (tmp_path / "refs.bib").write_text(BIB)
+    project = load_project(tmp_path / "paper.tex")
+    (problem,) = [p for p in project.problems if p.code == "include-cycle"]
+    assert "over 5,000 files read" in problem.message
+    assert [e.key for e in project.entries] == ["K1"]  # what was read is still checked
