@@ -7,6 +7,7 @@ Unknown keys are errors that name the closest valid key.
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -222,13 +223,22 @@ def _coerce(name: str, value: Any) -> Any:
                 return False
             raise ValueError(value)
         if isinstance(default, float):
-            return float(value)
+            number = float(value)
+            if not math.isfinite(number):  # nan and inf: no time limit or size means that
+                raise ValueError(value)
+            return number
         if isinstance(default, int):
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(value)  # 1.5 retries is not 1
             return int(value)
         if isinstance(default, tuple):
             if isinstance(value, str):
                 return tuple(v.strip() for v in value.split(",") if v.strip())
+            if isinstance(value, Mapping) or not isinstance(value, (list, tuple)):
+                raise TypeError(value)
             return tuple(str(v) for v in value)
+        if isinstance(value, (list, tuple, Mapping)):  # mailto = ["a", "b"]
+            raise TypeError(value)
         if name == "rate_limits":
             return _rate_limits(value)
         if name == "base_urls":
@@ -245,7 +255,7 @@ def _coerce(name: str, value: Any) -> Any:
                 merged[k] = str(v)
             return merged
         return str(value)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise UsageError(f"setting {name!r} has an invalid value {value!r}") from exc
 
 

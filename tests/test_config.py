@@ -59,6 +59,14 @@ def test_env_index_alias_and_bool(tmp_path: Path) -> None:
         ({"tau_minor": 9.9, "tau_exact": 5.0}, "tau_minor"),
         ({"timeout_s": "soon"}, "timeout_s"),
         ({"formats": ""}, "--format names no format"),  # had run silently, exit 1
+        # values that slipped through (2026-12-02): nan made every reference UNVERIFIED,
+        # inf an internal OverflowError, a list a string "['a', 'b']", 1.5 retries 1
+        ({"deadline_s": float("nan")}, "deadline_s"),
+        ({"give_up_after": float("inf")}, "give_up_after"),
+        ({"give_up_after": "1e400"}, "give_up_after"),
+        ({"mailto": ["a@b.org", "c@d.org"]}, "mailto"),
+        ({"max_retries": 1.5}, "max_retries"),
+        ({"sources": {"local": 1}}, "sources"),
         ({"formats": ","}, "--format names no format"),
     ],
 )
