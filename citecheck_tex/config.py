@@ -237,8 +237,6 @@ def _coerce(name: str, value: Any) -> Any:
             if isinstance(value, Mapping) or not isinstance(value, (list, tuple)):
                 raise TypeError(value)
             return tuple(str(v) for v in value)
-        if isinstance(value, (list, tuple, Mapping)):  # mailto = ["a", "b"]
-            raise TypeError(value)
         if name == "rate_limits":
             return _rate_limits(value)
         if name == "base_urls":
@@ -254,6 +252,8 @@ def _coerce(name: str, value: Any) -> Any:
                     )
                 merged[k] = str(v)
             return merged
+        if isinstance(value, (list, tuple, Mapping)):  # mailto = ["a", "b"]
+            raise TypeError(value)
         return str(value)
     except (TypeError, ValueError, OverflowError) as exc:
         raise UsageError(f"setting {name!r} has an invalid value {value!r}") from exc
