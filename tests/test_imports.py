@@ -147,6 +147,8 @@ ALLOWED = {
     # `index add refs.bib` reads BibTeX with the frontend's one parser
     ("citecheck_tex.sources.local_index", "citecheck_tex.tex.bib"):
         "one BibTeX parser for citations and for index imports",
+    ("citecheck_tex.sources.local_index", "citecheck_tex.tex.encoding"):
+        "an imported .bib is decoded as the paper's own .bib files are",
     # the annotated .bib copies are written in the user's files' own encodings and
     # at their places in the project
     ("citecheck_tex.report.annotated_bib", "citecheck_tex.tex.encoding"):
