@@ -142,19 +142,28 @@ def input_fingerprint(project: Project, settings: Settings, extra: Sequence[Path
 
 
 def read_stamp(path: Path) -> tuple[str, int] | None:
-    """(fingerprint, exit status) from a stamp file, or None when absent or unreadable."""
+    """(fingerprint, exit status) from a stamp file, or None when absent or unreadable,
+    or when a report file it lists is gone (deleted by hand, by ``latexmk -C``): the
+    check runs again to write it."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        reports = [str(name) for name in data.get("reports", [])]
+        if not all((path.parent / name).is_file() for name in reports):
+            return None
         return str(data["fingerprint"]), int(data["status"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def write_stamp(path: Path, fingerprint: str, status: int) -> None:
-    """Record the fingerprint and exit status of a finished check."""
+def write_stamp(path: Path, fingerprint: str, status: int,
+                reports: Sequence[Path] = ()) -> None:
+    """Record the fingerprint and exit status of a finished check, and the report
+    files it wrote (in the stamp's folder)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"fingerprint": fingerprint, "status": status}) + "\n",
-                    encoding="utf-8")
+    names = [p.relative_to(path.parent).as_posix() for p in reports
+             if p.is_relative_to(path.parent)]
+    path.write_text(json.dumps({"fingerprint": fingerprint, "status": status,
+                                "reports": names}) + "\n", encoding="utf-8")
 
 
 def run(*, fail: bool = False, options: Sequence[str] = (), command: str = "") -> str:
@@ -200,7 +209,7 @@ def run_hook(argv: Sequence[str]) -> int:
     done = check.run(input_path, settings)
     if done.write_error is not None:
         raise done.write_error
-    write_stamp(stamp, fingerprint, done.status)
+    write_stamp(stamp, fingerprint, done.status, done.written)
     return done.status
 
 

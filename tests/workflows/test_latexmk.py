@@ -78,6 +78,11 @@ def test_hook_command_skips_unchanged_inputs(paper: Path, index_path: Path, tmp_
     assert "unchanged since the last check" in capsys.readouterr().out
     monkeypatch.undo()
 
+    # a report deleted since (by hand, `latexmk -C`): the check runs to write it again
+    (out / "report.json").unlink()
+    assert latexmk.cli(argv) == 1
+    assert "unchanged" not in capsys.readouterr().out and (out / "report.json").is_file()
+
     bib = paper.parent / "refs.bib"
     bib.write_text("\n".join(bib_entry(r) for r in load_records()),  # the entry corrected
                    encoding="utf-8")
