@@ -381,6 +381,9 @@ class Project:
     all_entries: tuple[Entry, ...]
     sites: tuple[CiteSite, ...]
     problems: tuple[Problem, ...]
+    #: bibliography files named but not found, where they were looked for (relative to
+    #: the main file's folder): watch mode waits for them to come (back)
+    missing: tuple[str, ...] = ()
 
     def sites_for(self, key: str) -> tuple[CiteSite, ...]:
         """Every citation site of ``key``."""

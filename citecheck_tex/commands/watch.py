@@ -173,6 +173,9 @@ class WatchSession:
         if self.result is not None:
             proj = self.result.project
             paths.update(project_paths(proj))
+            # a bibliography missing in this cycle (a git stash, a branch switch): its
+            # return is a change too
+            paths.update((_project_folder(proj) / name).resolve() for name in proj.missing)
             paths.add((_project_folder(proj) / ".citecheck-ignore").resolve())
         if self.input_path.is_dir():
             paths.discard(self.input_path.resolve())

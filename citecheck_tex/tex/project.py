@@ -408,8 +408,11 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
     has_bbl = bbl_path.is_file()
     seen_res: set[Path] = set()
     missing_bibs: list[str] = []
+    looked_for: list[str] = []  # where the missing ones would be
     for found, name, file, line in st.resources:
         if found is None:
+            expected = name if name.lower().endswith(".bib") else f"{name}.bib"
+            looked_for.append(st.rel(st.root / expected))
             if has_bbl:
                 problems.append(Problem("missing-file", f"bibliography {name!r} not found; "
                                         f"using {bbl_path.name}", file=file, line=line,
@@ -528,6 +531,7 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
         input=str(input_), main_file=str(main), files=tuple(st.files),
         resources=tuple(resource_names), entries=tuple(checked),
         all_entries=tuple(pool), sites=tuple(st.sites), problems=tuple(problems),
+        missing=tuple(dict.fromkeys(looked_for)),
     )
 
 

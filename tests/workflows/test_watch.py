@@ -178,3 +178,22 @@ def test_once_colours_a_terminal_unless_no_color(paper: Path, index_path: Path,
         monkeypatch.setattr(sys, "stdout", terminal)
         assert watch.cli(argv) == 0
         assert ("\x1b[" in terminal.getvalue()) is coloured
+
+
+def test_a_bibliography_that_comes_back_is_a_change(paper: Path, settings: Settings) -> None:
+    # found 2026-12-02: after a cycle without refs.bib (git stash, a branch switch) its
+    # return triggered nothing, and the reports kept saying 0 references
+    session = WatchSession(paper, settings)
+    session.run_once()
+    bib = paper.parent / "refs.bib"
+    text = bib.read_bytes()
+    count = len(_labels(session))
+    bib.unlink()
+    assert session.inputs_changed()
+    session.run_once()
+    assert not _labels(session) and not session.inputs_changed()
+    assert bib.resolve() in session.watched_paths()
+    bib.write_bytes(text)
+    assert session.inputs_changed()
+    session.run_once()
+    assert len(_labels(session)) == count
