@@ -34,8 +34,11 @@ from citecheck_tex.vocab.ids import (
 from citecheck_tex.vocab.latex_text import latex_to_unicode
 
 logger = logging.getLogger(__name__)
-# bibtexparser logs every recovered block at ERROR level; we report them as Problems.
+# bibtexparser logs every recovered block (at WARNING and ERROR level, with its own
+# 0-based and often wrong line numbers); we report them as Problems, with the real line:
+# its records stop here, the user's log handlers never see them
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
+logging.getLogger("bibtexparser").propagate = False
 
 MONTHS: Mapping[str, str] = {
     "jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May",

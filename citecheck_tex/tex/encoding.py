@@ -47,15 +47,25 @@ def sniff_utf16(data: bytes) -> TextEncoding | None:
     return None
 
 
+def _latin1_bytes(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: the bytes UTF-8 cannot read, each as the Latin-1 letter it is."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return exc.object[exc.start:exc.end].decode("latin-1"), exc.end
+
+
+codecs.register_error("citecheck-latin1", _latin1_bytes)
+
+
 def decode_source(data: bytes) -> str:
-    """The text of a source file: UTF-16, else UTF-8 (BOM dropped), else Latin-1."""
+    """The text of a source file: UTF-16, else UTF-8 (BOM dropped) with any byte that is
+    no UTF-8 read as Latin-1. An old Latin-1 file reads as Latin-1 (its accented letters
+    are such bytes); a UTF-8 file with one stray Latin-1 byte (a pasted name) keeps its
+    UTF-8 text, which reading the whole file as Latin-1 turned into "KrÃ¤mer"."""
     enc = sniff_utf16(data)
     if enc is not None:
         return data[2 if enc.bom else 0:].decode(enc.codec, errors="replace")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    return data.decode("utf-8-sig", errors="citecheck-latin1")
 
 
 def decode_copy(data: bytes) -> tuple[str, TextEncoding]:

@@ -1,0 +1,43 @@
+"""How a source file's bytes become text (``decode_source``), and what the .bib parser logs."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citecheck_tex.tex.bib import parse_bib_text
+from citecheck_tex.tex.encoding import decode_source
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\ufeff"),
+                max_size=200)
+
+
+@given(_TEXT)
+def test_utf8_text_reads_as_itself(text: str) -> None:
+    assert decode_source(text.encode("utf-8")) == text
+
+
+def test_a_stray_latin1_byte_keeps_the_utf8_text_around_it() -> None:
+    # found 2026-12-02: one Latin-1 byte made the whole .bib Latin-1, and every UTF-8
+    # name in it mojibake in the reports ("KrÃ¤mer")
+    data = "Kr\u00e4mer, M\u00fcller".encode() + b" and Sch\xf6n"
+    assert decode_source(data) == "Kr\u00e4mer, M\u00fcller and Sch\u00f6n"
+
+
+def test_an_old_latin1_file_reads_as_latin1() -> None:
+    text = "M\u00fcller, \u00dcber die \u00c9cole d'\u00e9t\u00e9 (\u00a7 3, 5\u00b0C)"
+    assert decode_source(text.encode("latin-1")) == text
+
+
+def test_bibtexparser_says_nothing_of_its_own(caplog: pytest.LogCaptureFixture) -> None:
+    # its "Parsing of `@article` block (line 0) aborted on line 6 ..." warnings reached
+    # stderr beside our own problem for the same entry, with wrong line numbers
+    with caplog.at_level(logging.DEBUG):
+        entries, problems = parse_bib_text(
+            "@article{A, title={One}, year={2001}} @article{B, title={Two {x}, year={2002}}"
+            "\n@article{C, title={Three}, year={2003}}\n", "refs.bib")
+    assert [p.code for p in problems if p.code == "parse-error"]
+    assert not [r for r in caplog.records if r.name.startswith("bibtexparser")]
