@@ -14,7 +14,7 @@ import logging
 import re
 import sys
 from collections.abc import Container, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bibtexparser import model as bpm
 from bibtexparser.entrypoint import parse_string as _bp_parse_string
@@ -629,6 +629,19 @@ def blank_percent_comments(text: str) -> str:
     return "\n".join(lines)
 
 
+def _with_real_lines(blocks: list[_Block], text: str) -> list[_Block]:
+    """``blocks`` with the lines of the file, not bibtexparser's: it does not count a
+    newline right after a backslash (the ``\\\\`` line breaks of an abstract exported by
+    arXiv or ADS), so every later entry was reported lines too early."""
+    first_real: dict[int, int] = {}  # bibtexparser's line -> the first real line so read
+    escaped = 0
+    for real, line in enumerate(text.split("\n")):
+        first_real.setdefault(real - escaped, real)
+        if line.endswith("\\"):
+            escaped += 1
+    return [replace(b, line=first_real.get(b.line, b.line)) for b in blocks]
+
+
 def parse_bib_text(text: str, filename: str, *,
                    percent_comments: bool = False) -> tuple[list[Entry], list[Problem]]:
     """Parse .bib text. Never raises: malformed blocks become ``parse-error`` problems.
@@ -648,6 +661,8 @@ def parse_bib_text(text: str, filename: str, *,
         logger.debug("bibtexparser failed", exc_info=True)
         return [], [Problem("parse-error", f"cannot parse {filename}: {exc}", file=filename,
                             line=1)]
+    if "\\\n" in text:
+        blocks = _with_real_lines(blocks, text)
     strings: dict[str, str] = {}
     oversized: set[str] = set()  # macros whose expansion was over the cap
     growth = 0  # characters that macro expansion added to the raw text, file-wide
