@@ -40,6 +40,8 @@ logger = logging.getLogger(__name__)
 SUPPORTED = (".tex", ".bib", ".bbl", ".txt", ".md")
 _HYGIENE = frozenset({"missing-title-and-id", "arxiv-id-form", "doi-syntax", "missing-field"})
 _MAX_DEPTH = 50
+#: A bibliography resource that is a URL (biblatex's location=remote).
+_REMOTE = re.compile(r"(?i)(?:https?|ftp)://")
 #: Files read for one paper at most: a real paper reads tens; files that each include
 #: the next one twice read 2**25 files (a run that never ended).
 _MAX_READS = 5000
@@ -290,6 +292,12 @@ def _walk(st: _State, path: Path, base: Path, depth: int) -> None:
         elif isinstance(ev, ResourceEvent):
             st.biblatex = st.biblatex or ev.command.lower() != "bibliography"
             for name in ev.names:
+                if _REMOTE.match(name):  # \addbibresource[location=remote]{https://...}
+                    st.problems.append(Problem(
+                        "missing-file", f"\\{ev.command}{{{name}}}: a remote bibliography "
+                        "is not fetched; its entries are not checked (save it beside the "
+                        "paper to check them)", file=here, line=ev.line, level="warning"))
+                    continue
                 if ev.command == "bibliography" and not name.lower().endswith(".bib"):
                     name = f"{name}.bib"
                 found = _resolve([st.root, path.parent, base], name, ("",))

@@ -35,3 +35,18 @@ def test_files_that_include_the_next_one_twice_end(tmp_path: Path) -> None:
     (problem,) = [p for p in project.problems if p.code == "include-cycle"]
     assert "over 5,000 files read" in problem.message
     assert [e.key for e in project.entries] == ["K1"]  # what was read is still checked
+
+
+def test_a_remote_bibliography_is_a_warning_not_a_missing_file(tmp_path: Path) -> None:
+    # \addbibresource[location=remote]{https://...} was "error missing-file ... did you
+    # mean 'refs.bib'?" (2026-12-02): biblatex fetches it, nothing is missing
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\usepackage{biblatex}\\addbibresource{refs.bib}\n"
+        "\\addbibresource[location=remote]{https://example.org/refs.bib}\n"
+        "\\begin{document}\\cite{K1}\\printbibliography\\end{document}\n")
+    (tmp_path / "refs.bib").write_text(BIB)
+    project = load_project(tmp_path / "paper.tex")
+    (problem,) = project.problems
+    assert (problem.level, problem.line) == ("warning", 2)
+    assert "remote bibliography is not fetched" in problem.message
+    assert [e.key for e in project.entries] == ["K1"]
