@@ -494,6 +494,15 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
                                     file=site.file if site else "", line=site.line if site else 0))
     by_key = {e.key: e for e in pool}
     by_lower = {e.key.lower(): e for e in pool}
+    first_of: dict[str, Entry] = {}
+    for e in pool:  # BibTeX's "Repeated entry": keys are one key in any case
+        other = first_of.setdefault(e.key.lower(), e)
+        if other.key != e.key and e.origin is EntryOrigin.BIB and other.origin is EntryOrigin.BIB:
+            problems.append(Problem(
+                "duplicate-key", f"key {e.key!r} differs from {other.key!r} "
+                f"({other.file}:{other.line}) only in case: BibTeX takes them for one key "
+                "(\"Repeated entry\"), biber for two", key=e.key, file=e.file, line=e.line,
+                level="warning"))
     used: set[str] = set()
     for key, site in cited.items():
         entry = by_key.get(key) or by_lower.get(key.lower())
@@ -506,8 +515,9 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
         else:
             used.add(entry.key)
             parent = entry.fields.get("crossref", "")
-            if parent:
-                used.add(parent)
+            if parent:  # BibTeX matches it in any case ("conf2019" uses "Conf2019")
+                found = by_key.get(parent) or by_lower.get(parent.lower())
+                used.add(found.key if found is not None else parent)
     if missing_bibs:
         problems = _collapse_undefined(problems, missing_bibs)
     reported_undefined = {p.key for p in problems if p.code == "undefined-key"}

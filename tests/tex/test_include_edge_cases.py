@@ -50,3 +50,20 @@ def test_a_remote_bibliography_is_a_warning_not_a_missing_file(tmp_path: Path) -
     assert (problem.level, problem.line) == ("warning", 2)
     assert "remote bibliography is not fetched" in problem.message
     assert [e.key for e in project.entries] == ["K1"]
+
+
+def test_keys_that_differ_only_in_case(tmp_path: Path) -> None:
+    # a crossref in another case made its parent "unused", and Smith2020/smith2020 went
+    # unreported though BibTeX stops on them ("Repeated entry"; 2026-12-02)
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\cite{talk1,smith2020}"
+        "\\bibliography{refs}\\end{document}\n")
+    (tmp_path / "refs.bib").write_text(
+        "@proceedings{Conf2019, title = {Proceedings of Conf 2019}, year = {2019}}\n"
+        "@inproceedings{talk1, author = {Beta, B.}, title = {A talk}, crossref = {conf2019}}\n"
+        + BIB.replace("K1", "Smith2020") + BIB.replace("K1", "smith2020"))
+    project = load_project(tmp_path / "paper.tex")
+    unused = {p.key for p in project.problems if p.code == "unused-entry"}
+    assert "Conf2019" not in unused
+    (case,) = [p for p in project.problems if p.code == "duplicate-key"]
+    assert (case.key, case.line) == ("smith2020", 4) and "only in case" in case.message
