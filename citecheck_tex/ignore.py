@@ -159,15 +159,18 @@ def add_ignore(folder: Path, entry: Entry, reason: str) -> Path:
     """Append an ignore line for ``entry`` to the ignore file in ``folder``; returns its path."""
     path = ignore_file_for(folder)
     prefix = ""
+    line = format_ignore_line(entry, reason)
     if path.is_file():
         existing = path.read_text(encoding="utf-8", errors="replace")
+        if line in (old.strip() for old in existing.splitlines()):
+            return path  # said already (the same entry, the same reason)
         if existing and not existing.endswith("\n"):
             prefix = "\n"
     else:
         prefix = "# citecheck-tex ignore file: KEY  HASH  REASON (the ignore expires when the " \
                  "entry changes)\n"
     with path.open("a", encoding="utf-8") as fh:
-        fh.write(prefix + format_ignore_line(entry, reason) + "\n")
+        fh.write(prefix + line + "\n")
     return path
 
 

@@ -51,6 +51,9 @@ def cli(argv: Sequence[str]) -> int:
         if exc.code == 0:
             return 0
         raise UsageError("bad arguments", hint="see `citecheck-tex ignore --help`") from None
+    if not ns.reason.strip():  # the reason is what a co-author reads later
+        raise UsageError("--reason is empty", hint="say why the reference is accepted, e.g. "
+                         "--reason 'conference talk, checked by hand'")
     for entry, written in run(Path(ns.input), ns.keys, ns.reason):
         print(f"ignored {entry.key} (hash {entry.content_hash}) in {written}")
     return 0

@@ -385,7 +385,7 @@ def parser() -> argparse.ArgumentParser:
                 "is saved; only new or changed entries are retrieved again.")
     p.add_argument("input", metavar="INPUT", help="a .tex file (or its folder), .bib or .bbl")
     p.add_argument("--debounce", type=float, default=0.2, metavar="SECONDS",
-                   help="wait until files are quiet this long before re-checking (default 0.3)")
+                   help="wait until files are quiet this long before re-checking (default 0.2)")
     p.add_argument("--once", action="store_true", help="check once and exit (for scripts)")
     add_check_options(p)
     return p

@@ -59,6 +59,9 @@ def test_add_ignore_round_trip(tmp_path: Path) -> None:
     assert not ign.problems
     assert ign.reason_for(e) == "multi word reason"
     assert [r.key for r in ign.rules] == ["k1", "k2"]
+    # the same entry ignored again for the same reason: no second line (2026-12-02)
+    ignore.add_ignore(tmp_path, e, "multi word reason")
+    assert [r.key for r in load_ignores(tmp_path).rules] == ["k1", "k2"]
 
 
 def test_apply_ignores_skips_then_expires(paper: Path, settings: Settings) -> None:
@@ -95,3 +98,12 @@ def test_ignore_command_writes_a_valid_line(paper: Path,
     project = load_project(paper)
     entry = next(e for e in project.entries if e.key == key)
     assert load_ignores(paper.parent).reason_for(entry) == "checked by hand"
+
+
+def test_an_empty_reason_is_refused(paper: Path) -> None:
+    from citecheck_tex.errors import UsageError
+
+    key = load_records()[1]["texkeys"][0]  # type: ignore[index]
+    with pytest.raises(UsageError, match="--reason is empty"):
+        ignore_command.cli([key, "--reason", "  ", "--in", str(paper)])
+    assert not (paper.parent / IGNORE_FILE).exists()
