@@ -516,8 +516,8 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
             used.add(entry.key)
             parent = entry.fields.get("crossref", "")
             if parent:  # BibTeX matches it in any case ("conf2019" uses "Conf2019")
-                found = by_key.get(parent) or by_lower.get(parent.lower())
-                used.add(found.key if found is not None else parent)
+                parent_entry = by_key.get(parent) or by_lower.get(parent.lower())
+                used.add(parent_entry.key if parent_entry is not None else parent)
     if missing_bibs:
         problems = _collapse_undefined(problems, missing_bibs)
     reported_undefined = {p.key for p in problems if p.code == "undefined-key"}
