@@ -756,6 +756,9 @@ class LocalIndex:
         if not path.exists() and (readonly or not create):
             raise LocalIndexError("no local index here", file=str(path),
                               hint="build one with: citecheck-tex index add FILE...")
+        if path.is_dir():
+            raise LocalIndexError("this is a folder, not a local index", file=str(path),
+                                  hint="give --index the index file, e.g. FOLDER/index.sqlite")
         try:
             immutable = False
             if readonly:
@@ -767,7 +770,9 @@ class LocalIndex:
             index._prepare(create and not readonly)
         except sqlite3.DatabaseError as exc:
             raise LocalIndexError(f"unusable local index: {exc}", file=str(path),
-                              hint="delete it and re-import your dumps") from exc
+                                  hint="check the --index path; if this file is your index, "
+                                       "it is damaged: delete it and import your dumps "
+                                       "again") from exc
         return index
 
     def _prepare(self, create: bool) -> None:

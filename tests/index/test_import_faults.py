@@ -178,3 +178,17 @@ def test_a_bib_file_is_read_in_its_encoding_as_the_papers_are(tmp_path: Path,
         (rec,) = index.search_title("Uber die Quantenmechanik")
     assert rec.title == "\u00dcber die Quantenmechanik"
     assert rec.authors[0].family == "M\u00fcller"
+
+
+def test_a_folder_or_another_file_given_as_the_index_gets_no_advice_to_delete_it(
+        tmp_path: Path) -> None:
+    # "delete it and re-import your dumps" was the advice for any unusable --index,
+    # a mistyped path to a folder or to someone's file too (2026-12-02)
+    with pytest.raises(LocalIndexError, match="folder, not a local index") as folder:
+        LocalIndex.open(tmp_path, create=False, readonly=True)
+    assert "delete" not in str(folder.value)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n" * 100)
+    with pytest.raises(LocalIndexError, match="check the --index path"):
+        LocalIndex.open(notes, create=False, readonly=True)
+    assert notes.read_text() == "not a database\n" * 100
