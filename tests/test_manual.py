@@ -67,3 +67,10 @@ def test_man_page_renders_without_warnings() -> None:
                           capture_output=True, text=True, check=True).stdout
     text = " ".join(text.split())
     assert "EXIT STATUS" in text and "citecheck-tex - check the references" in text
+
+
+def test_man_refuses_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    from citecheck_tex.cli import main
+
+    assert main(["man", "--bogus"]) == 2  # it printed the page and exited 0
+    assert "man takes no arguments" in capsys.readouterr().err

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from citecheck_tex.commands.manual import render_manpage
+from citecheck_tex.errors import UsageError
 
 
 def run() -> str:
@@ -23,5 +24,8 @@ def cli(argv: Sequence[str]) -> int:
     if args and args[0] in ("-h", "--help"):
         print("usage: citecheck-tex man   (print the manual page: | man -l -)")
         return 0
+    if args:
+        raise UsageError(f"man takes no arguments: {args[0]!r}",
+                         hint="citecheck-tex man | man -l -")
     sys.stdout.write(run())
     return 0
