@@ -9,6 +9,7 @@ the pipeline, never this command line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -138,7 +139,10 @@ def run(input_path: Path, settings: Settings, *, shown_as: str = "") -> CheckRun
         def progress(st: ProgressState) -> None:
             progress_display.update(st.done, st.total, st.counts, st.slowest)
 
-    result = pipeline.check(project, settings, progress=progress)
+    # a warning logged during the run starts on a line of its own, not after the bar
+    with (progress_display.logging_cleared() if progress_display is not None
+          else contextlib.nullcontext()):
+        result = pipeline.check(project, settings, progress=progress)
     if shown_as:
         result = replace(result, input=shown_as)
     if progress_display is not None and hasattr(progress_display, "finish"):

@@ -7,9 +7,10 @@ into counts. ANSI colour only when asked (the CLI asks when stdout is a TTY).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import IO, TYPE_CHECKING, TextIO
 from urllib.parse import urlsplit
 
@@ -312,12 +313,52 @@ class Progress:
             self.stream.write(text + "\n")
         self.stream.flush()
 
+    def clear(self) -> None:
+        """Take the line away: something else (a logged warning) is about to be written
+        to the terminal, which would otherwise follow the bar on its line; the next
+        update draws the bar again, below it."""
+        if self.tty and self._shown:
+            self.stream.write("\r" + " " * self._last_len + "\r")
+            self.stream.flush()
+            self._shown = False
+            self._last_len = 0
+
+    def logging_cleared(self) -> contextlib.AbstractContextManager[None]:
+        """Within the block, every log record reaching the root logger's handlers
+        clears the line first (:meth:`clear`)."""
+        return _clearing_logs(self)
+
     def finish(self) -> None:
         """End the progress line (a newline on a TTY so the report starts clean)."""
         if self.tty and self._shown:
             self.stream.write("\n")
             self.stream.flush()
             self._shown = False
+
+
+class _ClearFirst(logging.Filter):
+    """A filter that clears the progress line before its handler writes the record."""
+
+    def __init__(self, progress: Progress) -> None:
+        super().__init__()
+        self.progress = progress
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        self.progress.clear()
+        return True
+
+
+@contextlib.contextmanager
+def _clearing_logs(progress: Progress) -> Iterator[None]:
+    handlers = list(logging.getLogger().handlers)
+    first = _ClearFirst(progress)
+    for handler in handlers:
+        handler.addFilter(first)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(first)
 
 
 @register_reporter("terminal")

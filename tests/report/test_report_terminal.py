@@ -87,3 +87,34 @@ def test_progress_with_nothing_to_do() -> None:
     stream = io.StringIO()
     Progress(stream).update(0, 0, {})
     assert "0/0" in stream.getvalue()
+
+
+def test_a_warning_logged_during_the_run_gets_a_line_of_its_own() -> None:
+    # "[███░░░] 3/10  slowest: localWARNING citecheck_tex.sources.http: ..." (2026-12-02)
+    import logging
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    progress = Progress(stream)
+    try:
+        with progress.logging_cleared():
+            progress.update(1, 4, {"EXACT": 1}, "local")
+            logging.getLogger("citecheck_tex.sources.http").warning("a source is slow")
+            progress.update(2, 4, {"EXACT": 2}, "local")
+        logging.getLogger("citecheck_tex.sources.http").warning("after the block")
+    finally:
+        root.removeHandler(handler)
+    progress.finish()
+    screen = []  # what the terminal shows: \r returns to the line's start
+    for line in stream.getvalue().split("\n"):
+        screen.append(line.rsplit("\r", 1)[-1] if "\r" in line else line)
+    assert "WARNING a source is slow" in screen
+    assert any(line.startswith("[") and "2/4" in line for line in screen)
+    assert not handler.filters  # the filter goes with the block
