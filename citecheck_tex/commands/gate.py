@@ -383,9 +383,12 @@ def verify_references(main: Path, settings: Settings) -> tuple[RunResult, GateCh
     if bad:
         first = bad[0]
         keys = ", ".join(v.entry.key for v in bad[:5]) + (" ..." if len(bad) > 5 else "")
+        # input errors too (an undefined key): the one line must not hide them
+        also = f"; and {len(broken)} input error(s): {broken[0].code}: {broken[0].message}" \
+            if broken else ""
         return result, GateCheck("references", FAIL,
-                                 f"{len(bad)} at or above {settings.fail_on.upper()}: {keys} "
-                                 f"({text})", first.entry.file, first.entry.line)
+                                 f"{len(bad)} at or above {settings.fail_on.upper()}: {keys}"
+                                 f"{also} ({text})", first.entry.file, first.entry.line)
     return result, GateCheck("references", PASS, f"{len(result.verdicts)} checked: {text}")
 
 

@@ -246,3 +246,17 @@ def test_gate_follows_includes_as_the_project_loader_does(tmp_path: Path,
                  if c.name == "bbl-keys")
     assert check.status == FAIL and "NotInBbl:2020" in check.message
     assert check.file == "parts/deep/two.tex"
+
+
+def test_the_references_line_names_input_errors_beside_majors(tmp_path: Path,
+                                                              settings: Settings) -> None:
+    # with MAJORs present the one line said only "1 at or above MAJOR", hiding an
+    # undefined key (2026-12-02)
+    folder = _submission(tmp_path / "s", corrupt=True)
+    main = folder / "main.tex"
+    main.write_text(main.read_text(encoding="utf-8").replace(
+        "\\end{document}", "\\cite{Nowhere:2099xx}\n\\end{document}"), encoding="utf-8")
+    check = next(c for c in run_gate(folder, settings).checks if c.name == "references")
+    assert check.status == FAIL and "at or above MAJOR" in check.message
+    assert "input error(s): undefined-key" in check.message
+    assert "Nowhere:2099xx" in check.message
