@@ -183,6 +183,7 @@ class _State:
     paths: list[Path] = field(default_factory=list)  # the .tex files read, in reading order
     biblatex: bool = False  # \usepackage{biblatex} or a biblatex resource command seen
     reads: int = 0  # files read (one file included twice is read twice, as TeX does)
+    aux_file_of: dict[str, str] = field(default_factory=dict)  # keys of included .aux files
     bibliography_env: bool = False  # a thebibliography environment in the source
 
     def rel(self, p: Path) -> str:
@@ -371,7 +372,10 @@ def _artefacts(st: _State) -> list[tuple[str, Artefact]]:
             for sub in art.inputs:
                 p = st.root / sub
                 if p.is_file():
-                    keys.extend(parse_aux_text(read_text(p)).keys)
+                    sub_keys = parse_aux_text(read_text(p)).keys
+                    keys.extend(sub_keys)
+                    for k in sub_keys:  # (\@input{chap.aux}: the key is chap.aux's)
+                        st.aux_file_of.setdefault(k, st.rel(p))
             out.append((st.rel(aux), Artefact(tuple(dict.fromkeys(keys)), art.resources)))
         except OSError:
             logger.debug("cannot read %s", aux)
@@ -475,6 +479,7 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
                                 file=st.rel(main), line=1))
     # --- cited keys: source sites plus build artefacts
     cited: dict[str, CiteSite | None] = {}
+    build_file: dict[str, str] = {}  # keys only a build file (.aux, .bcf) cites: which
     for s in st.sites:
         cited.setdefault(s.key, s)
     source_keys = set(cited)
@@ -483,10 +488,12 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
         if "*" in art.keys:
             st.nocite_all = True
         for k in sorted(art_keys - source_keys):
-            problems.append(Problem("artefact-mismatch", f"{art_name} cites {k!r}, which the "
+            where = st.aux_file_of.get(k, art_name)
+            problems.append(Problem("artefact-mismatch", f"{where} cites {k!r}, which the "
                                     "source files do not cite (stale build or unread macro?)",
-                                    key=k, file=art_name))
+                                    key=k, file=where))
             cited.setdefault(k, None)
+            build_file.setdefault(k, where)
         for k in sorted(source_keys - art_keys):
             site = cited[k]
             problems.append(Problem("artefact-mismatch", f"{k!r} is cited in the source but not "
@@ -508,6 +515,12 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
         entry = by_key.get(key) or by_lower.get(key.lower())
         if entry is None:
             count = sum(1 for s in st.sites if s.key == key)
+            if site is None and key in build_file:  # cited by the build file alone
+                problems.append(Problem("undefined-key", f"{key!r} is cited in the build "
+                                        f"file {build_file[key]} (not in the source files) "
+                                        "but defined in no bibliography", key=key,
+                                        file=build_file[key]))
+                continue
             problems.append(Problem("undefined-key", f"{key!r} is cited ({count} time"
                                     f"{'s' if count != 1 else ''}) but defined in no "
                                     "bibliography", key=key, file=site.file if site else "",

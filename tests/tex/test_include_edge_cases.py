@@ -67,3 +67,19 @@ def test_keys_that_differ_only_in_case(tmp_path: Path) -> None:
     assert "Conf2019" not in unused
     (case,) = [p for p in project.problems if p.code == "duplicate-key"]
     assert (case.key, case.line) == ("smith2020", 4) and "only in case" in case.message
+
+
+def test_a_key_only_an_included_aux_cites_is_reported_there(tmp_path: Path) -> None:
+    # "undefined-key 'K9' is cited (0 times)" with no file: chap.aux, read through
+    # paper.aux's \@input, was the one citing it (2026-12-02)
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\include{chap}"
+        "\\bibliography{refs}\\end{document}\n")
+    (tmp_path / "chap.tex").write_text("\\cite{K1}\n")
+    (tmp_path / "refs.bib").write_text(BIB)
+    (tmp_path / "paper.aux").write_text("\\relax\n\\@input{chap.aux}\n\\bibdata{refs}\n")
+    (tmp_path / "chap.aux").write_text("\\relax\n\\citation{K1}\n\\citation{K9}\n")
+    project = load_project(tmp_path / "paper.tex")
+    (undefined,) = [p for p in project.problems if p.code == "undefined-key"]
+    assert (undefined.key, undefined.file) == ("K9", "chap.aux")
+    assert "build file chap.aux" in undefined.message and "0 time" not in undefined.message
