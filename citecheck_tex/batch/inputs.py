@@ -139,6 +139,14 @@ def read_manifest(path: Path) -> list[tuple[Path, int]]:
     return out
 
 
+def is_batch_output(folder: Path) -> bool:
+    """Whether ``folder`` is the output of an earlier batch (its ``summary.json`` and
+    ``papers/``, see :mod:`citecheck_tex.batch.runner`), under whatever name it was
+    given: a collection that holds one has no paper there (it was listed as a failed
+    paper, "no .tex file")."""
+    return (folder / "summary.json").is_file() and (folder / "papers").is_dir()
+
+
 def discover(inputs: Sequence[Path], *, manifests: Sequence[Path] = (),
              exclude: Sequence[Path] = ()) -> list[Paper]:
     """Every paper the inputs name, in input order (a collection's entries sorted by
@@ -178,7 +186,7 @@ def discover(inputs: Sequence[Path], *, manifests: Sequence[Path] = (),
         for child in children:
             if child.name.startswith(".") or child.resolve() in skip:
                 continue
-            if child.is_dir() and child.name in _SKIP_DIRS:
+            if child.is_dir() and (child.name in _SKIP_DIRS or is_batch_output(child)):
                 continue
             if child.is_file() and is_manifest(child):
                 from_manifest(child)

@@ -1,4 +1,5 @@
-"""What a batch reads of a paper folder to know whether it changed (``content_hash``).
+"""What a batch reads of a paper folder to know whether it changed (``content_hash``), and
+what it takes for a paper (``discover``).
 
 Found 2026-12-02: a named pipe in a paper folder held the whole batch before any paper
 ran (``--paper-timeout`` does not cover the driver's hashing), and a symbolic link to a
@@ -53,3 +54,18 @@ def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(OSError) as exc:
         content_hash(paper)
     assert exc.value.filename == str(secret)
+
+
+def test_an_earlier_batchs_output_folder_is_no_paper(tmp_path: Path) -> None:
+    # an earlier batch's output kept inside the collection under another name was
+    # listed as a failed paper, "no .tex file" (2026-12-02)
+    from citecheck_tex.batch.inputs import discover
+
+    collection = tmp_path / "papers"
+    collection.mkdir()
+    paper = _paper(collection)
+    old = collection / "checked-2026-11"
+    (old / "papers" / "paper").mkdir(parents=True)
+    (old / "summary.json").write_text("{}")
+    (old / "references.jsonl").write_text("")
+    assert [p.path for p in discover([collection])] == [paper.path]
