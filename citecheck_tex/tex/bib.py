@@ -732,10 +732,16 @@ def parse_bib_text(text: str, filename: str, *,
             key = key_m.group(1) if key_m else ""
             what = f"entry {key!r}" if key else "block"
             err = " ".join(block.error.split()) or "unbalanced braces or quotes"
+            # an entry is read on to the next line that starts with @: entries written
+            # after it on its lines (a .bib on one line) go with it
+            swallowed = len(_BLOCK_START.findall(block.raw, 1))
+            lost = f"the {swallowed} entries after it" if swallowed > 1 else "the entry after it"
+            rest = (f"{lost} before the next line that starts with @ "
+                    f"{'are' if swallowed > 1 else 'is'} lost with it: start each entry on a "
+                    "line of its own" if swallowed else "the other entries are still checked")
             problems.append(Problem(
                 "parse-error", f"malformed {what} at {filename}:{line}: {err}; fix the braces, "
-                "quotes or commas (the other entries are still checked)",
-                key=key, file=filename, line=line))
+                f"quotes or commas ({rest})", key=key, file=filename, line=line))
     by_key = {key.lower(): raw for key, _, _, _, raw in raw_entries}
     entries: list[Entry] = []
     for key, entry_type, start, end, raw in raw_entries:

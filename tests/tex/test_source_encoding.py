@@ -69,3 +69,19 @@ def test_lines_after_backslash_line_breaks_are_the_files() -> None:
     assert [(e.key, lines[e.line - 1].startswith(f"@article{{{e.key},")) for e in entries] == [
         ("K1", True), ("K2", True)]
     assert {p.line for p in problems if p.code == "duplicate-key"} == {10, 15}
+
+
+def test_a_malformed_entry_says_which_entries_it_takes_along() -> None:
+    # on a one-line .bib, a broken entry swallows the rest of the line; the problem said
+    # "the other entries are still checked" (2026-12-02)
+    text = ("@article{A, title={One}, year={2001}} @article{B, title={Two {x}, year={2002}}"
+            " @article{C, title={Three}, year={2003}} @misc{E, title={Five}}\n"
+            "@article{D, title={Four}, year={2004}}\n")
+    entries, problems = parse_bib_text(text, "r.bib")
+    assert [e.key for e in entries] == ["A", "D"]
+    (problem,) = [p for p in problems if p.code == "parse-error"]
+    assert "the 2 entries after it before the next line that starts with @ are lost" \
+        in problem.message
+    _, problems = parse_bib_text("@article{B, title={Two {x}, year={2002}}\n"
+                                 "@article{D, title={Four}, year={2004}}\n", "r.bib")
+    assert "the other entries are still checked" in problems[0].message
