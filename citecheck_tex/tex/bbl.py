@@ -230,12 +230,30 @@ _PLAIN_VENUE = re.compile(
     r"(?P<pages>[\w]+(?:[-–]+\w+)?)\s*,\s*(?:[A-Z][a-z]+\s+)?(?P<year>\d{4})")
 
 
+#: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A." (a given name as
+#: author-year styles write it after the family name and a comma).
+_INITIALS_ONLY = re.compile(r"(?:[A-Z][a-z]{0,2}\.[\s\-\u00a0]*)+")
+#: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
+_NAMES_YEAR = re.compile(r"[\s.,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?\s*\)?\s*$")
+
+
 def _plain_authors(text: str) -> str:
-    """'A. One, B. Two, and C. Three.' -> 'A. One and B. Two and C. Three'."""
+    """'A. One, B. Two, and C. Three.' -> 'A. One and B. Two and C. Three'.
+
+    Author-year styles (apalike, nature.bst, agsm, aa.bst) write "Family, I." and end
+    with the year: 'Kawasaki, M., Takahashi, F., and Yamada, M. (2016).' ->
+    'Kawasaki, M. and Takahashi, F. and Yamada, M.' (every comma had split a name in two).
+    """
     t = text.strip().rstrip(".")
     truncated = bool(re.search(r"\bet\s*al\b", t))
     t = re.sub(r",?\s*et\s*al\.?", "", t)
+    t = _NAMES_YEAR.sub("", t).replace("&", " and ")
     names = [n.strip() for n in re.split(r",\s*and\s+|\s+and\s+|,\s*", t) if n.strip()]
+    if len(names) >= 2 and len(names) % 2 == 0 \
+            and all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
+                    for n in names[1::2]) \
+            and not any(_INITIALS_ONLY.fullmatch(n) for n in names[0::2]):
+        names = [f"{names[i]}, {names[i + 1]}" for i in range(0, len(names), 2)]
     if truncated:
         names.append("others")
     return " and ".join(names)

@@ -127,12 +127,30 @@ def hep_notation(title: str) -> str:
     return title
 
 
+#: The reference of the corrected paper that publishers append to the title of an
+#: erratum, a corrigendum or a publisher's note: "Erratum: Low-mass dark matter search
+#: ... XENON100 [Phys. Rev. D 94, 092001 (2016)]". Authors cite the title without it.
+_CORRECTED_PAPER = re.compile(r"\s*\[[^\[\]]*\d[^\[\]]*\]\W*$")
+_CORRECTION = re.compile(r"(?i)^\W*(?:erratum|errata|corrigendum|addendum|publisher.s note"
+                         r"|retraction)\b")
+
+
+def without_corrected_reference(title: str) -> str:
+    """``title`` without the bracketed reference a correction's title ends with
+    (only for a title that says it is a correction)."""
+    if _CORRECTION.match(title):
+        return _CORRECTED_PAPER.sub("", title)
+    return title
+
+
 @lru_cache(maxsize=65536)
 def title_tokens(title: str) -> tuple[str, ...]:
     """Words of a normalised title: TeX decoded first (so ``$\\bar{t}t$`` and the Unicode
     the citation's reader made of it meet the same notation rules), folded,
-    punctuation and hyphens as separators."""
-    return tuple(t for t in _NON_WORD.split(fold(hep_notation(strip_latex(title)))) if t)
+    punctuation and hyphens as separators; a correction's title without the reference
+    of the paper it corrects."""
+    text = without_corrected_reference(strip_latex(title))
+    return tuple(t for t in _NON_WORD.split(fold(hep_notation(text))) if t)
 
 
 @lru_cache(maxsize=65536)

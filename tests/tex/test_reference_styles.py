@@ -1,0 +1,62 @@
+"""Correct references written by common bibliography styles read as correct.
+
+Found 2026-12-02 by writing the sample papers' own references (their records are the
+real INSPIRE/arXiv records in ``sample_papers/*/index_records*``) the way common styles
+print them: each case below was a false MINOR on a correct reference.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.cli import main
+from citecheck_tex.sources.local_index import import_files
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CASES = {
+    # apalike / agsm / chicago: "Family, I., ..., and Family, I. (year)." and \newblock;
+    # every comma had split a name ("Kawasaki and M. and Takahashi and F. ...")
+    "apalike.bbl": (
+        "\\begin{thebibliography}{}\n\n"
+        "\\bibitem[Kawasaki et~al., 2016]{Kawasaki2016}\n"
+        "Kawasaki, M., Takahashi, F., and Yamada, M. (2016).\n"
+        "\\newblock Suppressing the {QCD} axion abundance by hidden monopoles.\n"
+        "\\newblock {\\em Phys. Lett. B}, 753:677--681.\n\n"
+        # nature.bst: the same names, "\\&" before the last
+        "\\bibitem{Hui2017}\n"
+        "Hui, L., Ostriker, J.~P., Tremaine, S. \\& Witten, E.\n"
+        "\\newblock Ultralight scalars as cosmological dark matter.\n"
+        "\\newblock \\emph{Phys. Rev. D} \\textbf{95}, 043541 (2017).\n\n"
+        "\\end{thebibliography}\n"),
+    # an erratum cited by its title, which the record ends with the corrected paper's
+    # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
+    "errata.txt": (
+        "[1] E. Aprile et al. (XENON Collaboration), Erratum: Low-mass dark matter search "
+        "using ionization signals in XENON100, Phys. Rev. D 95, 059901 (2017).\n"
+        "[2] A. Hebecker, J. Moritz, A. Westphal, and L. T. Witkowski, Corrigendum to "
+        "\"Axion monodromy inflation with warped KK-modes\", Phys. Lett. B 767, 493 (2017).\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("index") / "index.sqlite"
+    import_files(path, sorted(ROOT.glob("sample_papers/*/index_records*")))
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_correct_references_in_a_style_are_exact(tmp_path: Path, index: Path,
+                                                 name: str) -> None:
+    source = tmp_path / name
+    source.write_text(CASES[name], encoding="utf-8")
+    out = tmp_path / "out"
+    main([str(source), "--offline", "--index", str(index), "--cache", "none",
+          "--format", "json", "--out", str(out), "--fail-on", "never"])
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    labels = {e["key"]: e["label"] for e in report["entries"]}
+    assert labels and set(labels.values()) == {"EXACT"}, labels
