@@ -612,6 +612,55 @@ def _repeats(title: str, n: int = 4) -> bool:
 
 #: "Pontzen et al., 2017, Title", "Caola & Melnikov, 2013, Title", "Regmi, 2017, Title":
 #: surnames, a year, then the title (the plain-text form of the markdown list items).
+#: One "Family, I." name (Nature, AAS, A&A): a family name of capitalised words, particles
+#: allowed ("Ruiz de Austri"), then its initials ("J. P.", "L.-L.", "C. J.").
+_FI_NAME = (r"(?:[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*"
+            r"(?:\s+(?:[a-z]{1,3}\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*)*)"
+            r",\s+(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*)?)+")
+#: A list of them: ", " between, "&" or "and" before the last, "et al." after it.
+_FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|&|\band\b)\s*{_FI_NAME})*)"
+                     r"(?P<etal>,?\s*et\s*al\.?)?\s+(?P<rest>.+)$")
+_FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.),\s*")
+#: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
+#: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
+_FI_YEAR = re.compile(r"^\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?[,.:]\s*(?P<rest>.*)$")
+
+
+def _family_initials(rest: str) -> dict[str, str] | None:
+    """The fields of a reference whose authors are written "Family, I., ..., & Family,
+    I." (Nature's house style, AAS and A&A journals), or None.
+
+    Every comma had split such names in two, and the whole list became the title ("Hui,
+    L., Ostriker, J. P., Tremaine, S. & Witten, E. Ultralight scalars ...": a false title
+    mismatch).
+    """
+    m = _FI_RUN.match(rest)
+    if m is None:
+        return None
+    names = [n.strip(" ,") for n in _FI_SPLIT.split(m.group("names")) if n.strip(" ,")]
+    if not names or not all(re.fullmatch(_FI_NAME, n) for n in names):
+        return None
+    out = {"author": _bibtex_authors(names, bool(m.group("etal")))}
+    tail = m.group("rest")
+    ym = _FI_YEAR.match(tail)
+    if ym:  # AAS, A&A: year, then the reference, no title
+        out["year"] = ym.group("year")
+        tail = ym.group("rest")
+    elif not tail[:1].isupper():
+        return None
+    found = _find_journal_ref(tail, 0)
+    if found:
+        out.update(found[2])
+        title = tail[:found[0]].strip(" ,.;:")
+    else:
+        title = "" if ym else tail.strip(" ,.;:")
+    if title and len(title.split()) >= 2:
+        out["title"] = title
+    elif not ym:
+        return None  # names and no title: not this style
+    return out
+
+
 _SURNAME_YEAR = re.compile(
     r"^(?P<authors>[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     r"(?:\s+et\s*\.?\s*al\.?|\s*(?:&|\band\b)\s*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?)"
@@ -665,6 +714,9 @@ def _parse(text: str) -> dict[str, str]:
                 out["volume"] = jm2.group("volume")
                 out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm2.group("pages"))
         return out
+    fi = _family_initials(rest)
+    if fi is not None:
+        return {**out, **fi}
     bar = _TITLE_BAR_AUTHORS.match(rest)
     if bar and _all_names(bar.group("authors")):
         names, truncated = _authors_from(bar.group("authors"))

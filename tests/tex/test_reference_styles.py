@@ -32,6 +32,21 @@ CASES = {
         "\\newblock Ultralight scalars as cosmological dark matter.\n"
         "\\newblock \\emph{Phys. Rev. D} \\textbf{95}, 043541 (2017).\n\n"
         "\\end{thebibliography}\n"),
+    # Nature's house style pasted as text: the names had become the title
+    "nature.txt": (
+        "1. Hui, L., Ostriker, J. P., Tremaine, S. & Witten, E. Ultralight scalars as "
+        "cosmological dark matter. Phys. Rev. D 95, 043541 (2017).\n"
+        "2. Kawasaki, M., Takahashi, F. & Yamada, M. Suppressing the QCD axion abundance by "
+        "hidden monopoles. Phys. Lett. B 753, 677\u2013681 (2016).\n"),
+    # aasjournal.bst / aa.bst: "{Family}, I., ... \\& {Family}, I. year, \\journal, vol, page"
+    "aas.bbl": (
+        "\\begin{thebibliography}{}\n\n"
+        "\\bibitem[{{Mitzkus} {et~al.}(2017){Mitzkus}, {Cappellari}, \\&\n"
+        "  {Walcher}}]{Mitzkus2017}\n"
+        "{Mitzkus}, M., {Cappellari}, M., \\& {Walcher}, C.~J. 2017, \\mnras, 464, 4789\n\n"
+        "\\bibitem[{{Zhu} \\& {Feng}(2017)}]{Zhu2017}\n"
+        "{Zhu}, W., \\& {Feng}, L.-L. 2017, \\apj, 838, 21\n\n"
+        "\\end{thebibliography}\n"),
     # an erratum cited by its title, which the record ends with the corrected paper's
     # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
     "errata.txt": (
