@@ -46,8 +46,11 @@ _INI = r"(?:[A-Z][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"
 _INITIALS_FIRST = re.compile(
     r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
-    # a second capitalised family word: "E. Di Valentino", "C.H. Llewellyn Smith"
-    r"(?:\s+[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?(?:\s+(?:Jr\.?|Sr\.?|III?))?$"
+    # a second capitalised family word: "E. Di Valentino", "C.H. Llewellyn Smith", also
+    # after a particle: "R. Ruiz de Austri", "F.F. Van der Veken" (it was no name: the
+    # title then began "and R. Ruiz de Austri, ...": a false author MINOR)
+    r"(?:\s+(?:(?:van|von|der|de|la|del|di|da|le|den|dos|das|du|ten|ter)\s+)*"
+    r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?(?:\s+(?:Jr\.?|Sr\.?|III?))?$"
 )
 _FAMILY_FIRST = re.compile(
     r"^(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"

@@ -47,6 +47,16 @@ CASES = {
         "\\bibitem[{{Zhu} \\& {Feng}(2017)}]{Zhu2017}\n"
         "{Zhu}, W., \\& {Feng}, L.-L. 2017, \\apj, 838, 21\n\n"
         "\\end{thebibliography}\n"),
+    # JHEP.bst: a family name with a particle after a capitalised word ("R.~Ruiz~de
+    # Austri") was no name; the title began "and R. Ruiz de Austri, ..."
+    "particle.bbl": (
+        "\\begin{thebibliography}{10}\n\n\\bibitem{Gomez-Vargas:2016ocf}\n"
+        "G.A.~G\\'omez-Vargas, D.E.~L\\'opez-Fogliani, C.~Mu\\~noz, A.D.~Perez and\n"
+        "  R.~Ruiz~de Austri, \\emph{{Search for sharp and smooth spectral signatures of\n"
+        "  $\\mu\\nu$SSM gravitino dark matter with Fermi-LAT}},\n"
+        "  \\href{https://doi.org/10.1088/1475-7516/2017/03/047}{\\emph{JCAP} \\textbf{03}\n"
+        "  (2017) 047} [\\href{https://arxiv.org/abs/1608.08640}{{\\ttfamily 1608.08640}}].\n\n"
+        "\\end{thebibliography}\n"),
     # an erratum cited by its title, which the record ends with the corrected paper's
     # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
     "errata.txt": (
