@@ -22,6 +22,10 @@ logger = logging.getLogger(__name__)
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z@])\s*")
 _BIBINFO = re.compile(r"\\bibinfo\s*\{(\w+)\}\s*")
 _HREF_DOI = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:dx\.)?doi\.org/([^}\s]+)\}", re.I)
+#: An arXiv link (JHEP.bst writes an arXiv-only reference as \href{https://arxiv.org/abs/
+#: ID}{{\ttfamily ID}}, with no "arXiv:" and no brackets: the id was never read).
+_HREF_ARXIV = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:www\.|export\.)?arxiv\.org/"
+                         r"(?:abs|pdf)/([^}\s]+?)(?:\.pdf)?\s*\}", re.I)
 _DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
 _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
 _URLCMD = re.compile(r"\\url\s*\{([^}]+)\}")
@@ -133,6 +137,9 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     if em:
         ids = em.group(2) or em.group(1)
         raw.setdefault("eprint", ids)
+    am = _HREF_ARXIV.search(body)
+    if am:
+        raw.setdefault("eprint", am.group(1))
     um = _URLCMD.search(body)
     if um and "url" not in raw:
         raw["url"] = um.group(1)

@@ -17,6 +17,12 @@ from citecheck_tex.sources.local_index import import_files
 
 ROOT = Path(__file__).resolve().parents[2]
 
+JHEP_ARXIV_ONLY = (
+    "\\begin{thebibliography}{10}\n\n\\bibitem{VanderVeken:2013}\n"
+    "F.F.~Van~der Veken, \\emph{{Evolution and dynamics of cusped light-like Wilson\n"
+    "  loops}}, \\href{https://arxiv.org/abs/1302.6765}{{\\ttfamily 1302.6765}}.\n\n"
+    "\\end{thebibliography}\n")
+
 CASES = {
     # apalike / agsm / chicago: "Family, I., ..., and Family, I. (year)." and \newblock;
     # every comma had split a name ("Kawasaki and M. and Takahashi and F. ...")
@@ -57,6 +63,8 @@ CASES = {
         "  \\href{https://doi.org/10.1088/1475-7516/2017/03/047}{\\emph{JCAP} \\textbf{03}\n"
         "  (2017) 047} [\\href{https://arxiv.org/abs/1608.08640}{{\\ttfamily 1608.08640}}].\n\n"
         "\\end{thebibliography}\n"),
+    # JHEP.bst's arXiv-only reference: the id is only in the link
+    "jhep-arxiv.bbl": JHEP_ARXIV_ONLY,
     # an erratum cited by its title, which the record ends with the corrected paper's
     # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
     "errata.txt": (
@@ -85,3 +93,16 @@ def test_correct_references_in_a_style_are_exact(tmp_path: Path, index: Path,
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     labels = {e["key"]: e["label"] for e in report["entries"]}
     assert labels and set(labels.values()) == {"EXACT"}, labels
+
+
+def test_a_wrong_arxiv_id_in_a_jhep_link_is_caught(tmp_path: Path, index: Path) -> None:
+    # the id in \\href{https://arxiv.org/abs/ID}{{\\ttfamily ID}} was never read, so a
+    # wrong one passed as EXACT (matched by title alone; 2026-12-02)
+    source = tmp_path / "wrong.bbl"
+    source.write_text(JHEP_ARXIV_ONLY.replace("1302.6765", "1302.9999"), encoding="utf-8")
+    out = tmp_path / "out"
+    main([str(source), "--offline", "--index", str(index), "--cache", "none",
+          "--format", "json", "--out", str(out), "--fail-on", "never"])
+    (entry,) = json.loads((out / "report.json").read_text(encoding="utf-8"))["entries"]
+    assert entry["label"] == "MINOR"
+    assert [d["field"] for d in entry["discrepancies"]] == ["eprint"]
