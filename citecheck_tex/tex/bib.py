@@ -270,6 +270,9 @@ def build_entry(
     )
 
 
+_EPRINT_CATEGORY = re.compile(r"\s*\[[\w.\-]+\]\s*$")
+
+
 def entry_hygiene(entry: Entry) -> list[Problem]:
     """Cheap checks: no title and no identifier, split arXiv ids, bad DOI syntax."""
     out: list[Problem] = []
@@ -284,7 +287,9 @@ def entry_hygiene(entry: Entry) -> list[Problem]:
     texts = [v for k, v in entry.raw_fields.items() if k not in ("title", "abstract", "author")]
     if entry.raw_text:
         texts.append(entry.raw_text)
-    eprint_raw = entry.raw_fields.get("eprint", "")
+    # (without the category revtex's \Eprint writes after the id: "arXiv:1605.04911
+    # [hep-th]" is no split id; every PRD/PRL reference list had the warning)
+    eprint_raw = _EPRINT_CATEGORY.sub("", entry.raw_fields.get("eprint", ""))
     split = any(has_split_arxiv(t) for t in texts) or (
         bool(eprint_raw) and ("{" in eprint_raw or " " in eprint_raw.strip())
         and is_arxiv_id(normalize_arxiv(eprint_raw.replace(" ", "")))

@@ -106,3 +106,22 @@ def test_a_wrong_arxiv_id_in_a_jhep_link_is_caught(tmp_path: Path, index: Path) 
     (entry,) = json.loads((out / "report.json").read_text(encoding="utf-8"))["entries"]
     assert entry["label"] == "MINOR"
     assert [d["field"] for d in entry["discrepancies"]] == ["eprint"]
+
+
+def test_revtex_eprints_are_no_split_arxiv_ids() -> None:
+    # apsrev4-2's \Eprint {URL} {arXiv:ID [category]}: "writes an arXiv id split by
+    # spaces or braces" on every eprint of a PRD/PRL reference list (2026-12-02)
+    from citecheck_tex.tex.bbl import parse_bbl_text
+
+    bbl = ("\\begin{thebibliography}{1}\n\\bibitem [{Dias\\ \\emph {et~al.}(2016)}]"
+           "{Dias:2016eto}\n  \\bibinfo {author} {O.~J.~C.~Dias}, \\bibinfo {title} {Localised"
+           " black holes},\\ \\bibinfo {journal} {Phys. Rev. Lett.}\\ \\textbf {\\bibinfo "
+           "{volume} {117}},\\ \\bibinfo {pages} {151101} (\\bibinfo {year} {2016}),\\ "
+           "\\Eprint {https://arxiv.org/abs/1605.04911} {arXiv:1605.04911 [hep-th]}\n"
+           "\\end{thebibliography}\n")
+    (entry,), problems = parse_bbl_text(bbl, "paper.bbl")
+    assert entry.arxiv == "1605.04911"
+    assert not [p for p in problems if p.code == "arxiv-id-form"]
+    split = bbl.replace("arXiv:1605.04911 [hep-th]", "arXiv:1605. 04911")
+    _, problems = parse_bbl_text(split, "paper.bbl")
+    assert [p.code for p in problems if p.code == "arxiv-id-form"]
