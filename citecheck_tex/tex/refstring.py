@@ -35,6 +35,8 @@ _JOURNAL_REF = re.compile(
     # volume and pages are apart ("95, 251302", "2 (1998) 231", "B106 475"): "COVID-19"
     # is no journal reference
     r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z][A-Za-z]{1,}\d{4})\b"
+    # an issue number in parentheses (elsarticle "95 (4) (2017) 043541", APA "95(4), ...")
+    r"(?:\s*\(\d{1,3}\))?"
     r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})\))?(?:\s*[,:]\s*|\s+)"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})\))?"

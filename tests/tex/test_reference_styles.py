@@ -23,6 +23,12 @@ JHEP_ARXIV_ONLY = (
     "  loops}}, \\href{https://arxiv.org/abs/1302.6765}{{\\ttfamily 1302.6765}}.\n\n"
     "\\end{thebibliography}\n")
 
+ELSARTICLE = (
+    "\\begin{thebibliography}{10}\n\n\\bibitem{Hui2017}\n"
+    "L.~Hui, J.~P. Ostriker, S.~Tremaine, E.~Witten, Ultralight scalars as\n"
+    "  cosmological dark matter, Phys. Rev. D 95~(4) (2017) 043541.\n\n"
+    "\\end{thebibliography}\n")
+
 CASES = {
     # apalike / agsm / chicago: "Family, I., ..., and Family, I. (year)." and \newblock;
     # every comma had split a name ("Kawasaki and M. and Takahashi and F. ...")
@@ -65,6 +71,9 @@ CASES = {
         "\\end{thebibliography}\n"),
     # JHEP.bst's arXiv-only reference: the id is only in the link
     "jhep-arxiv.bbl": JHEP_ARXIV_ONLY,
+    # elsarticle-num: an issue number in parentheses after the volume; journal, volume
+    # and pages were dropped into the title (so a wrong volume passed too)
+    "elsarticle.bbl": ELSARTICLE,
     # an erratum cited by its title, which the record ends with the corrected paper's
     # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
     "errata.txt": (
@@ -125,3 +134,15 @@ def test_revtex_eprints_are_no_split_arxiv_ids() -> None:
     split = bbl.replace("arXiv:1605.04911 [hep-th]", "arXiv:1605. 04911")
     _, problems = parse_bbl_text(split, "paper.bbl")
     assert [p.code for p in problems if p.code == "arxiv-id-form"]
+
+
+def test_a_wrong_volume_after_an_issue_number_is_caught(tmp_path: Path, index: Path) -> None:
+    source = tmp_path / "wrong.bbl"
+    source.write_text(ELSARTICLE.replace("95~(4) (2017) 043541", "96~(4) (2017) 043541"),
+                      encoding="utf-8")
+    out = tmp_path / "out"
+    main([str(source), "--offline", "--index", str(index), "--cache", "none",
+          "--format", "json", "--out", str(out), "--fail-on", "never"])
+    (entry,) = json.loads((out / "report.json").read_text(encoding="utf-8"))["entries"]
+    assert entry["label"] == "MINOR"
+    assert [d["field"] for d in entry["discrepancies"]] == ["volume"]
