@@ -277,6 +277,27 @@ _NAMEPART = re.compile(r"\b(family|given|prefix|suffix)=")
 _BIBER_FIELD_MAP = {"journaltitle": "journal", "eprinttype": "archiveprefix"}
 
 
+def _positional_name(person_text: str) -> dict[str, str]:
+    """The parts of a name as biblatex 1.x/2.x .bbl files write it, by position:
+    ``{hash=...}{family}{F.}{given}{G.}{prefix}{p.}{suffix}{s.}`` (format 3 names them,
+    ``family=...``; these names were read as none: authors never checked)."""
+    groups: list[str] = []
+    i = 0
+    while (g := _group(person_text, i)) is not None:
+        groups.append(g[0])
+        i = g[1]
+    if groups and groups[0].startswith("hash="):
+        groups = groups[1:]
+    if len(groups) < 3 or not groups[0].strip():
+        return {}
+    parts = {"family": groups[0], "given": groups[2]}
+    if len(groups) > 4 and groups[4].strip():
+        parts["prefix"] = groups[4]
+    if len(groups) > 6 and groups[6].strip():
+        parts["suffix"] = groups[6]
+    return parts
+
+
 def _biber_names(block: str) -> str:
     people: list[str] = []
     i = 0
@@ -295,7 +316,9 @@ def _biber_names(block: str) -> str:
             if v is not None:
                 parts[m.group(1)] = v[0]
         if not parts:
-            continue
+            parts = _positional_name(person_text)
+            if not parts:
+                continue
         family = parts.get("family", "")
         if family.startswith("{") and family.endswith("}") and not parts.get("given"):
             people.append(family)

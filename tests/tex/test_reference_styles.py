@@ -146,3 +146,21 @@ def test_a_wrong_volume_after_an_issue_number_is_caught(tmp_path: Path, index: P
     (entry,) = json.loads((out / "report.json").read_text(encoding="utf-8"))["entries"]
     assert entry["label"] == "MINOR"
     assert [d["field"] for d in entry["discrepancies"]] == ["volume"]
+
+
+def test_biblatex_2_names_by_position_are_read() -> None:
+    # .bbl files of biblatex 1.x/2.x (arXiv sources of about 2012-2016) write a name's
+    # parts by position, not "family=": the authors were read as none, never checked
+    from citecheck_tex.tex.bbl import parse_bbl_text
+
+    bbl = ("% $ biblatex auxiliary file $\n% $ biblatex version 2.9 $\n\\refsection{0}\n"
+           "  \\entry{Hui2017}{article}{}\n    \\name{author}{2}{}{%\n"
+           "      {{hash=a1}{Hui}{H\\bibinitperiod}{L.}{L\\bibinitperiod}{}{}{}{}}%\n"
+           "      {{hash=a2}{Waals}{W\\bibinitperiod}{Johannes\\bibnamedelima D.}"
+           "{J\\bibinitperiod\\bibinitdelim D\\bibinitperiod}{van\\bibnamedelima der}"
+           "{v\\bibinitperiod\\bibinitdelim d\\bibinitperiod}{Jr.}{J\\bibinitperiod}}%\n"
+           "    }\n    \\field{title}{Ultralight scalars as cosmological dark matter}\n"
+           "    \\field{year}{2017}\n  \\endentry\n\\endrefsection\n")
+    (entry,), _ = parse_bbl_text(bbl, "paper.bbl")
+    assert [(p.family, p.given, p.von, p.jr) for p in entry.authors] == [
+        ("Hui", "L.", "", ""), ("Waals", "Johannes D.", "van der", "Jr.")]
