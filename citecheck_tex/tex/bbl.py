@@ -26,6 +26,9 @@ _HREF_DOI = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:dx\.)?doi\.org/(
 #: ID}{{\ttfamily ID}}, with no "arXiv:" and no brackets: the id was never read).
 _HREF_ARXIV = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:www\.|export\.)?arxiv\.org/"
                          r"(?:abs|pdf)/([^}\s]+?)(?:\.pdf)?\s*\}", re.I)
+#: mnras.bst: "2017, \\mn@doi [MNRAS] {10.1093/mnras/stw2724}, 465, 941" (the journal and
+#: the DOI in one macro; its fields were read as a title "@doi [MNRAS] , 465, 941").
+_MN_DOI = re.compile(r"\\mn@doi\s*\[(?P<journal>[^\]]*)\]\s*\{(?P<doi>[^}]*)\}")
 _DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
 _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
 _URLCMD = re.compile(r"\\url\s*\{([^}]+)\}")
@@ -119,6 +122,10 @@ def _parse_bibitems(text: str, filename: str, offset: int,
 def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, end_line: int,
                    origin: EntryOrigin) -> Entry:
     raw: dict[str, str] = {}
+    mn = _MN_DOI.search(body)
+    if mn:  # mnras.bst: the journal's name is the DOI link's text
+        raw["doi"] = mn.group("doi").strip()
+        body = f"{body[:mn.start()]} {mn.group('journal')}{body[mn.end():]}"
     authors: list[str] = []
     for m in _BIBINFO.finditer(body):
         g = _group(body, m.end())

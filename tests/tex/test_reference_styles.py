@@ -164,3 +164,17 @@ def test_biblatex_2_names_by_position_are_read() -> None:
     (entry,), _ = parse_bbl_text(bbl, "paper.bbl")
     assert [(p.family, p.given, p.von, p.jr) for p in entry.authors] == [
         ("Hui", "L.", "", ""), ("Waals", "Johannes D.", "van der", "Jr.")]
+
+
+def test_mnras_doi_macro_gives_journal_and_doi() -> None:
+    # mnras.bst's \mn@doi [MNRAS] {DOI}: the fields were a title "@doi [MNRAS] , 465, 941"
+    from citecheck_tex.tex.bbl import parse_bbl_text
+
+    bbl = ("\\begin{thebibliography}{}\n\\makeatletter\n\\relax\n"
+           "\\bibitem[\\protect\\citeauthoryear{Du, Behrens \\& Niemeyer}{Du\n"
+           "  et~al.}{2017}]{Du2017}\nDu X., Behrens C., Niemeyer J.~C., 2017, \\mn@doi [MNRAS]\n"
+           "  {10.1093/mnras/stw2724}, 465, 941\n\n\\end{thebibliography}\n")
+    (entry,), _ = parse_bbl_text(bbl, "paper.bbl")
+    assert (entry.doi, entry.venue, entry.volume, entry.pages, entry.year) == (
+        "10.1093/mnras/stw2724", "MNRAS", "465", "941", "2017")
+    assert [p.family for p in entry.authors] == ["Du", "Behrens", "Niemeyer"]
