@@ -97,7 +97,11 @@ class ArxivSource:
         if resp.status_code not in (200, 400):
             raise SourceError(f"arxiv: HTTP {resp.status_code}", source=self.name,
                               url=str(resp.url), status=resp.status_code)
-        return resp.status_code, resp.text
+        try:
+            text = resp.text
+        except (UnicodeError, LookupError):  # a charset the body is not in: read as UTF-8
+            text = resp.content.decode("utf-8", errors="replace")
+        return resp.status_code, text
 
     async def _fetch_ids(self, queries: Sequence[Query]) -> list[Answer]:
         started = time.perf_counter()
@@ -189,10 +193,21 @@ def parse_feed(text: str) -> tuple[list[Record], list[str]]:
         if m:
             errors.append(m.group(1))
             continue
+        if "/api/errors" in ident:  # an error of the API itself, with HTTP 200: no answer
+            what = clean_text(entry.findtext("a:summary", "", _NS)
+                              or entry.findtext("a:title", "", _NS))
+            raise SourceError(f"arxiv: the API answered with an error ({what or ident})",
+                              source="arxiv")
         m = _ABS_ID.search(ident)
         if not m:
             continue
         records.append(_record(entry, clean_arxiv(m.group(1))))
+    total = (root.findtext("os:totalResults", "", _NS) or "").strip()
+    if total.isdigit() and int(total) > 0 and not records and not errors:
+        # arXiv says 0 for an id it does not have; a count with nothing listed is an
+        # answer cut short (a proxy), not "no such paper"
+        raise SourceError(f"arxiv: the feed counts {total} results and lists none",
+                          source="arxiv")
     return records, errors
 
 

@@ -203,8 +203,8 @@ def json_body(resp: Any, source: str) -> Any:
     """The parsed JSON body of ``resp``, or SourceError naming the source."""
     try:
         return resp.json()
-    except ValueError as exc:
-        raise SourceError(f"{source}: the answer is not JSON ({exc})", source=source,
+    except (ValueError, RecursionError) as exc:
+        raise SourceError(f"{source}: the answer is not JSON ({type(exc).__name__})", source=source,
                           url=str(getattr(resp, "url", ""))) from exc
 
 
@@ -217,7 +217,7 @@ def error_detail(resp: Any) -> str:
     """
     try:
         body = as_dict(resp.json())
-    except ValueError:
+    except (ValueError, RecursionError):
         return ""
     titles = [clean_text(as_dict(e).get("title")) for e in as_list(body.get("errors"))]
     return ("; ".join(t for t in titles if t) or clean_text(body.get("error"))
@@ -273,7 +273,7 @@ def _json_problem(resp: Any, fits: Callable[[Any], bool], what: str) -> str:
         return describe_body(resp)
     try:
         body = resp.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # (nested deeper than the parser goes)
         return f"not JSON: {describe_body(resp)}"
     if fits(body):
         return ""

@@ -42,6 +42,7 @@ import contextvars
 import email.utils
 import functools
 import logging
+import math
 import random
 import ssl
 import threading
@@ -537,7 +538,9 @@ class Http:
                     error = str(exc)
                     self._note_failure(source, state, error, url, throttled=False)
                     raise SourceError(f"{source}: {error}", source=source, url=url) from exc
-                except (httpx.TransportError, TimeoutError) as exc:  # read errors, drops, budget
+                # read errors, drops, the time budget; also a redirect loop and a body that
+                # does not decode (RequestError: TooManyRedirects, DecodingError)
+                except (httpx.RequestError, TimeoutError) as exc:
                     if isinstance(exc, TimeoutError):
                         error = (f"no complete answer within {self.settings.timeout_s:g} s "
                                  "(time budget of one request)")
@@ -614,6 +617,15 @@ class Http:
             except ValueError:
                 n = 0.0
             secs = _parse_interval(interval)
+            if not (math.isfinite(n) and math.isfinite(secs)):  # "infs": a rate of 0
+                n = secs = 0.0
+            if n > 0 and secs > 0 and secs / n > self.settings.max_retry_after_s:
+                # one request per day is no pace to keep: waits that long are not waited
+                # (a Retry-After as long gives the source up); the announcement is left
+                # aside and the server's own 429s still count (one header had held a
+                # whole run until its deadline)
+                logger.debug("%s: ignoring an announced %g requests per %g s", source, n, secs)
+                n = 0.0
             if n > 0 and secs > 0:
                 current = self.limiter.rate_per_s(source, state.limit)
                 announced = n / secs

@@ -141,6 +141,10 @@ class InspireSource:
         total = found.get("total")
         if isinstance(total, dict):  # Elasticsearch 7 style {"value": n}
             total = total.get("value")
+        if isinstance(total, int) and total > 0 and not hits and size > 0:
+            # a count with nothing listed is an answer cut short or broken, not "none"
+            raise SourceError(f"inspire: the answer counts {total} hits and lists none",
+                              source=self.name, url=str(resp.url))
         return hits, total if isinstance(total, int) else len(hits)
 
     async def fetch(self, query: Query) -> Answer:
