@@ -619,8 +619,10 @@ def _repeats(title: str, n: int = 4) -> bool:
 #: surnames, a year, then the title (the plain-text form of the markdown list items).
 #: One "Family, I." name (Nature, AAS, A&A): a family name of capitalised words, particles
 #: allowed ("Ruiz de Austri"), then its initials ("J. P.", "L.-L.", "C. J.").
-_FI_NAME = (r"(?:[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*"
-            r"(?:\s+(?:[a-z]{1,3}\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*)*)"
+_FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-]*"
+#: (each family word has a lower-case letter after its capital, and there are at most
+#: four: "LG Jin R Tang F Zhang, L.G. ..." is no family name)
+_FI_NAME = (rf"(?:{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
             r",\s+(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*)?)+")
 #: A list of them: ", " between, "&" or "and" before the last, "et al." after it.
 _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|&|\band\b)\s*{_FI_NAME})*)"

@@ -178,3 +178,16 @@ def test_mnras_doi_macro_gives_journal_and_doi() -> None:
     assert (entry.doi, entry.venue, entry.volume, entry.pages, entry.year) == (
         "10.1093/mnras/stw2724", "MNRAS", "465", "941", "2017")
     assert [p.family for p in entry.authors] == ["Du", "Behrens", "Niemeyer"]
+
+
+def test_initials_glued_to_names_are_no_family_name() -> None:
+    # real reference r30359 (bench/data/real_judged; INSPIRE's stored, garbled authors
+    # rendered as text): "LG Jin R Tang F Zhang, L.G." had been read as one "Family, I."
+    # name by the Nature/AAS rule, and the rest became the title (a false author MINOR)
+    from citecheck_tex.tex.refstring import parse_reference
+
+    parsed = parse_reference(
+        "LG Jin R Tang F Zhang, L.G. Jin, R. Tang, F. Zhang, Phys. Lett. B 741 (2015) 163, "
+        "arXiv:1501.02020, doi:10.1016/j.physletb.2014.12.034.")
+    assert "title" not in parsed
+    assert parsed["author"].startswith("LG Jin and R Tang and F Zhang")
