@@ -11,6 +11,7 @@ anything from it beyond the key.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,25 @@ def test_reports_carry_nothing_from_outside_files(tmp_path: Path) -> None:
         assert SECRET not in f.read_text(encoding="utf-8", errors="replace"), f.name
 
 
+def _shared_bib_repo(tmp_path: Path, cites: str) -> tuple[Path, Path]:
+    """A git repository ``repo`` holding ``refs.bib`` and ``papers/a/main.tex``, which cites
+    ``cites`` from ``\\bibliography{../../refs}``: (repository, paper folder)."""
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    paper = repo / "papers" / "a"
+    paper.mkdir(parents=True)
+    (repo / "refs.bib").write_text((PAPER / "refs.bib").read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    (paper / "main.tex").write_text(
+        f"\\documentclass{{article}}\\begin{{document}}\\cite{{{cites}}}"
+        "\\bibliography{../../refs}\\end{document}\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return repo, paper
+
+
 def test_project_root_widens_the_project(tmp_path: Path) -> None:
     main_tex, _ = _project(tmp_path)
     project = load_project(main_tex, project_root=tmp_path)
@@ -117,20 +137,7 @@ def test_project_root_option_of_the_cli(tmp_path: Path) -> None:
 def test_a_shared_bibliography_in_the_same_git_repository_is_inside(tmp_path: Path) -> None:
     """``papers/a/main.tex`` with ``\\bibliography{../../refs}`` in one repository: the
     repository is the project, so the shared .bib is checked like any other."""
-    import shutil
-    import subprocess
-
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    repo = tmp_path / "repo"
-    paper = repo / "papers" / "a"
-    paper.mkdir(parents=True)
-    (repo / "refs.bib").write_text((PAPER / "refs.bib").read_text(encoding="utf-8"),
-                                   encoding="utf-8")
-    (paper / "main.tex").write_text(
-        "\\documentclass{article}\\begin{document}\\cite{Hui2017}"
-        "\\bibliography{../../refs}\\end{document}\n", encoding="utf-8")
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    repo, paper = _shared_bib_repo(tmp_path, "Hui2017")
     project = load_project(paper / "main.tex")
     assert not [p for p in project.problems if p.code == "outside-project"]
     hui = next(e for e in project.entries if e.key == "Hui2017")
@@ -162,20 +169,7 @@ def test_a_shared_bibliography_is_named_alike_from_any_folder(
     reports named the .bib by a path from the current folder joined to the paper's
     ("a/b/a/b/../../refs.bib"), so no annotated copy was written and SARIF and GitHub
     annotations pointed nowhere (found 2026-12-02)."""
-    import shutil
-    import subprocess
-
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    repo = tmp_path / "repo"
-    paper = repo / "papers" / "a"
-    paper.mkdir(parents=True)
-    (repo / "refs.bib").write_text((PAPER / "refs.bib").read_text(encoding="utf-8"),
-                                   encoding="utf-8")
-    (paper / "main.tex").write_text(
-        "\\documentclass{article}\\begin{document}\\cite{Hui2017,McAllister:2015zcz}"
-        "\\bibliography{../../refs}\\end{document}\n", encoding="utf-8")
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    _shared_bib_repo(tmp_path, "Hui2017,McAllister:2015zcz")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
     assert {e.file for e in load_project(Path("repo/papers/a/main.tex")).entries} == {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,28 +92,30 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_correct_references_in_a_style_are_exact(tmp_path: Path, index: Path,
-                                                 name: str) -> None:
+def _checked(tmp_path: Path, index: Path, name: str, text: str) -> list[dict[str, Any]]:
+    """The report.json entries of ``text`` saved as ``name`` and checked offline."""
     source = tmp_path / name
-    source.write_text(CASES[name], encoding="utf-8")
+    source.write_text(text, encoding="utf-8")
     out = tmp_path / "out"
     main([str(source), "--offline", "--index", str(index), "--cache", "none",
           "--format", "json", "--out", str(out), "--fail-on", "never"])
-    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    labels = {e["key"]: e["label"] for e in report["entries"]}
+    entries: list[dict[str, Any]] = json.loads(
+        (out / "report.json").read_text(encoding="utf-8"))["entries"]
+    return entries
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_correct_references_in_a_style_are_exact(tmp_path: Path, index: Path,
+                                                 name: str) -> None:
+    labels = {e["key"]: e["label"] for e in _checked(tmp_path, index, name, CASES[name])}
     assert labels and set(labels.values()) == {"EXACT"}, labels
 
 
 def test_a_wrong_arxiv_id_in_a_jhep_link_is_caught(tmp_path: Path, index: Path) -> None:
     # the id in \\href{https://arxiv.org/abs/ID}{{\\ttfamily ID}} was never read, so a
     # wrong one passed as EXACT (matched by title alone; 2026-12-02)
-    source = tmp_path / "wrong.bbl"
-    source.write_text(JHEP_ARXIV_ONLY.replace("1302.6765", "1302.9999"), encoding="utf-8")
-    out = tmp_path / "out"
-    main([str(source), "--offline", "--index", str(index), "--cache", "none",
-          "--format", "json", "--out", str(out), "--fail-on", "never"])
-    (entry,) = json.loads((out / "report.json").read_text(encoding="utf-8"))["entries"]
+    (entry,) = _checked(tmp_path, index, "wrong.bbl",
+                        JHEP_ARXIV_ONLY.replace("1302.6765", "1302.9999"))
     assert entry["label"] == "MINOR"
     assert [d["field"] for d in entry["discrepancies"]] == ["eprint"]
 
@@ -137,13 +140,8 @@ def test_revtex_eprints_are_no_split_arxiv_ids() -> None:
 
 
 def test_a_wrong_volume_after_an_issue_number_is_caught(tmp_path: Path, index: Path) -> None:
-    source = tmp_path / "wrong.bbl"
-    source.write_text(ELSARTICLE.replace("95~(4) (2017) 043541", "96~(4) (2017) 043541"),
-                      encoding="utf-8")
-    out = tmp_path / "out"
-    main([str(source), "--offline", "--index", str(index), "--cache", "none",
-          "--format", "json", "--out", str(out), "--fail-on", "never"])
-    (entry,) = json.loads((out / "report.json").read_text(encoding="utf-8"))["entries"]
+    (entry,) = _checked(tmp_path, index, "wrong.bbl",
+                        ELSARTICLE.replace("95~(4) (2017) 043541", "96~(4) (2017) 043541"))
     assert entry["label"] == "MINOR"
     assert [d["field"] for d in entry["discrepancies"]] == ["volume"]
 
