@@ -91,6 +91,9 @@ _REPORT_TOKEN = re.compile(
     r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w/-])(?!\.[\w/-])")
 _APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.?\s*"
                   r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
+#: An APA venue: "Physical Review D, 95(4), 043541" (journal, volume, issue, pages).
+_APA_VENUE = re.compile(r"^\s*(?P<journal>[A-Z][^,\d]{2,80}?),\s*(?P<volume>\d{1,5})"
+                        r"(?:\s*\(\d{1,3}\))?\s*,\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?)")
 _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
 _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I)
 
@@ -714,6 +717,10 @@ def _parse(text: str) -> dict[str, str]:
             between = tail[:found[0]].strip(" ,.;")
             if between and between[0].islower():  # the title went on: "galaxy. ii: anisotropy"
                 out["title"] = f"{out['title']}. {between}"
+        elif (apa_venue := _APA_VENUE.match(tail)) is not None:
+            # "Physical Review D, 95(4), 043541.": the journal ends at a comma
+            out.update({k: re.sub(r"\s*[-–]+\s*", "-", v).strip()
+                        for k, v in apa_venue.groupdict().items() if v})
         else:
             jm2 = _JOURNAL_REF.search(tail)
             if jm2:

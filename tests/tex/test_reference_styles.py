@@ -94,6 +94,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _checked(tmp_path: Path, index: Path, name: str, text: str) -> list[dict[str, Any]]:
     """The report.json entries of ``text`` saved as ``name`` and checked offline."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     source = tmp_path / name
     source.write_text(text, encoding="utf-8")
     out = tmp_path / "out"
@@ -189,3 +190,15 @@ def test_initials_glued_to_names_are_no_family_name() -> None:
         "arXiv:1501.02020, doi:10.1016/j.physletb.2014.12.034.")
     assert "title" not in parsed
     assert parsed["author"].startswith("LG Jin and R Tang and F Zhang")
+
+
+def test_an_apa_venue_is_read_and_a_wrong_volume_caught(tmp_path: Path, index: Path) -> None:
+    # APA "Physical Review D, 95(4), 043541": the journal ends at a comma; journal,
+    # volume and pages were dropped, so a wrong volume passed (2026-12-02)
+    apa = ("Hui, L., Ostriker, J. P., Tremaine, S., & Witten, E. (2017). Ultralight scalars as "
+           "cosmological dark matter. Physical Review D, {volume}(4), 043541.\n")
+    (right,) = _checked(tmp_path / "a", index, "apa.txt", apa.format(volume=95))
+    assert right["label"] == "EXACT"
+    (wrong,) = _checked(tmp_path / "b", index, "apa.txt", apa.format(volume=96))
+    assert wrong["label"] == "MINOR"
+    assert [d["field"] for d in wrong["discrepancies"]] == ["volume"]
