@@ -1932,12 +1932,23 @@ def _parse_jsonl_task(task: tuple[int, Sequence[str | bytes]]) -> _Parsed:
         try:
             rows = rows_from_json(obj, fmt)
         except (AttributeError, TypeError, ValueError, KeyError, IndexError) as exc:
-            out.bad.append((lineno, f"malformed {fmt} record: {exc}"))
+            out.bad.append((lineno, f"malformed {fmt} record: {_malformed(exc)}"))
             continue
         out.formats[fmt] = out.formats.get(fmt, 0) + 1  # one per line, as before
         for row in rows:
             out.add(row, fmt, count=False)
     return out
+
+
+def _malformed(exc: Exception) -> str:
+    """What is wrong with a record whose converter failed, in words ("0" was a KeyError's)."""
+    if isinstance(exc, KeyError):
+        return f"the field {exc.args[0]!r} is missing" if exc.args else "a field is missing"
+    if isinstance(exc, IndexError):
+        return "a list field is empty"
+    if isinstance(exc, (TypeError, AttributeError)):
+        return f"a field is not of the form the format has ({exc})"
+    return str(exc) or type(exc).__name__
 
 
 def _parse_bib_task(task: tuple[str, str, int, str, int]) -> _Parsed:

@@ -192,3 +192,17 @@ def test_a_folder_or_another_file_given_as_the_index_gets_no_advice_to_delete_it
     with pytest.raises(LocalIndexError, match="check the --index path"):
         LocalIndex.open(notes, create=False, readonly=True)
     assert notes.read_text() == "not a database\n" * 100
+
+
+def test_a_malformed_record_is_told_in_words(tmp_path: Path) -> None:
+    # "malformed inspire record: 0" (a KeyError's text) and "'int' object is not
+    # subscriptable" were what a user read for a broken line (2026-12-02)
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text('{"id": "1", "metadata": {"titles": 5}}\n')
+    (stats,) = import_files(tmp_path / "i.sqlite", [dump], jobs=1)
+    (problem,) = stats.problems
+    assert problem.line == 1
+    assert problem.message.startswith("malformed inspire record: a field is not of the form")
+    assert local_index._malformed(KeyError(0)) == "the field 0 is missing"
+    assert local_index._malformed(IndexError("list index out of range")) == \
+        "a list field is empty"
