@@ -29,6 +29,9 @@ _HREF_ARXIV = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:www\.|export\.
 #: mnras.bst: "2017, \\mn@doi [MNRAS] {10.1093/mnras/stw2724}, 465, 941" (the journal and
 #: the DOI in one macro; its fields were read as a title "@doi [MNRAS] , 465, 941").
 _MN_DOI = re.compile(r"\\mn@doi\s*\[(?P<journal>[^\]]*)\]\s*\{(?P<doi>[^}]*)\}")
+#: iopart's \etal (and \emph{et al.}'s macro forms): the decoder drops unknown macros,
+#: and with it the sign that the list is truncated.
+_ETAL_MACRO = re.compile(r"\\etal\b\.?")
 _DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
 _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
 _URLCMD = re.compile(r"\\url\s*\{([^}]+)\}")
@@ -150,7 +153,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     um = _URLCMD.search(body)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
-    cleaned = _NOISE.sub(" ", body)
+    cleaned = _ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""

@@ -671,6 +671,71 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     return out
 
 
+#: One "Family I" name as IOP's iopart-num and Vancouver/NLM write it: "Hui L", "Ostriker J P",
+#: "Ostriker JP", "Liu G-C".
+_BARE_NAME = (rf"{_FI_WORD}(?:[\s\-]{_FI_WORD}){{0,2}}"
+              r"\s+(?:[A-Z](?:-[A-Z])?(?:\s(?=[A-Z](?:\W|$)))?){1,3}")
+_BARE_RUN = re.compile(
+    rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*(?:,?\s+and\s+{_BARE_NAME})?)"
+    r"(?P<etal>,?\s*et\s*al\.?)?"
+    # IOP: "2017 Title Journal vol page"; Vancouver: ". Title. Journal. 2017;95(4):043541."
+    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?\s+|\.\s+)(?P<rest>[A-Z].+)$")
+#: Vancouver/NLM's reference: "Phys Rev D. 2017;95(4):043541" (journal. year;vol(issue):pages).
+_VANCOUVER_REF = re.compile(
+    r"(?:^|\.\s+)(?P<journal>[A-Z][^.;:]*?)\.\s+(?P<year>(?:1[89]|20)\d\d)"
+    r"(?:\s+[A-Z][a-z]{2}(?:\s+\d{1,2})?)?;\s*(?P<volume>\d+)(?:\s*\(\d+\))?"
+    r":\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?)")
+
+
+def _bare_to_bibtex(name: str) -> str:
+    """ "Ostriker JP" -> "Ostriker, J. P.", "Liu G-C" -> "Liu, G.-C." (BibTeX's family-first
+    form: "Hui L" read as given "Hui", family "L")."""
+    family, given = re.fullmatch(r"(.+?)\s+((?:[A-Z](?:-[A-Z])?\s?){1,3})", name).groups()  # type: ignore[union-attr]
+    initials = [f"{part}." if "-" not in part else ".-".join(part.split("-")) + "."
+                for part in re.findall(r"[A-Z](?:-[A-Z])?", given)]
+    return f"{family}, {' '.join(initials)}"
+
+
+def _family_bare_initials(rest: str) -> dict[str, str] | None:
+    """The fields of a reference whose authors are "Family I" names (IOP's iopart-num:
+    "Hui L, Ostriker J P, Tremaine S and Witten E 2017 Title {\\it J} {\\bf 95} 043541";
+    Vancouver/NLM: "Hui L, Ostriker JP, Tremaine S, Witten E. Title. Phys Rev D.
+    2017;95(4):043541."), or None. The last name and the title had run together ("and
+    Witten E 2017 Ultralight ..."): a false author MINOR, or a title mismatch."""
+    m = _BARE_RUN.match(rest)
+    if m is None:
+        return None
+    names = [n.strip() for n in re.split(r",\s*|\s+and\s+", m.group("names")) if n.strip()]
+    if not all(re.fullmatch(_BARE_NAME, n) for n in names):
+        return None
+    out = {"author": _bibtex_authors([_bare_to_bibtex(n) for n in names],
+                                     bool(m.group("etal")))}
+    tail = m.group("rest")
+    vancouver = _VANCOUVER_REF.search(tail) if m.group("year") is None else None
+    if vancouver is not None:
+        title = tail[:vancouver.start()]
+        out.update({k: re.sub(r"\s*[-–]+\s*", "-", v).strip()
+                    for k, v in vancouver.groupdict().items() if v})
+    elif m.group("year") is not None:
+        out["year"] = m.group("year")
+        found = _find_journal_ref(tail, 0)
+        cand = None if found else next(
+            (c for c in _JOURNAL_REF.finditer(tail) if re.search(r"[A-Za-z]{2}", c["journal"])
+             and c.start() > 0), None)
+        title = tail[:found[0]] if found else tail[:cand.start()] if cand else tail
+        if found:
+            out.update({k: v for k, v in found[2].items() if k != "year"})
+        elif cand:
+            out.update(journal=cand["journal"].strip(), volume=cand["volume"],
+                       pages=re.sub(r"\s*[-–]+\s*", "-", cand["pages"]))
+    else:
+        return None
+    title = title.strip(" ,.;:")
+    if len(title.split()) >= 2:
+        out["title"] = title
+    return out
+
+
 _SURNAME_YEAR = re.compile(
     r"^(?P<authors>[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     r"(?:\s+et\s*\.?\s*al\.?|\s*(?:&|\band\b)\s*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?)"
@@ -728,7 +793,7 @@ def _parse(text: str) -> dict[str, str]:
                 out["volume"] = jm2.group("volume")
                 out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm2.group("pages"))
         return out
-    fi = _family_initials(rest)
+    fi = _family_initials(rest) or _family_bare_initials(rest)
     if fi is not None:
         return {**out, **fi}
     bar = _TITLE_BAR_AUTHORS.match(rest)

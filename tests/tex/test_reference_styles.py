@@ -75,6 +75,22 @@ CASES = {
     # elsarticle-num: an issue number in parentheses after the volume; journal, volume
     # and pages were dropped into the title (so a wrong volume passed too)
     "elsarticle.bbl": ELSARTICLE,
+    # IOP iopart-num: "Family I, ... and Family I year Title {\\it J} {\\bf vol} page"; the
+    # last name ran into the title ("and Witten E 2017 Ultralight ..."), \\etal was lost
+    "iop.bbl": (
+        "\\begin{thebibliography}{3}\n\\bibitem{hui}\n"
+        "Hui L, Ostriker J P, Tremaine S and Witten E 2017 Ultralight scalars as cosmological"
+        " dark matter {\\it Phys. Rev.} D {\\bf 95} 043541\n\\bibitem{day}\n"
+        "Day F V 2016 Cosmic axion background propagation in galaxies {\\it Phys. Lett.} B"
+        " {\\bf 753} 600--11\n\\bibitem{huietal}\n"
+        "Hui L \\etal 2017 Ultralight scalars as cosmological dark matter {\\it Phys. Rev.}"
+        " D {\\bf 95} 043541\n\\end{thebibliography}\n"),
+    # Vancouver/NLM (medicine's standard, a Google Scholar export)
+    "vancouver.txt": (
+        "1. Hui L, Ostriker JP, Tremaine S, Witten E. Ultralight scalars as cosmological dark"
+        " matter. Phys Rev D. 2017;95(4):043541.\n"
+        "2. Day FV. Cosmic axion background propagation in galaxies. Phys Lett B. 2016 Feb;"
+        "753:600-11.\n"),
     # an erratum cited by its title, which the record ends with the corrected paper's
     # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
     "errata.txt": (
