@@ -432,8 +432,20 @@ def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] 
         year = m.group("year1") or m.group("year2")
         if year:
             fields["year"] = year
-        return jstart, m.end(), fields
+        end = m.end()
+        after = _YEAR_FIRST_PAGES.match(text, end)
+        if after and not year and _YEAR_LIKE.fullmatch(fields["volume"]):
+            # ACS "Phys. Rev. D 2017, 95, 043541", RSC "Phys. Lett. B, 2016, 753, 677":
+            # the year comes first (read as volume 2017, pages 95: a false MINOR)
+            fields = {"journal": journal, "year": fields["volume"], "volume": fields["pages"],
+                      "pages": re.sub(r"\s*[-–]+\s*", "-", after.group("pages"))}
+            end = after.end()
+        return jstart, end, fields
     return None
+
+
+_YEAR_LIKE = re.compile(r"(?:1[89]|20)\d\d")
+_YEAR_FIRST_PAGES = re.compile(r"\s*,\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)\b")
 
 
 def _parse_markdown(inner: str, url: str) -> dict[str, str]:
@@ -628,9 +640,9 @@ _FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\
 _FI_NAME = (rf"(?:{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
             r",\s+(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*)?)+")
 #: A list of them: ", " between, "&" or "and" before the last, "et al." after it.
-_FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|&|\band\b)\s*{_FI_NAME})*)"
+_FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NAME})*)"
                      r"(?P<etal>,?\s*et\s*al\.?)?\s+(?P<rest>.+)$")
-_FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.),\s*")
+_FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)[,;]\s*")
 #: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
 #: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
 _FI_YEAR = re.compile(r"^\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?[,.:]\s*(?P<rest>.*)$")

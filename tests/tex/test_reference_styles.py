@@ -91,6 +91,15 @@ CASES = {
         " matter. Phys Rev D. 2017;95(4):043541.\n"
         "2. Day FV. Cosmic axion background propagation in galaxies. Phys Lett B. 2016 Feb;"
         "753:600-11.\n"),
+    # ACS (achemso) and RSC: the year before volume and pages, read as volume 2017, pages
+    # 95; ACS's "Family, I.;" names were split at every comma
+    "acs.txt": (
+        "(1) Hui, L.; Ostriker, J. P.; Tremaine, S.; Witten, E. Ultralight scalars as "
+        "cosmological dark matter. Phys. Rev. D 2017, 95, 043541.\n"),
+    "rsc.bbl": (
+        "\\begin{thebibliography}{1}\n\\bibitem{kawasaki}\n"
+        "M.~Kawasaki, F.~Takahashi and M.~Yamada, \\emph{Phys. Lett. B}, 2016, "
+        "\\textbf{753}, 677--681\n\\end{thebibliography}\n"),
     # an erratum cited by its title, which the record ends with the corrected paper's
     # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
     "errata.txt": (
