@@ -24,6 +24,8 @@ from citecheck_tex.vocab.ids import (
 logger = logging.getLogger(__name__)
 
 _MD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\[(?P<inner>.+)\]\((?P<url>[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)\)\s*\.?\s*$", re.S)
+_MD_LINK = re.compile(r"\[([^\[\]]+)\]\((https?://[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)\)")
+_MD_EMPHASIS = re.compile(r"(?<![\w*])\*{1,2}([^*\n]+?)\*{1,2}(?![\w*])")
 _NUMBERING = re.compile(r"^\s*(?:\[\s*\d+\s*\]|\(\s*\d+\s*\)|\d+[.)])\s+")
 _URL = re.compile(r"(?:\\url\{)?(https?://[^\s}<>]+)\}?")
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{4,}?)[\"“”»]|``(.{4,}?)''|‘(.{4,}?)’")
@@ -767,6 +769,13 @@ def _parse(text: str) -> dict[str, str]:
     md = _MD.match(text)
     if md:
         return _parse_markdown(md.group("inner"), md.group("url"))
+    if "](" in text or "*" in text:
+        # markdown inside the reference: "[Title](https://doi.org/...)" (the link's text
+        # in its place, its address at the end, for the identifiers) and *emphasis* (the
+        # title had been read
+        # as "[Title]( *Physical Review D*, 95(4), ...": a false title MINOR)
+        links = [m.group(2) for m in _MD_LINK.finditer(text)]
+        text = " ".join([_MD_EMPHASIS.sub(r"\1", _MD_LINK.sub(r"\1", text)), *links])
     out: dict[str, str] = {}
     text = _NUMBERING.sub("", text)
     rest = _take_ids(text, out)

@@ -100,6 +100,11 @@ CASES = {
         "\\begin{thebibliography}{1}\n\\bibitem{kawasaki}\n"
         "M.~Kawasaki, F.~Takahashi and M.~Yamada, \\emph{Phys. Lett. B}, 2016, "
         "\\textbf{753}, 677--681\n\\end{thebibliography}\n"),
+    # a markdown list with the title as a link and the journal in *emphasis*
+    "list.md": (
+        "1. Hui, L., Ostriker, J. P., Tremaine, S., & Witten, E. (2017). [Ultralight scalars "
+        "as cosmological dark matter](https://doi.org/10.1103/PhysRevD.95.043541). *Physical "
+        "Review D*, 95(4), 043541.\n"),
     # an erratum cited by its title, which the record ends with the corrected paper's
     # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
     "errata.txt": (
