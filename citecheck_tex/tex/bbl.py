@@ -72,6 +72,8 @@ def parse_bbl_text(text: str, filename: str, *, line_offset: int = 0,
                    origin: EntryOrigin = EntryOrigin.BBL) -> tuple[list[Entry], list[Problem]]:
     """Parse a .bbl (BibTeX or biber) or a thebibliography block. Never raises."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\\harvarditem" in text:
+        text = _as_bibitems(text)
     try:
         if "\\entry{" in text or "\\refsection" in text:
             entries, problems = _parse_biber(text, filename, line_offset)
@@ -84,6 +86,20 @@ def parse_bbl_text(text: str, filename: str, *, line_offset: int = 0,
     for e in entries:
         problems.extend(entry_hygiene(e))
     return entries, problems
+
+
+#: harvard.sty's item: \harvarditem[short]{long citation}{year}{key} (agsm, dcu, kluwer).
+_HARVARDITEM = re.compile(r"\\harvarditem\s*(?:\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}"
+                          r"\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_HARVARD_MACROS = re.compile(r"\\harvard(?:and|yearleft|yearright|urlcmd)\b\\?\s?")
+
+
+def _as_bibitems(text: str) -> str:
+    """harvard.sty's \\harvarditem entries as \\bibitem[(year)]{key}, its \\harvardand
+    as "and" (the items had been read as none: 0 references, no problem told). The
+    text keeps its line breaks, so lines do not move."""
+    text = _HARVARDITEM.sub(lambda m: f"\\bibitem[({m.group(1)})]{{{m.group(2)}}}", text)
+    return _HARVARD_MACROS.sub(lambda m: " and " if "and" in m.group(0) else " ", text)
 
 
 def _parse_bibitems(text: str, filename: str, offset: int,

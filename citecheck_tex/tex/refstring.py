@@ -647,7 +647,7 @@ _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NA
 _FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)[,;]\s*")
 #: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
 #: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
-_FI_YEAR = re.compile(r"^\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?[,.:]\s*(?P<rest>.*)$")
+_FI_YEAR = re.compile(r"^\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?\s*[,.:]\s*(?P<rest>.*)$")
 
 
 def _family_initials(rest: str) -> dict[str, str] | None:
@@ -673,11 +673,19 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     elif not tail[:1].isupper():
         return None
     found = _find_journal_ref(tail, 0)
+    quotes = " ,.;:'`\"\u2018\u2019\u201c\u201d"  # (harvard.sty quotes the title: `...')
+    cand = None if found else next(
+        (c for c in _JOURNAL_REF.finditer(tail) if re.search(r"[A-Za-z]{2}", c["journal"])
+         and c.start() > 0 and not _is_initialled_name(c["journal"])), None)
     if found:
         out.update(found[2])
-        title = tail[:found[0]].strip(" ,.;:")
+        title = tail[:found[0]].strip(quotes)
+    elif cand:  # a journal the tables do not know, or "95(4), 043541" after it
+        out.update(journal=cand["journal"].strip(" ,"), volume=cand["volume"],
+                   pages=re.sub(r"\s*[-–]+\s*", "-", cand["pages"]))
+        title = tail[:cand.start()].strip(quotes)
     else:
-        title = "" if ym else tail.strip(" ,.;:")
+        title = "" if ym else tail.strip(quotes)
     if title and len(title.split()) >= 2:
         out["title"] = title
     elif not ym:

@@ -105,6 +105,13 @@ CASES = {
         "1. Hui, L., Ostriker, J. P., Tremaine, S., & Witten, E. (2017). [Ultralight scalars "
         "as cosmological dark matter](https://doi.org/10.1103/PhysRevD.95.043541). *Physical "
         "Review D*, 95(4), 043541.\n"),
+    # harvard.sty's \\harvarditem (agsm, dcu): the items had been read as none, silently
+    "harvard.bbl": (
+        "\\begin{thebibliography}{1}\n"
+        "\\harvarditem[Hui et~al.]{Hui, Ostriker, Tremaine \\harvardand\\ Witten}{2017}{hui}\n"
+        "Hui, L., Ostriker, J.~P., Tremaine, S. \\harvardand\\ Witten, E.  "
+        "\\harvardyearleft 2017\\harvardyearright , `Ultralight scalars as cosmological dark "
+        "matter', {\\em Phys. Rev. D} {\\bf 95}(4),~043541.\n\\end{thebibliography}\n"),
     # an erratum cited by its title, which the record ends with the corrected paper's
     # reference: "... XENON100 [Phys. Rev. D 94 , 092001 (2016)]"
     "errata.txt": (
