@@ -32,6 +32,7 @@ _MN_DOI = re.compile(r"\\mn@doi\s*\[(?P<journal>[^\]]*)\]\s*\{(?P<doi>[^}]*)\}")
 #: iopart's \etal (and \emph{et al.}'s macro forms): the decoder drops unknown macros,
 #: and with it the sign that the list is truncated.
 _ETAL_MACRO = re.compile(r"\\etal\b\.?")
+_SHOWARTICLETITLE = re.compile(r"\\showarticletitle\s*")
 _DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
 _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
 _URLCMD = re.compile(r"\\url\s*\{([^}]+)\}")
@@ -151,10 +152,15 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
         if g is None:
             continue
         name = m.group(1).lower()
-        if name == "author":
+        if name in ("author", "person"):  # ACM-Reference-Format: \bibinfo{person}{...}
             authors.append(g[0])
         elif name not in raw:
             raw[name] = g[0]
+    st = _SHOWARTICLETITLE.search(body)
+    if st and "title" not in raw:  # ACM's \showarticletitle{...}
+        g = _group(body, st.end())
+        if g is not None:
+            raw["title"] = g[0]
     ids = ""
     dm = _HREF_DOI.search(body) or _DOIBASE.search(body)
     if dm:

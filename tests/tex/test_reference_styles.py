@@ -239,3 +239,22 @@ def test_an_apa_venue_is_read_and_a_wrong_volume_caught(tmp_path: Path, index: P
     (wrong,) = _checked(tmp_path / "b", index, "apa.txt", apa.format(volume=96))
     assert wrong["label"] == "MINOR"
     assert [d["field"] for d in wrong["discrepancies"]] == ["volume"]
+
+
+def test_acm_persons_and_article_title_are_read(tmp_path: Path, index: Path) -> None:
+    # ACM-Reference-Format: \bibinfo{person}{...} and \showarticletitle{...} were not
+    # read, so a wrong author or title passed as EXACT (2026-12-02)
+    acm = ("\\begin{thebibliography}{1}\n\\bibitem[Hui et~al\\mbox{.}(2017)]{hui}\n"
+           "\\bibfield{author}{\\bibinfo{person}{Lam Hui}, \\bibinfo{person}{Jeremiah~P. "
+           "Ostriker}, \\bibinfo{person}{Scott Tremaine}, {and} \\bibinfo{person}{{person}}.} "
+           "\\bibinfo{year}{2017}\\natexlab{}.\n\\newblock \\showarticletitle{Ultralight "
+           "scalars as cosmological dark matter}.\n\\newblock \\bibinfo{journal}{\\emph{Phys. "
+           "Rev. D}} \\bibinfo{volume}{95}, \\bibinfo{number}{4} (\\bibinfo{year}{2017}), "
+           "\\bibinfo{pages}{043541}.\n\\end{thebibliography}\n")
+    (right,) = _checked(tmp_path / "a", index, "acm.bbl",
+                        acm.replace("{{person}}", "{Edward Witten}"))
+    assert right["label"] == "EXACT"
+    (wrong,) = _checked(tmp_path / "b", index, "acm.bbl",
+                        acm.replace("{{person}}", "{Edward Smith}"))
+    assert wrong["label"] == "MINOR"
+    assert [d["field"] for d in wrong["discrepancies"]] == ["author"]
