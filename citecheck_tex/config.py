@@ -395,6 +395,12 @@ def _load_toml(path: Path) -> dict[str, Any]:
 _PATH_KEYS = frozenset({"index_path", "cache_path", "out_dir", "project_root", "path_root"})
 
 
+def config_file(origin: str) -> Path:
+    """The file of a configuration origin as :func:`read_config_file` names it
+    ("…/citecheck.toml" or "…/pyproject.toml [tool.citecheck-tex]")."""
+    return Path(origin.split(" [tool.", 1)[0])
+
+
 def _from_config_folder(value: Any, origin: str) -> Any:
     """``value`` of a path setting read from the configuration file ``origin``."""
     if not isinstance(value, str) or not value or value == "none" or "://" in value:
@@ -402,8 +408,7 @@ def _from_config_folder(value: Any, origin: str) -> Any:
     path = Path(value).expanduser()
     if path.is_absolute():
         return value
-    config = Path(origin.split(" [tool.", 1)[0])
-    return str(config.parent / path)
+    return str(config_file(origin).parent / path)
 
 
 def load_settings(

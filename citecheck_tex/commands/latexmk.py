@@ -175,7 +175,7 @@ def run(*, fail: bool = False, options: Sequence[str] = (), command: str = "") -
 def run_hook(argv: Sequence[str]) -> int:
     """``--run FILE [options]``: check unless nothing changed since the last stamped run."""
     from citecheck_tex.commands import check
-    from citecheck_tex.config import load_settings, read_config_file
+    from citecheck_tex.config import config_file, load_settings, read_config_file
     from citecheck_tex.errors import UsageError
     from citecheck_tex.ignore import ignore_file_for
     from citecheck_tex.tex.project import load_project
@@ -199,7 +199,7 @@ def run_hook(argv: Sequence[str]) -> int:
     extra = [ignore_file_for(Path(project.main_file or input_path))]
     _, config_origin = read_config_file(input_path)
     if config_origin:
-        extra.append(Path(config_origin.split(" [")[0]))
+        extra.append(config_file(config_origin))
     fingerprint = input_fingerprint(project, settings, extra)
     previous = read_stamp(stamp)
     if previous is not None and previous[0] == fingerprint and not settings.refresh:

@@ -420,6 +420,11 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
     return None
 
 
+def _dashes(pages: str) -> str:
+    """A page range with one plain hyphen: "677 – 681" -> "677-681"."""
+    return re.sub(r"\s*[-–]+\s*", "-", pages)
+
+
 def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] | None:
     """The first "known journal, volume, page" after ``start``: (start, end, fields)."""
     for m in _VOL_PAGES.finditer(text, start):
@@ -430,7 +435,7 @@ def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] 
             return None
         journal = text[jstart:m.start()].strip(" ,;:")
         fields = {"journal": journal, "volume": m.group("volume"),
-                  "pages": re.sub(r"\s*[-–]+\s*", "-", m.group("pages"))}
+                  "pages": _dashes(m.group("pages"))}
         year = m.group("year1") or m.group("year2")
         if year:
             fields["year"] = year
@@ -440,7 +445,7 @@ def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] 
             # ACS "Phys. Rev. D 2017, 95, 043541", RSC "Phys. Lett. B, 2016, 753, 677":
             # the year comes first (read as volume 2017, pages 95: a false MINOR)
             fields = {"journal": journal, "year": fields["volume"], "volume": fields["pages"],
-                      "pages": re.sub(r"\s*[-–]+\s*", "-", after.group("pages"))}
+                      "pages": _dashes(after.group("pages"))}
             end = after.end()
         return jstart, end, fields
     return None
@@ -650,6 +655,21 @@ _FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)[,;]\s*")
 _FI_YEAR = re.compile(r"^\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?\s*[,.:]\s*(?P<rest>.*)$")
 
 
+def _venue_in(tail: str) -> tuple[int, dict[str, str]] | None:
+    """Where the reference after a title starts, and its fields: a known journal's
+    (:func:`_find_journal_ref`), else the first "Journal vol pages" of a journal the
+    tables lack ("Phys. Dark Univ. 16 22") or with an issue ("95(4), 043541")."""
+    found = _find_journal_ref(tail, 0)
+    if found:
+        return found[0], found[2]
+    for cand in _JOURNAL_REF.finditer(tail):
+        if cand.start() > 0 and re.search(r"[A-Za-z]{2}", cand["journal"]) \
+                and not _is_initialled_name(cand["journal"]):
+            return cand.start(), {"journal": cand["journal"].strip(" ,"),
+                                  "volume": cand["volume"], "pages": _dashes(cand["pages"])}
+    return None
+
+
 def _family_initials(rest: str) -> dict[str, str] | None:
     """The fields of a reference whose authors are written "Family, I., ..., & Family,
     I." (Nature's house style, AAS and A&A journals), or None.
@@ -672,18 +692,11 @@ def _family_initials(rest: str) -> dict[str, str] | None:
         tail = ym.group("rest")
     elif not tail[:1].isupper():
         return None
-    found = _find_journal_ref(tail, 0)
+    venue = _venue_in(tail)
     quotes = " ,.;:'`\"\u2018\u2019\u201c\u201d"  # (harvard.sty quotes the title: `...')
-    cand = None if found else next(
-        (c for c in _JOURNAL_REF.finditer(tail) if re.search(r"[A-Za-z]{2}", c["journal"])
-         and c.start() > 0 and not _is_initialled_name(c["journal"])), None)
-    if found:
-        out.update(found[2])
-        title = tail[:found[0]].strip(quotes)
-    elif cand:  # a journal the tables do not know, or "95(4), 043541" after it
-        out.update(journal=cand["journal"].strip(" ,"), volume=cand["volume"],
-                   pages=re.sub(r"\s*[-–]+\s*", "-", cand["pages"]))
-        title = tail[:cand.start()].strip(quotes)
+    if venue is not None:
+        out.update(venue[1])
+        title = tail[:venue[0]].strip(quotes)
     else:
         title = "" if ym else tail.strip(quotes)
     if title and len(title.split()) >= 2:
@@ -736,20 +749,14 @@ def _family_bare_initials(rest: str) -> dict[str, str] | None:
     vancouver = _VANCOUVER_REF.search(tail) if m.group("year") is None else None
     if vancouver is not None:
         title = tail[:vancouver.start()]
-        out.update({k: re.sub(r"\s*[-–]+\s*", "-", v).strip()
+        out.update({k: _dashes(v).strip()
                     for k, v in vancouver.groupdict().items() if v})
     elif m.group("year") is not None:
         out["year"] = m.group("year")
-        found = _find_journal_ref(tail, 0)
-        cand = None if found else next(
-            (c for c in _JOURNAL_REF.finditer(tail) if re.search(r"[A-Za-z]{2}", c["journal"])
-             and c.start() > 0), None)
-        title = tail[:found[0]] if found else tail[:cand.start()] if cand else tail
-        if found:
-            out.update({k: v for k, v in found[2].items() if k != "year"})
-        elif cand:
-            out.update(journal=cand["journal"].strip(), volume=cand["volume"],
-                       pages=re.sub(r"\s*[-–]+\s*", "-", cand["pages"]))
+        venue = _venue_in(tail)
+        title = tail[:venue[0]] if venue is not None else tail
+        if venue is not None:
+            out.update({k: v for k, v in venue[1].items() if k != "year"})
     else:
         return None
     title = title.strip(" ,.;:")
@@ -813,14 +820,14 @@ def _parse(text: str) -> dict[str, str]:
                 out["title"] = f"{out['title']}. {between}"
         elif (apa_venue := _APA_VENUE.match(tail)) is not None:
             # "Physical Review D, 95(4), 043541.": the journal ends at a comma
-            out.update({k: re.sub(r"\s*[-–]+\s*", "-", v).strip()
+            out.update({k: _dashes(v).strip()
                         for k, v in apa_venue.groupdict().items() if v})
         else:
             jm2 = _JOURNAL_REF.search(tail)
             if jm2:
                 out["journal"] = jm2.group("journal").strip().rstrip(",")
                 out["volume"] = jm2.group("volume")
-                out["pages"] = re.sub(r"\s*[-–]+\s*", "-", jm2.group("pages"))
+                out["pages"] = _dashes(jm2.group("pages"))
         return out
     fi = _family_initials(rest) or _family_bare_initials(rest)
     if fi is not None:
@@ -862,7 +869,7 @@ def _parse(text: str) -> dict[str, str]:
         out.update(found[2])
     elif comma_venue:
         jspan = (comma_venue.start("journal"), comma_venue.end())
-        out.update({k: re.sub(r"\s*[-–]+\s*", "-", v).strip()
+        out.update({k: _dashes(v).strip()
                     for k, v in comma_venue.groupdict().items() if v})
     else:
         for cand in _JOURNAL_REF.finditer(rest, search_from):
@@ -872,7 +879,7 @@ def _parse(text: str) -> dict[str, str]:
                 jspan = cand.span()
                 out["journal"] = journal.rstrip(",")
                 out["volume"] = cand.group("volume")
-                out["pages"] = re.sub(r"\s*[-–]+\s*", "-", cand.group("pages"))
+                out["pages"] = _dashes(cand.group("pages"))
                 year = cand.group("year1") or cand.group("year2")
                 if year:
                     out["year"] = year
