@@ -304,6 +304,14 @@ class Entry:
     # defined in a file outside the project folder: only key, file and line are kept,
     # and the entry is not checked (problem ``outside-project``)
     outside_project: bool = False
+    # the key of the bibliography item this reference was written in, when the item
+    # holds several references ("KEY#2" is the second of item KEY; see tex.merged)
+    part_of: str = ""
+
+    @property
+    def item_key(self) -> str:
+        """The key the paper cites this reference by (its item's, for a merged part)."""
+        return self.part_of or self.key
 
     def get(self, name: str, default: str = "") -> str:
         """A decoded field by lowercase name."""

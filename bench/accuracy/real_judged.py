@@ -412,6 +412,89 @@ def run_refs(refs: Sequence[dict[str, Any]], world: World) -> dict[tuple[str, st
     return out
 
 
+@dataclass
+class MergedScore:
+    """One rendering of the real references merged two to an item ("A; B")."""
+
+    rendering: str
+    items: int = 0
+    split: int = 0  # read as exactly its two references
+    whole: int = 0  # read as one reference (the rule found a side that is no reference)
+    other: int = 0  # read as some other number of references
+    parts: int = 0  # references of the split items
+    same: int = 0  # ... with the label and record they have alone
+    new_flags: list[str] = field(default_factory=list)  # MINOR/MAJOR merged, EXACT alone
+    single_splits: int = 0  # single references read as several (false splits)
+
+
+def _merged_items(pairs: Sequence[Sequence[tuple[str, str]]], bbl: bool) -> str:
+    if bbl:
+        body = "".join(f"\\bibitem{{m{n}}} " + "; ".join(t.rstrip(".") for _, t in g) + ".\n"
+                       for n, g in enumerate(pairs, 1))
+        return f"\\begin{{thebibliography}}{{99}}\n{body}\\end{{thebibliography}}\n"
+    return "".join(f"[{n}] " + "; ".join(t.rstrip(".") for _, t in g) + ".\n"
+                   for n, g in enumerate(pairs, 1))
+
+
+def run_merged(refs: Sequence[dict[str, Any]]) -> list[MergedScore]:
+    """Consecutive real references merged two to an item, as physicists write
+    ``\\bibitem{x} A, PRD 1, 2 (2000); B, PRL 3, 4 (2001)``: is each read as a
+    reference of its own, with the verdict it has alone? (Index not complete.)"""
+    from citecheck_tex.tex.bbl import parse_bbl_text
+    from citecheck_tex.tex.merged import part_key
+    from citecheck_tex.tex.textlist import parse_text_list
+
+    items = [(r["id"], render_text(r["raw"])) for r in refs]
+    alone = check_text(items, False)
+    pairs = [items[i:i + 2] for i in range(0, len(items) - 1, 2)]
+    out = []
+    for rendering in ("text", "bbl"):
+        sc = MergedScore(rendering)
+        singles = _merged_items([[it] for it in items], rendering == "bbl")
+        parse = parse_bbl_text if rendering == "bbl" else parse_text_list
+        sc.single_splits = sum(1 for e in parse(singles, "single")[0] if e.part_of)
+        entries, _ = parse(_merged_items(pairs, rendering == "bbl"), "merged")
+        verdicts = _check(entries, False)
+        for n, group in enumerate(pairs, 1):
+            key = f"m{n}" if rendering == "bbl" else str(n)
+            found = sum(1 for k in range(len(group) + 2) if part_key(key, k) in verdicts)
+            sc.items += 1
+            if found == len(group):
+                sc.split += 1
+            elif found == 1:
+                sc.whole += 1
+                continue
+            else:
+                sc.other += 1
+                continue
+            for k, (ref_id, _) in enumerate(group):
+                merged, single = verdicts[part_key(key, k)], alone.get(ref_id)
+                sc.parts += 1
+                if single is None:
+                    continue
+                rec = merged.match.id if merged.match else None
+                if merged.label is single.label and rec == (
+                        single.match.id if single.match else None):
+                    sc.same += 1
+                if merged.label.value in ("MINOR", "MAJOR") and single.label.value == "EXACT":
+                    sc.new_flags.append(ref_id)
+        out.append(sc)
+    return out
+
+
+def table_c(scores: Sequence[MergedScore]) -> str:
+    """Markdown table of :func:`run_merged`."""
+    rows = ["| rendering | items | read as their 2 references | read as one | other | "
+            "references with their label and record alone | new flags | single references "
+            "split |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for s in scores:
+        rows.append(f"| .{'txt' if s.rendering == 'text' else 'bbl'} | {s.items} | {s.split} | "
+                    f"{s.whole} | {s.other} | {s.same}/{s.parts} | "
+                    f"{len(s.new_flags)}{' (' + ', '.join(s.new_flags) + ')' if s.new_flags else ''}"
+                    f" | {s.single_splits} |")
+    return "\n".join(rows)
+
+
 def _rec_line(rec: Record) -> str:
     authors = "; ".join(f"{p.family}, {p.given}" for p in rec.authors[:6])
     if len(rec.authors) > 6 or rec.authors_truncated:
@@ -895,6 +978,15 @@ def main(argv: list[str] | None = None) -> int:
         if s.unjudged:
             lines.append(f"Unjudged flags (.{s.rendering}, {s.mode}): "
                          + ", ".join(f.key for f in s.unjudged))
+    lines += ["### 0c. Two real references in one item (\"A, PRD 1, 2 (2000); B, PRL 3, 4 "
+              "(2001)\")", "",
+              "The references above in their order, two to an item, as free text and as "
+              "\\bibitem; index not declared complete. Split: read as its two references "
+              "(`KEY`, `KEY#2`); read as one: a side is no reference by itself (the rule of "
+              "`citecheck_tex.tex.merged`: no journal with volume or pages, arXiv id or DOI, "
+              "or no authors after the semicolon), so only the first is checked, as before. "
+              "New flags: MINOR/MAJOR merged, EXACT alone. Single references split: the "
+              "305 items alone, read as several.", "", table_c(run_merged(refs)), ""]
     if not args.no_styles:
         works = sample_works()
         lines += ["", f"### 0b. Correct citations in the usual styles ({len(works)} records of "

@@ -294,7 +294,7 @@ def sites_of(verdict: Verdict, result: RunResult) -> tuple[CiteSite, ...]:
     """Citation sites of a verdict: its own, else the project's sites of its key."""
     if verdict.sites:
         return verdict.sites
-    return result.project.sites_for(verdict.entry.key)
+    return result.project.sites_for(verdict.entry.item_key)
 
 
 def sorted_verdicts(verdicts: tuple[Verdict, ...] | list[Verdict]) -> list[Verdict]:

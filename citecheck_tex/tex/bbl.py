@@ -14,6 +14,7 @@ import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
+from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import parse_issue, parse_reference
 from citecheck_tex.vocab.latex_text import blank_ignored, latex_to_unicode
 
@@ -135,7 +136,16 @@ def _parse_bibitems(text: str, filename: str, offset: int,
                                     file=filename, line=line))
             continue
         seen[key] = line
-        entries.append(_bibitem_entry(key, label, body, filename, line, end_line, origin))
+
+        def make(n: int, part: str, at: int, key: str = key, label: str = label,
+                 line: int = line, end_line: int = end_line, body: str = body) -> Entry:
+            first = line + body.count("\n", 0, at)
+            last = end_line if at + len(part) >= len(body.rstrip()) else \
+                first + part.count("\n")
+            return as_part(_bibitem_entry(part_key(key, n), label if n == 0 else "", part,
+                                          filename, first, last, origin), key, n)
+
+        entries.extend(merged_references(body, make))
     return entries, problems
 
 

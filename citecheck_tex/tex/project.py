@@ -531,6 +531,8 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
             if parent:  # BibTeX matches it in any case ("conf2019" uses "Conf2019")
                 parent_entry = by_key.get(parent) or by_lower.get(parent.lower())
                 used.add(parent_entry.key if parent_entry is not None else parent)
+    # the other references of a cited item ("KEY#2" of "KEY", see tex.merged) are cited too
+    used.update(e.key for e in pool if e.part_of and e.part_of in used)
     if missing_bibs:
         problems = _collapse_undefined(problems, missing_bibs)
     reported_undefined = {p.key for p in problems if p.code == "undefined-key"}
@@ -541,7 +543,7 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
     else:
         checked = [e for e in pool if e.key in used]
         for e in pool:
-            if e.key not in used:
+            if e.key not in used and not e.part_of:  # an item is unused once, by its key
                 problems.append(Problem("unused-entry", f"{e.key!r} is defined but never cited",
                                         key=e.key, file=e.file, line=e.line))
     checked_keys = {e.key for e in checked}
@@ -550,7 +552,7 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
         bib_keys = {e.key for e in bib_entries}
         bbl_keys = {e.key for e in bbl_entries}
         for e in bbl_entries:
-            if e.key not in bib_keys:
+            if e.key not in bib_keys and not e.part_of:
                 problems.append(Problem("bbl-mismatch", f"{e.key!r} is in {e.file} but in no .bib "
                                         "(stale .bbl?)", key=e.key, file=e.file, line=e.line))
         for e in checked:

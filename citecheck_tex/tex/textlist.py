@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene
+from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import parse_issue, parse_reference
 
 logger = logging.getLogger(__name__)
@@ -48,11 +50,19 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
         if key in seen:
             key = f"{key}-{first}"
         seen.add(key)
-        fields = parse_reference(body)
-        etype = "article" if fields.get("journal") else "misc"
-        entry = build_entry(key, etype, filename, first, fields, origin=EntryOrigin.TEXT,
-                            end_line=last, raw_text=body, decoded=fields,
-                            parse_issue=parse_issue(fields))
-        entries.append(entry)
-        problems.extend(entry_hygiene(entry))
+        for entry in merged_references(body, functools.partial(_entry, filename, key, first,
+                                                                last)):
+            entries.append(entry)
+            problems.extend(entry_hygiene(entry))
     return entries, problems
+
+
+def _entry(filename: str, key: str, first: int, last: int, n: int, text: str,
+           at: int) -> Entry:
+    """The entry of part ``n`` (from 0) of the item ``key``: ``text``, at ``at`` in it."""
+    fields = parse_reference(text)
+    etype = "article" if fields.get("journal") else "misc"
+    entry = build_entry(part_key(key, n), etype, filename, first, fields,
+                        origin=EntryOrigin.TEXT, end_line=last, raw_text=text, decoded=fields,
+                        parse_issue=parse_issue(fields))
+    return as_part(entry, key, n)
