@@ -22,6 +22,12 @@ Each field the reference states is scored against the stored value:
 - ``webcopy`` (a .txt list pasted from a Springer journal's web page, link labels
   included): ``Family, A.B., Family, C.: Title. Phys. Rev. D 91, 074015 (2015).
   https://doi.org/DOI. arXiv:ID [CrossRef] [ADS] [INSPIRE] [Google Scholar]``.
+- the citation generators' styles, on the references with a title (a .txt list):
+  ``mla`` (Google Scholar): ``Family, Given, et al. “Title.” Physical Review D 91
+  (2015): 074015.``; ``mla9`` (Zotero): ``... Physical Review D, vol. 91, 2015, p.
+  074015.``; ``chicago`` (Google Scholar): ``Family, Given, Given Family, and Given
+  Family. “Title.” Physical Review D 91 (2015): 074015.``; ``harvard`` (Google Scholar):
+  ``Family, AB, Family, C and Family, D, 2015. Title. Physical Review D, 91, p.074015.``
 
 The sample: references with authors, a complete pubnote and a year whose author
 list splits into names, drawn with a fixed seed; half of them with a stored title.
@@ -55,7 +61,11 @@ REFS = CORPUS / "inspire_hep_reference_strings.jsonl"
 FULL_TITLES = Path(__file__).resolve().parents[2] / "citecheck_tex" / "data" / \
     "inspire_journal_titles.csv.gz"
 FIELDS = ("authors", "title", "journal", "volume", "pages", "year", "arxiv", "doi")
-STYLES = ("revtex", "jhep", "mnras", "fulljournal", "webcopy")
+STYLES = ("revtex", "jhep", "mnras", "fulljournal", "webcopy", "mla", "mla9", "chicago",
+          "harvard")
+#: The citation generators' styles (Google Scholar's "Cite", Zotero): a quoted or
+#: separate title always, so they are scored on the references with a title.
+TITLED_STYLES = frozenset({"mla", "mla9", "chicago", "harvard"})
 _ARXIV = re.compile(r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})")
 
 
@@ -257,8 +267,10 @@ def render(ref: Ref, style: str) -> str:
         if ref.arxiv:
             text += f". arXiv:{ref.arxiv}"
         return text + (" [CrossRef]" if ref.doi else "") + " [ADS] [INSPIRE] [Google Scholar]"
-    # fulljournal: a plain-text list item
     full = _full_titles().get(journal_key(ref.journal), j)
+    if style in TITLED_STYLES:
+        return _generator_style(ref, style, full)
+    # fulljournal: a plain-text list item
     names = [_given_first(p, " ") for p in ref.persons]
     bits = [", ".join(names) + (" et al." if ref.truncated else "")]
     if ref.title:
@@ -271,13 +283,52 @@ def render(ref: Ref, style: str) -> str:
     return ", ".join(bits)
 
 
+def _natural(p: Person) -> str:
+    return p.family if p.literal else f"{p.given} {p.full_family}"
+
+
+def _inverted(p: Person) -> str:
+    return p.family if p.literal else f"{p.full_family}, {p.given}"
+
+
+def _generator_style(ref: Ref, style: str, full: str) -> str:
+    """Google Scholar's MLA, Chicago and Harvard, Zotero's MLA 9 (no issue numbers: the
+    corpus has none). MLA: "et al." after the first of three or more authors."""
+    people = list(ref.persons)
+    if style == "harvard":
+        names = [p.family if p.literal else f"{p.full_family}, {_initials(p.given, '')}"
+                 for p in people]
+        authors = (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1
+                   else names[0]) + (" et al." if ref.truncated else "")
+        return (f"{authors}, {ref.year}. {ref.title.rstrip('.')}. {full}, {ref.volume}, "
+                f"p.{ref.page}.")
+    if style in ("mla", "mla9") and (len(people) >= 3 or ref.truncated):
+        authors = f"{_inverted(people[0])}, et al."
+    elif ref.truncated:  # chicago
+        authors = ", ".join([_inverted(people[0]), *map(_natural, people[1:])]) + ", et al."
+    elif len(people) == 1:
+        authors = _inverted(people[0]) + ("" if _inverted(people[0]).endswith(".") else ".")
+    else:
+        authors = ", ".join([_inverted(people[0]), *map(_natural, people[1:-1])])
+        authors += f", and {_natural(people[-1])}."
+    title = f"\u201c{ref.title.rstrip('.')}.\u201d"
+    if style == "mla":
+        return f"{authors} {title} {full} {ref.volume} ({ref.year}): {ref.page}."
+    if style == "mla9":
+        return f"{authors} {title} {full}, vol. {ref.volume}, {ref.year}, p. {ref.page}."
+    return f"{authors} {title} {full} {ref.volume} ({ref.year}): {ref.page}."  # chicago
+
+
 def expected_authors(ref: Ref, style: str) -> tuple[list[str], bool]:
-    """What the written reference says: MNRAS cuts long lists to the first author."""
+    """What the written reference says: MNRAS cuts long lists to the first author, MLA
+    lists of three or more."""
     people = list(ref.persons)
     truncated = ref.truncated
     if style == "mnras" and (truncated or len(people) > 3):
         people = people[:1] if len(people) > 3 else people
         truncated = True
+    if style in ("mla", "mla9") and (truncated or len(people) >= 3):
+        people, truncated = people[:1], True
     return [_fold(p.full_family) for p in people], truncated
 
 
@@ -290,7 +341,7 @@ def parse(refs: list[Ref], style: str) -> dict[str, Entry]:
     """Write every reference in ``style`` and read it back with the frontend."""
     for r in refs:
         r.shown[style] = render(r, style)
-    if style in ("fulljournal", "webcopy"):
+    if style in ("fulljournal", "webcopy") or style in TITLED_STYLES:
         text = "".join(f"[{n}] {r.shown[style]}\n" for n, r in enumerate(refs, 1))
         entries, _ = parse_text_list(text, "refs.txt")
         return {refs[int(e.key) - 1].key: e for e in entries}
@@ -316,9 +367,9 @@ def score(ref: Ref, e: Entry | None, style: str) -> dict[str, bool]:
     out["volume"] = vol.lstrip("0") == wvol.lstrip("0")
     out["pages"] = e.pages.split("-")[0].strip() == ref.page
     out["year"] = e.year == ref.year
-    if ref.arxiv:
+    if ref.arxiv and style not in TITLED_STYLES:  # those styles do not write them
         out["arxiv"] = e.arxiv == ref.arxiv
-    if ref.doi:
+    if ref.doi and style not in TITLED_STYLES:
         out["doi"] = e.doi == ref.doi
     return out
 
@@ -330,6 +381,8 @@ def run(refs: list[Ref]) -> dict[str, dict[str, tuple[int, int]]]:
         entries = parse(refs, style)
         counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for r in refs:
+            if style in TITLED_STYLES and not r.title:
+                continue
             for f, ok in score(r, entries.get(r.key), style).items():
                 counts[f][0] += ok
                 counts[f][1] += 1
@@ -361,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.examples:
         entries = parse(refs, args.examples)
         for r in refs:
+            if args.examples in TITLED_STYLES and not r.title:
+                continue
             e = entries.get(r.key)
             bad = [f for f, ok in score(r, e, args.examples).items() if not ok]
             if bad:

@@ -679,8 +679,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     mismatch).
     """
     m = _FI_RUN.match(rest)
-    if m is None:
-        return None
+    if m is None or re.match(r"[A-Z][a-z]?\.\s*,", m.group("rest")):
+        return None  # "Ellis, J. R., K. A. Olive": MLA/Chicago, not "Ellis, J." and a title
     names = [n.strip(" ,") for n in _FI_SPLIT.split(m.group("names")) if n.strip(" ,")]
     if not names or not all(re.fullmatch(_FI_NAME, n) for n in names):
         return None
@@ -776,6 +776,80 @@ _SURNAME_YEAR = re.compile(
 #: CollaborationAdvanced LIGO", "and HAL QCD CollaborationLattice QCD approach to ...".
 _GLUED_COLLABORATION = re.compile(r"\b([Cc]ollaboration)(?=[A-Z][a-z])")
 
+_PAGES = r"(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)"
+_MONTH = r"(?:[A-Z][a-z]{2,8}\.?\s+)"
+#: Venues of the citation generators (Google Scholar's "Cite", Zotero, EndNote) in the
+#: form the journal-reference rules read, "95, 043541 (2017)"; each had left the venue
+#: unread (journal, volume and pages never compared) or read a year as pages:
+_VENUE_FORMS = (
+    # Chicago "95, no. 4 (2017): 043541", Google Scholar's MLA "95.4 (2017): 043541"
+    (re.compile(r"\b(?P<volume>\d{1,5})(?:\.\d{1,4}|,\s*no\.\s*\d{1,4})?\s*\(" + _MONTH
+                + r"?(?P<year>(?:1[89]|20)\d\d)\)\s*:\s*" + _PAGES),
+     r"\g<volume>, \g<pages> (\g<year>)"),
+    # Chicago author-date "95 (4): 043541" (Vancouver's "2017;95(4):043541" has its rule)
+    (re.compile(r"(?<!;)(?<!;\s)\b(?P<volume>\d{1,5})\s*\(\d{1,3}\)\s*:\s*" + _PAGES),
+     r"\g<volume>, \g<pages>"),
+    # MLA 9 "Journal, vol. 95, no. 4, Feb. 2017, p. 043541" (the year had been read as the
+    # pages)
+    (re.compile(r",?\s*\bvol\.\s*(?P<volume>\d{1,5}),\s*(?:no\.\s*\d{1,4},\s*)?" + _MONTH
+                + r"?(?:\d{1,2}\s+)?(?P<year>(?:1[89]|20)\d\d),\s*pp?\.\s*" + _PAGES),
+     r" \g<volume>, \g<pages> (\g<year>)"),
+    # Harvard "Journal, 95(4), p.043541", "Journal, 2, pp.125-130" (not IEEE's "no. 4, p. 5")
+    (re.compile(r"(?<!no\.)(?<!no\.\s),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,3}\))?,\s*pp?\.\s*"
+                + _PAGES), r" \g<volume>, \g<pages>"),
+)
+
+
+def _venue_forms(text: str) -> str:
+    """``text`` with the venues of :data:`_VENUE_FORMS` rewritten."""
+    for pattern, repl in _VENUE_FORMS:
+        if pattern.search(text):
+            text = pattern.sub(repl, text)
+    return text
+
+
+_UPPER = "A-Z\u00C0-\u00D6\u00D8-\u00DE\u0100-\u024F"
+_WORD_TAIL = "\\w'\u2019\\-"
+#: A family name: capitalised words with a lower-case letter, particles before them
+#: ("Hui", "van der Veken", "Ruiz de Austri", "O'Raifeartaigh").
+_FAMILY_NAME = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter)\s+)*"
+                rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*"
+                rf"(?:\s+(?:(?:de|del|la|van|von|der)\s+)*"
+                rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*)?")
+#: Given names: words or initials ("Lam", "Jeremiah P.", "J.-P.").
+_INITIALS_RUN = rf"[{_UPPER}][a-z]?(?:\.|-(?=[{_UPPER}]))(?:\s?-?[{_UPPER}][a-z]?\.)*"
+_GIVEN_NAMES = (rf"(?:[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*|{_INITIALS_RUN})"
+                rf"(?:\s+(?:[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*|"
+                rf"{_INITIALS_RUN})){{0,3}}")
+_NATURAL_NAME = rf"{_GIVEN_NAMES}\s+{_FAMILY_NAME}(?:,?\s+(?:Jr\.|Sr\.|III?))?"
+#: MLA and Chicago (Google Scholar's "Cite" among them): the first author inverted, the
+#: others in natural order, "and" before the last, or "et al." after the first:
+#: "Hui, Lam, Jeremiah P. Ostriker, Scott Tremaine, and Edward Witten." Those lists
+#: had been read as no authors, so a wrong author passed.
+_INVERTED_FIRST = re.compile(
+    rf"^(?P<family>{_FAMILY_NAME}),\s+(?P<given>{_GIVEN_NAMES})"
+    rf"(?P<suffix>,\s+(?:Jr\.|Sr\.|III?))?"
+    rf"(?:(?P<etal>,?\s+et\s+al\.?)|(?P<others>(?:,\s+{_NATURAL_NAME})*"
+    rf"(?:,?\s+(?:and|&)\s+{_NATURAL_NAME})?))"
+    rf"\s*[.,]?\s*(?:\(?(?:1[89]|20)\d\d[a-z]?\)?\.?)?$")
+
+
+def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
+    """The names of an MLA/Chicago author list before a quoted title (None if ``head``
+    is no such list)."""
+    m = _INVERTED_FIRST.match(head.strip())
+    if m is None:
+        return None
+    suffix = (m.group("suffix") or "").strip(" ,")
+    # BibTeX's "von Last, Jr, First"
+    first = ", ".join(x for x in (m.group("family"), suffix, m.group("given")) if x)
+    others = m.group("others") or ""
+    if not others and not m.group("etal") and re.fullmatch(_INITIALS_RUN, m.group("given")):
+        return None  # "Witten, E.": the other rules read it as before
+    names = [first] + [n.strip() for n in re.split(r",\s+(?:(?:and|&)\s+)?|,?\s+(?:and|&)\s+",
+                                                   others) if n.strip()]
+    return names, bool(m.group("etal"))
+
 
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
@@ -795,6 +869,8 @@ def _parse(text: str) -> dict[str, str]:
     text = _NUMBERING.sub("", text)
     rest = _take_ids(text, out)
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
+    if ":" in rest or "p." in rest:
+        rest = _venue_forms(rest)
     pn = _PUBNOTE.match(rest)
     if pn and not re.search(r"\s", pn.group("journal").replace(". ", ".")) or (
             pn and "." in pn.group("journal")):
@@ -895,6 +971,10 @@ def _parse(text: str) -> dict[str, str]:
         jspan[0] if jspan else len(rest),
     ))
     head = rest[:head_end]
+    inverted = _first_inverted_names(head) if title_span else None
+    if inverted is not None:
+        out["author"] = _bibtex_authors(*inverted)
+        return out
     # the author list ends at "et al.": "B. Chen et al., Bubbling AdS and droplet ..."
     etal = _ET_AL.search(head)
     names_part = head[:etal.start()] if etal else head

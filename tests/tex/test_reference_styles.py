@@ -119,6 +119,22 @@ CASES = {
         "using ionization signals in XENON100, Phys. Rev. D 95, 059901 (2017).\n"
         "[2] A. Hebecker, J. Moritz, A. Westphal, and L. T. Witkowski, Corrigendum to "
         "\"Axion monodromy inflation with warped KK-modes\", Phys. Lett. B 767, 493 (2017).\n"),
+    # the citation generators (Google Scholar's "Cite", Zotero): MLA and Chicago names
+    # ("Hui, Lam, Jeremiah P. Ostriker, ..., and Edward Witten.") had been no authors, so a
+    # wrong author passed; their venues ("95, no. 4 (2017): 043541", "95.4 (2017): 043541")
+    # were not read; MLA 9's "vol. 95, no. 4, 2017, p. 043541" gave pages 2017 (a false
+    # MINOR on every reference), Harvard's "95(4), p.043541" was read into the title
+    "generators.txt": (
+        "[1] Hui, Lam, et al. \u201cUltralight scalars as cosmological dark matter.\u201d "
+        "Physical Review D 95.4 (2017): 043541.\n"
+        "[2] Hui, Lam, Jeremiah P. Ostriker, Scott Tremaine, and Edward Witten. \"Ultralight "
+        "scalars as cosmological dark matter.\" Physical Review D 95, no. 4 (2017): 043541.\n"
+        "[3] Hui, Lam, et al. \u201cUltralight Scalars as Cosmological Dark Matter.\u201d "
+        "Physical Review D, vol. 95, no. 4, Feb. 2017, p. 043541.\n"
+        "[4] Hui, L., Ostriker, J.P., Tremaine, S. and Witten, E., 2017. Ultralight scalars as "
+        "cosmological dark matter. Physical Review D, 95(4), p.043541.\n"
+        "[5] Kawasaki, Masahiro, Fuminobu Takahashi, and Masaki Yamada. 2016. \u201cSuppressing "
+        "the QCD Axion Abundance by Hidden Monopoles.\u201d Physics Letters B 753: 677\u201381.\n"),
 }
 
 
@@ -258,3 +274,29 @@ def test_acm_persons_and_article_title_are_read(tmp_path: Path, index: Path) -> 
                         acm.replace("{{person}}", "{Edward Smith}"))
     assert wrong["label"] == "MINOR"
     assert [d["field"] for d in wrong["discrepancies"]] == ["author"]
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("chicago.txt", "Hui, Lam, Jeremiah P. Ostriker, Scott {who}, and Edward Witten. "
+     "\"Ultralight scalars as cosmological dark matter.\" Physical Review D 95, no. 4 (2017): "
+     "043541.\n"),
+    ("mla.txt", "Kawasaki, Masahiro, Fuminobu Takahashi, and Masaki {who}. \"Suppressing the QCD "
+     "axion abundance by hidden monopoles.\" Physics Letters B 753 (2016): 677-681.\n"),
+])
+def test_a_wrong_author_in_mla_or_chicago_is_caught(tmp_path: Path, index: Path, name: str,
+                                                     text: str) -> None:
+    right_name = "Tremaine" if name == "chicago.txt" else "Yamada"
+    (right,) = _checked(tmp_path / "a", index, name, text.format(who=right_name))
+    assert right["label"] == "EXACT"
+    (wrong,) = _checked(tmp_path / "b", index, name, text.format(who="Aaronson"))
+    assert wrong["label"] == "MINOR"
+    assert [d["field"] for d in wrong["discrepancies"]] == ["author"]
+
+
+def test_mla9_reads_the_page_not_the_year(tmp_path: Path, index: Path) -> None:
+    mla9 = ("Hui, Lam, et al. \"Ultralight Scalars as Cosmological Dark Matter.\" Physical "
+            "Review D, vol. 95, no. 4, 2017, p. {page}.\n")
+    (right,) = _checked(tmp_path / "a", index, "mla9.txt", mla9.format(page="043541"))
+    assert right["label"] == "EXACT"
+    (wrong,) = _checked(tmp_path / "b", index, "mla9.txt", mla9.format(page="043542"))
+    assert [d["field"] for d in wrong["discrepancies"]] == ["pages"]
