@@ -203,6 +203,9 @@ def _display_person(words: list[str], jr: str = "") -> Person:
                   jr=jr)
 
 
+_LOWER_INITIAL = re.compile(r"-?[a-z]\.(?:-?[a-z]\.)*")
+
+
 def _capitalised_particles(given: list[str], von: list[str], family: list[str]
                            ) -> tuple[list[str], list[str], list[str]]:
     """Move capitalised particles at the end of the given names to the family name
@@ -210,6 +213,11 @@ def _capitalised_particles(given: list[str], von: list[str], family: list[str]
     when there is one (``J.C. Van | der | Velde`` -> ``J.C. | Van der | Velde``, as
     ``Van der Velde, J.C.`` gives); one given name always stays."""
     given, von, family = list(given), list(von), list(family)
+    while von and _LOWER_INITIAL.fullmatch(von[0]):
+        # a lower-case initial is the second half of a hyphenated given name ("Z.-q.
+        # Zhang", that BibTeX styles print "Z. q. Zhang"): no particle (a false author
+        # MINOR on apsrev4-2, plain, abbrv, naturemag, apalike .bbl files)
+        given.append(von.pop(0))
     while len(given) > 1 and given[-1] in _CAP_PARTICLES:
         if von:
             von.insert(0, given.pop())

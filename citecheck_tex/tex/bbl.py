@@ -15,7 +15,7 @@ import re
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
-from citecheck_tex.tex.refstring import parse_issue, parse_reference
+from citecheck_tex.tex.refstring import all_names, listed_names, parse_issue, parse_reference
 from citecheck_tex.vocab.latex_text import blank_ignored, latex_to_unicode
 
 logger = logging.getLogger(__name__)
@@ -204,15 +204,27 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     raw[k] = parsed[k]
     else:
         blocks = [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]
-        if len(blocks) >= 3:  # natbib/plain layout: authors. title. venue.
+        if len(blocks) >= 3 or (len(blocks) == 2 and _names_block(blocks[0])):
+            # natbib/plain layout: authors. title. venue.
+            title = latex_to_unicode(blocks[1]).strip()
             venue_text = latex_to_unicode(" ".join(blocks[2:]))
-            decoded = parse_reference(venue_text)
+            if len(blocks) == 2:
+                # a @misc or an article without a journal: "Authors. \newblock Title, 2013."
+                # (the names and the title had been read as one: a false MINOR), or a
+                # reference without a title: "Authors. \newblock Journal, 95:1, 2017."
+                dm = _TRAILING_DATE.search(title)
+                if parse_reference(title).get("journal") or _PLAIN_VENUE.match(title):
+                    title, venue_text = "", title
+                elif dm:
+                    title, venue_text = title[:dm.start()], dm.group("year")
+            decoded = parse_reference(venue_text) if venue_text.strip() else {}
             decoded.pop("title", None)
             vm = _PLAIN_VENUE.match(venue_text)
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
             decoded["author"] = _plain_authors(latex_to_unicode(blocks[0]))
-            decoded["title"] = latex_to_unicode(blocks[1]).strip().rstrip(".")
+            if title.strip(" ,."):
+                decoded["title"] = title.strip().rstrip(".,").strip()
         else:
             decoded = parse_reference(latex_to_unicode(_quote_title(cleaned)))
             issue = parse_issue(decoded)
@@ -274,6 +286,9 @@ def _quote_title(body: str) -> str:
     return body
 
 
+#: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".
+_TRAILING_DATE = re.compile(r",\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?"
+                            r"(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\.?\s*$")
 _PLAIN_VENUE = re.compile(
     r"^\s*(?P<journal>[^,\d]+?),\s*(?P<volume>\d+)\s*(?:\((?P<number>[^)]*)\))?\s*:\s*"
     r"(?P<pages>[\w]+(?:[-–]+\w+)?)\s*,\s*(?:[A-Z][a-z]+\s+)?(?P<year>\d{4})")
@@ -281,9 +296,19 @@ _PLAIN_VENUE = re.compile(
 
 #: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A." (a given name as
 #: author-year styles write it after the family name and a comma).
-_INITIALS_ONLY = re.compile(r"(?:[A-Z][a-z]{0,2}\.[\s\-\u00a0]*)+")
+_INITIALS_ONLY = re.compile(r"(?:[A-Z][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
+                            r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
-_NAMES_YEAR = re.compile(r"[\s.,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?\s*\)?\s*$")
+_NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?\s*\)?\s*$")
+
+
+def _names_block(block: str) -> bool:
+    """The first block of a plain/natbib item is names alone ("H.~Noh, C.-G. Park, and
+    J.-c. Hwang.", "Kawasaki, M. and Yamada, M. (2016)."), not a whole reference that a
+    link block follows (elsarticle: "M. Kawasaki, ..., Phys. Lett. B 753 (2016) 677.
+    \\newblock \\href{...}{doi:...}")."""
+    text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
+    return not re.search(r"\d", text) and all_names(text)
 
 
 def _plain_authors(text: str) -> str:
@@ -296,7 +321,11 @@ def _plain_authors(text: str) -> str:
     t = text.strip().rstrip(".")
     truncated = bool(re.search(r"\bet\s*al\b", t))
     t = re.sub(r",?\s*et\s*al\.?", "", t)
-    t = _NAMES_YEAR.sub("", t).replace("&", " and ")
+    t = _NAMES_YEAR.sub("", t)
+    listed = listed_names(t)
+    if listed is not None:  # chicago.bst "Hui, L., J.~P. Ostriker, ...", vancouver "Hui L, ..."
+        return " and ".join([*listed[0], *(["others"] if truncated or listed[1] else [])])
+    t = t.replace("&", " and ")
     names = [n.strip() for n in re.split(r",\s*and\s+|\s+and\s+|,\s*", t) if n.strip()]
     if len(names) >= 2 and len(names) % 2 == 0 \
             and all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))

@@ -119,7 +119,7 @@ def _is_initialled_name(piece: str) -> bool:
     return bool(_INITIALS_FIRST.match(p) or _FAMILY_FIRST.match(p) or _FAMILY_FIRST_BARE.match(p))
 
 
-def _all_names(segment: str) -> bool:
+def all_names(segment: str) -> bool:
     """True when every piece of an author segment reads as a name (or initials)."""
     seg = _ET_AL.sub(",", segment)
     pieces = [p.strip() for p in re.split(r",|;|\band\b|&", seg) if p.strip()]
@@ -714,12 +714,26 @@ _BARE_RUN = re.compile(
     rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*(?:,?\s+and\s+{_BARE_NAME})?)"
     r"(?P<etal>,?\s*et\s*al\.?)?"
     # IOP: "2017 Title Journal vol page"; Vancouver: ". Title. Journal. 2017;95(4):043541."
-    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?\s+|\.\s+)(?P<rest>[A-Z].+)$")
-#: Vancouver/NLM's reference: "Phys Rev D. 2017;95(4):043541" (journal. year;vol(issue):pages).
-_VANCOUVER_REF = re.compile(
-    r"(?:^|\.\s+)(?P<journal>[A-Z][^.;:]*?)\.\s+(?P<year>(?:1[89]|20)\d\d)"
-    r"(?:\s+[A-Z][a-z]{2}(?:\s+\d{1,2})?)?;\s*(?P<volume>\d+)(?:\s*\(\d+\))?"
-    r":\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?)")
+    # (a dotted initial after the full stop is MNRAS's "Family A. B.", no Vancouver name)
+    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?\s+|\.\s+(?![A-Z][a-z]?\.))(?P<rest>[A-Z].+)$")
+_BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
+                        rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")
+
+
+def listed_names(text: str) -> tuple[list[str], bool] | None:
+    """The names of a whole author block in a form that splitting at commas misreads:
+    MLA/Chicago ("Hui, L., J. P. Ostriker, and E. Witten") or Vancouver/IOP ("Hui L,
+    Ostriker JP, Tremaine S"), as BibTeX names, and True for "et al."; None otherwise."""
+    t = text.strip().rstrip(".").strip()
+    inverted = _first_inverted_names(t)
+    if inverted is not None:
+        return inverted
+    m = _BARE_LIST.match(t)
+    if m is None:
+        return None
+    names = [_bare_to_bibtex(n.strip()) for n in
+             re.split(r",\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+", m.group("names")) if n.strip()]
+    return names, bool(m.group("etal"))
 
 
 def _bare_to_bibtex(name: str) -> str:
@@ -731,7 +745,7 @@ def _bare_to_bibtex(name: str) -> str:
     return f"{family}, {' '.join(initials)}"
 
 
-def _family_bare_initials(rest: str) -> dict[str, str] | None:
+def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     """The fields of a reference whose authors are "Family I" names (IOP's iopart-num:
     "Hui L, Ostriker J P, Tremaine S and Witten E 2017 Title {\\it J} {\\bf 95} 043541";
     Vancouver/NLM: "Hui L, Ostriker JP, Tremaine S, Witten E. Title. Phys Rev D.
@@ -746,19 +760,16 @@ def _family_bare_initials(rest: str) -> dict[str, str] | None:
     out = {"author": _bibtex_authors([_bare_to_bibtex(n) for n in names],
                                      bool(m.group("etal")))}
     tail = m.group("rest")
-    vancouver = _VANCOUVER_REF.search(tail) if m.group("year") is None else None
-    if vancouver is not None:
-        title = tail[:vancouver.start()]
-        out.update({k: _dashes(v).strip()
-                    for k, v in vancouver.groupdict().items() if v})
-    elif m.group("year") is not None:
+    # (Vancouver's "Phys Rev D. 2017;95(4):043541" is read as "Phys Rev D 95, 043541
+    # (2017)": see _VENUE_FORMS)
+    venue = _venue_in(tail)
+    if m.group("year") is not None:
         out["year"] = m.group("year")
-        venue = _venue_in(tail)
-        title = tail[:venue[0]] if venue is not None else tail
-        if venue is not None:
-            out.update({k: v for k, v in venue[1].items() if k != "year"})
-    else:
-        return None
+    elif not vancouver or venue is None:  # names, a full stop, a title: Vancouver only
+        return None  # ("Laszlo P. Csernai and H. Stoecker, ..." is no name "Laszlo P")
+    title = tail[:venue[0]] if venue is not None else tail
+    if venue is not None:
+        out.update({k: v for k, v in venue[1].items() if k not in out})
     title = title.strip(" ,.;:")
     if len(title.split()) >= 2:
         out["title"] = title
@@ -778,6 +789,9 @@ _GLUED_COLLABORATION = re.compile(r"\b([Cc]ollaboration)(?=[A-Z][a-z])")
 
 _PAGES = r"(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)"
 _MONTH = r"(?:[A-Z][a-z]{2,8}\.?\s+)"
+_VANCOUVER_VENUE = re.compile(
+    r"\.\s+(?P<year>(?:1[89]|20)\d\d)(?:\s+[A-Z][a-z]{2}(?:\s+\d{1,2})?)?;\s*"
+    r"(?P<volume>\d{1,5})(?:\s*\(\d{1,3}\))?:\s*" + _PAGES)
 #: Venues of the citation generators (Google Scholar's "Cite", Zotero, EndNote) in the
 #: form the journal-reference rules read, "95, 043541 (2017)"; each had left the venue
 #: unread (journal, volume and pages never compared) or read a year as pages:
@@ -797,6 +811,8 @@ _VENUE_FORMS = (
     # Harvard "Journal, 95(4), p.043541", "Journal, 2, pp.125-130" (not IEEE's "no. 4, p. 5")
     (re.compile(r"(?<!no\.)(?<!no\.\s),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,3}\))?,\s*pp?\.\s*"
                 + _PAGES), r" \g<volume>, \g<pages>"),
+    # Vancouver/NLM "PhysRevD. 2017;95(4):043541", "Phys Rev D. 2017 Feb 28;95:043541"
+    (_VANCOUVER_VENUE, r" \g<volume>, \g<pages> (\g<year>)"),
 )
 
 
@@ -826,8 +842,12 @@ _NATURAL_NAME = rf"{_GIVEN_NAMES}\s+{_FAMILY_NAME}(?:,?\s+(?:Jr\.|Sr\.|III?))?"
 #: others in natural order, "and" before the last, or "et al." after the first:
 #: "Hui, Lam, Jeremiah P. Ostriker, Scott Tremaine, and Edward Witten." Those lists
 #: had been read as no authors, so a wrong author passed.
+#: (the first family name is one word after its particles: "Xiaolong Du, Christoph
+#: Behrens, and Jens C. Niemeyer" is plain.bst's natural order, not "Du, X.")
+_FIRST_FAMILY = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter)\s+)*"
+                 rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*")
 _INVERTED_FIRST = re.compile(
-    rf"^(?P<family>{_FAMILY_NAME}),\s+(?P<given>{_GIVEN_NAMES})"
+    rf"^(?P<family>{_FIRST_FAMILY}),\s+(?P<given>{_GIVEN_NAMES})"
     rf"(?P<suffix>,\s+(?:Jr\.|Sr\.|III?))?"
     rf"(?:(?P<etal>,?\s+et\s+al\.?)|(?P<others>(?:,\s+{_NATURAL_NAME})*"
     rf"(?:,?\s+(?:and|&)\s+{_NATURAL_NAME})?))"
@@ -869,9 +889,13 @@ def _parse(text: str) -> dict[str, str]:
     text = _NUMBERING.sub("", text)
     rest = _take_ids(text, out)
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
+    vancouver = bool(_VANCOUVER_VENUE.search(rest))
     if ":" in rest or "p." in rest:
         rest = _venue_forms(rest)
     pn = _PUBNOTE.match(rest)
+    if pn and all_names(pn.group("journal")):
+        pn = None  # "B. McInnes and Y. C. Ong, 917, 86": names, volume and page (apsrev4-2
+        # without the journal it does not know): the names had been read as the journal
     if pn and not re.search(r"\s", pn.group("journal").replace(". ", ".")) or (
             pn and "." in pn.group("journal")):
         out["journal"] = pn.group("journal").strip()
@@ -881,7 +905,7 @@ def _parse(text: str) -> dict[str, str]:
             out["year"] = pn.group("year")
         return out
     apa = _APA.match(rest)
-    if apa and _all_names(apa.group("authors")):
+    if apa and all_names(apa.group("authors")):
         names, truncated = _authors_from(apa.group("authors"))
         if names:
             out["author"] = _bibtex_authors(names, truncated)
@@ -905,11 +929,11 @@ def _parse(text: str) -> dict[str, str]:
                 out["volume"] = jm2.group("volume")
                 out["pages"] = _dashes(jm2.group("pages"))
         return out
-    fi = _family_initials(rest) or _family_bare_initials(rest)
+    fi = _family_initials(rest) or _family_bare_initials(rest, vancouver)
     if fi is not None:
         return {**out, **fi}
     bar = _TITLE_BAR_AUTHORS.match(rest)
-    if bar and _all_names(bar.group("authors")):
+    if bar and all_names(bar.group("authors")):
         names, truncated = _authors_from(bar.group("authors"))
         out["author"] = _bibtex_authors(names, truncated)
         out["title"] = bar.group("title").strip(" ,.;:")
@@ -951,7 +975,9 @@ def _parse(text: str) -> dict[str, str]:
         for cand in _JOURNAL_REF.finditer(rest, search_from):
             journal = cand.group("journal").strip()
             # a person's name before digits is no journal ("PLoS One 11" is one)
-            if journal and re.search(r"[A-Za-z]{2}", journal) and not _is_initialled_name(journal):
+            if journal and re.search(r"[A-Za-z]{2}", journal) and not _is_initialled_name(journal) \
+                    and not re.search(r"\bvol\.?\s*$", rest[:cand.start("journal")]):
+                # (after "vol." comes the volume: ieeetr's "vol.~CD12" is no journal "CD")
                 jspan = cand.span()
                 out["journal"] = journal.rstrip(",")
                 out["volume"] = cand.group("volume")
@@ -983,7 +1009,7 @@ def _parse(text: str) -> dict[str, str]:
                                               names_part) if p.strip(" :")]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
-    if colon and _all_names(names_part[:colon.start()]):
+    if colon and all_names(names_part[:colon.start()]):
         pieces = [p.strip() for p in re.split(r",|;|\band\b|&", names_part[:colon.start()])
                   if p.strip()]
     author_pieces: list[str] = []

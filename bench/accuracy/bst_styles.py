@@ -1,0 +1,212 @@
+"""Real .bbl files from every BibTeX style of TeX Live, checked against the real records.
+
+    python -m bench.accuracy.bst_styles [--styles plain,apsrev4-2,...] [--examples STYLE]
+
+The sample papers' ``refs.bib`` (57 entries: 35 faithful, 14 with a planted wrong
+field, 6 fabricated or chimeras, 2 not checkable; ``sample_papers/*/PLANTED.md``) are
+typeset by the real ``bibtex`` with each ``.bst`` TeX Live installs (``kpsewhich``; the
+styles' own output, nothing rewritten), and each ``.bbl`` is checked offline against
+the sample papers' real INSPIRE/arXiv records (``--index-complete``, shipped defaults),
+exactly as a user runs ``citecheck-tex paper.bbl``.
+
+Per style:
+
+- **false flags**: faithful entries (EXACT from the ``.bib``) reported MINOR or MAJOR:
+  the style printed a correct reference and the tool called it wrong. Must be 0.
+- **fabricated caught**: fabricated entries and chimeras (MAJOR from the ``.bib``)
+  reported MAJOR or MINOR.
+- **corrupted caught**: planted wrong fields (MINOR from the ``.bib``) reported MINOR
+  or MAJOR; a style that does not print the field (a DOI, an arXiv id) cannot show the
+  error, so this is a floor.
+- **unverified**: faithful or planted entries left UNVERIFIED (the reading was too poor
+  to decide: never a false flag, but a miss).
+
+Styles that ``bibtex`` stops on (exit 3, or no ``.bbl``) are listed apart; exit 2 (errors
+in some entries: holography_qcd has biblatex-only fields) still writes the ``.bbl`` a user
+would typeset, so it is checked. Run without TeX Live, the benchmark says so and ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.paths import REPO
+
+PAPERS = ("dark_matter_axions", "holography_qcd")
+BST_ROOT = Path("/usr/share/texlive/texmf-dist/bibtex/bst")
+COMMAND = ".venv/bin/python -m bench.accuracy.bst_styles"
+
+
+@dataclass
+class StyleScore:
+    """One style over both sample papers."""
+
+    style: str
+    entries: int = 0
+    faithful: int = 0
+    false_flags: list[str] = field(default_factory=list)
+    fabricated: int = 0
+    fabricated_caught: int = 0
+    corrupted: int = 0
+    corrupted_caught: int = 0
+    unverified: int = 0
+    failed: str = ""
+
+
+def all_styles() -> list[str]:
+    """Every .bst TeX Live installs, by name (sorted, case-insensitive)."""
+    found = {p.stem: p for p in BST_ROOT.rglob("*.bst")} if BST_ROOT.is_dir() else {}
+    return sorted(found, key=str.lower)
+
+
+def _bibtex(style: str, bib: Path, work: Path) -> tuple[str, str]:
+    """The .bbl ``style`` makes of every entry of ``bib`` ("" and the reason if none)."""
+    shutil.copy(bib, work / "refs.bib")
+    (work / "paper.aux").write_text(
+        f"\\relax\n\\citation{{*}}\n\\bibstyle{{{style}}}\n\\bibdata{{refs}}\n",
+        encoding="utf-8")
+    try:
+        done = subprocess.run(["bibtex", "-terse", "paper"], cwd=work, capture_output=True,
+                              text=True, timeout=60, errors="replace")
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return "", f"bibtex: {exc}"
+    bbl = work / "paper.bbl"
+    # exit 2: errors in some entries (holography_qcd's biblatex-only fields, "journal is a
+    # missing field" in a style's code): bibtex goes on and writes the .bbl, as for a user
+    if done.returncode >= 3 or not bbl.is_file() or not bbl.stat().st_size:
+        last = (done.stdout.strip().splitlines() or ["no output"])[-1]
+        return "", f"bibtex exit {done.returncode}: {last[:80]}"
+    return bbl.read_text(encoding="utf-8", errors="replace"), ""
+
+
+def _check(bbl: Path, index: Path, out: Path) -> dict[str, dict[str, object]]:
+    """The report.json entries of ``bbl`` by key (the user's command, in process)."""
+    from citecheck_tex.cli import main
+
+    main([str(bbl), "--offline", "--index", str(index), "--index-complete", "--cache",
+          "none", "--format", "json", "--out", str(out), "--fail-on", "never", "--quiet"])
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return {e["key"]: e for e in report["entries"]}
+
+
+def run(styles: list[str], index: Path, keep: Path | None = None) -> list[StyleScore]:
+    """Score every style (see the module's doc)."""
+    expected = {p: json.loads((REPO / "sample_papers" / p / "expected.json")
+                              .read_text(encoding="utf-8"))["labels"] for p in PAPERS}
+    scores = []
+    with tempfile.TemporaryDirectory(prefix="bst_styles_") as tmp:
+        for style in styles:
+            sc = StyleScore(style)
+            for paper in PAPERS:
+                work = Path(tmp) / style / paper
+                work.mkdir(parents=True)
+                text, why = _bibtex(style, REPO / "sample_papers" / paper / "refs.bib", work)
+                if not text:
+                    sc.failed = why
+                    break
+                if keep is not None:
+                    (keep / style).mkdir(parents=True, exist_ok=True)
+                    (keep / style / f"{paper}.bbl").write_text(text, encoding="utf-8")
+                got = _check(work / "paper.bbl", index, work / "out")
+                for key, want in expected[paper].items():
+                    entry = got.get(key)
+                    if entry is None or want == "SKIPPED":
+                        continue
+                    label = str(entry["label"])
+                    sc.entries += 1
+                    flagged = label in ("MINOR", "MAJOR")
+                    sc.unverified += label == "UNVERIFIED"
+                    if want == "EXACT":
+                        sc.faithful += 1
+                        if flagged:
+                            sc.false_flags.append(f"{key} {label} "
+                                                  + ",".join(str(d["field"]) for d in
+                                                             entry.get("discrepancies", [])))
+                    elif want == "MAJOR":
+                        sc.fabricated += 1
+                        sc.fabricated_caught += flagged
+                    else:
+                        sc.corrupted += 1
+                        sc.corrupted_caught += flagged
+            scores.append(sc)
+    return scores
+
+
+def table(scores: list[StyleScore]) -> str:
+    """The per-style table, the styles with false flags first, then the summary."""
+    ok = [s for s in scores if not s.failed]
+    rows = ["| style | entries | false flags (of faithful) | fabricated caught | corrupted "
+            "caught | unverified |", "|---|---:|---:|---:|---:|---:|"]
+    for s in sorted(ok, key=lambda s: (-len(s.false_flags), s.style.lower())):
+        rows.append(f"| {s.style} | {s.entries} | {len(s.false_flags)}/{s.faithful} | "
+                    f"{s.fabricated_caught}/{s.fabricated} | {s.corrupted_caught}/{s.corrupted} "
+                    f"| {s.unverified} |")
+    faithful = sum(s.faithful for s in ok)
+    flags = sum(len(s.false_flags) for s in ok)
+    fab = sum(s.fabricated for s in ok)
+    fab_c = sum(s.fabricated_caught for s in ok)
+    cor = sum(s.corrupted for s in ok)
+    cor_c = sum(s.corrupted_caught for s in ok)
+    clean = sum(1 for s in ok if not s.false_flags)
+    lines = [
+        f"{len(ok)} styles typeset both papers ({len(scores) - len(ok)} stopped in bibtex); "
+        f"**{clean} of {len(ok)} styles without a false flag**; false flags "
+        f"{flags}/{faithful} ({100 * flags / max(1, faithful):.2f}%) of faithful entries; "
+        f"fabricated caught {fab_c}/{fab} ({100 * fab_c / max(1, fab):.1f}%); corrupted "
+        f"caught {cor_c}/{cor} ({100 * cor_c / max(1, cor):.1f}%, a floor: not every "
+        "style prints every field); unverified "
+        f"{sum(s.unverified for s in ok)}.", "", *rows]
+    failed = [s for s in scores if s.failed]
+    if failed:
+        lines += ["", "Stopped in bibtex (not checked): " + "; ".join(
+            f"{s.style} ({s.failed})" for s in failed[:12])
+            + (f"; and {len(failed) - 12} more" if len(failed) > 12 else "")]
+    flagged = [s for s in ok if s.false_flags]
+    if flagged:
+        lines += ["", "False flags:", ""] + [f"- {s.style}: " + "; ".join(s.false_flags)
+                                            for s in flagged]
+        fields = Counter(f.split(" ", 2)[2] for s in flagged for f in s.false_flags)
+        lines += ["", "By fields: " + ", ".join(f"{k or '-'} {v}" for k, v in
+                                                fields.most_common())]
+    return "\n".join(lines)
+
+
+def sample_index(path: Path) -> Path:
+    """The sample papers' real records as an index at ``path``."""
+    from citecheck_tex.sources.local_index import import_files
+
+    if not path.exists():
+        import_files(path, sorted((REPO / "sample_papers").glob("*/index_records*")))
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Typeset, check and print the table."""
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--styles", help="comma-separated .bst names (default: every one)")
+    ap.add_argument("--keep", type=Path, help="write each style's .bbl files here")
+    args = ap.parse_args(argv)
+    if shutil.which("bibtex") is None or not BST_ROOT.is_dir():
+        print("bst_styles: no TeX Live (bibtex and its styles) on this machine: not run")
+        return 0
+    styles = args.styles.split(",") if args.styles else all_styles()
+    with tempfile.TemporaryDirectory(prefix="bst_index_") as tmp:
+        index = sample_index(Path(tmp) / "index.sqlite")
+        scores = run(styles, index, args.keep)
+    print(f"## Real .bbl files of {len(styles)} TeX Live BibTeX styles (`bench.accuracy."
+          f"bst_styles`)\n\n    {COMMAND}\n")
+    print(table(scores))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
