@@ -15,7 +15,8 @@ import re
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
-from citecheck_tex.tex.refstring import all_names, listed_names, parse_issue, parse_reference
+from citecheck_tex.tex.refstring import (all_names, listed_names, parse_issue,
+                                         parse_reference, without_type_mark)
 from citecheck_tex.vocab.latex_text import blank_ignored, latex_to_unicode
 
 logger = logging.getLogger(__name__)
@@ -26,10 +27,19 @@ _HREF_DOI = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:dx\.)?doi\.org/(
 #: An arXiv link (JHEP.bst writes an arXiv-only reference as \href{https://arxiv.org/abs/
 #: ID}{{\ttfamily ID}}, with no "arXiv:" and no brackets: the id was never read).
 _HREF_ARXIV = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:www\.|export\.)?arxiv\.org/"
-                         r"(?:abs|pdf)/([^}\s]+?)(?:\.pdf)?\s*\}", re.I)
+                         r"(?:abs|pdf)/([^}\s]+?)(?:\.pdf)?\s*\}"
+                         # aasjournal.bst's \doarXiv{1412.3443}
+                         r"|\\doarXiv\s*\{\s*([^}\s]+)\s*\}", re.I)
 #: mnras.bst: "2017, \\mn@doi [MNRAS] {10.1093/mnras/stw2724}, 465, 941" (the journal and
 #: the DOI in one macro; its fields were read as a title "@doi [MNRAS] , 465, 941").
 _MN_DOI = re.compile(r"\\mn@doi\s*\[(?P<journal>[^\]]*)\]\s*\{(?P<doi>[^}]*)\}")
+#: mnras.bst's "(\mn@eprint {arXiv} {1309.5692})": the id (it had been left in the title
+#: as "(@eprint arXiv )", a false title MINOR, and the id never read).
+#: iopart-num's "(\textit{Preprint} \eprint{1309.5692})": the id ("Preprint" had been
+#: read as the title).
+_IOP_EPRINT = re.compile(r"\(?\s*(?:\\textit\s*\{\s*Preprint\s*\}|\{\\it\s+Preprint\s*\})?\s*"
+                         r"\\eprint\s*\{(?P<id>[^{}]*)\}(?!\s*\{)\s*\)?")
+_MN_EPRINT = re.compile(r"\(?\s*\\mn@eprint\s*\{[^}]*\}\s*\{(?P<id>[^}]*)\}\s*\)?")
 #: iopart's \etal (and \emph{et al.}'s macro forms): the decoder drops unknown macros,
 #: and with it the sign that the list is truncated.
 _ETAL_MACRO = re.compile(r"\\etal\b\.?")
@@ -152,9 +162,15 @@ def _parse_bibitems(text: str, filename: str, offset: int,
 def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, end_line: int,
                    origin: EntryOrigin) -> Entry:
     raw: dict[str, str] = {}
+    me = _MN_EPRINT.search(body) or _IOP_EPRINT.search(body)
+    if me:
+        raw["eprint"] = me.group("id").strip()
+        body = f"{body[:me.start()]} {body[me.end():]}"
     mn = _MN_DOI.search(body)
+    mn_journal = ""
     if mn:  # mnras.bst: the journal's name is the DOI link's text
         raw["doi"] = mn.group("doi").strip()
+        mn_journal = latex_to_unicode(mn.group("journal")).strip()
         body = f"{body[:mn.start()]} {mn.group('journal')}{body[mn.end():]}"
     authors: list[str] = []
     for m in _BIBINFO.finditer(body):
@@ -181,7 +197,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
         raw.setdefault("eprint", ids)
     am = _HREF_ARXIV.search(body)
     if am:
-        raw.setdefault("eprint", am.group(1))
+        raw.setdefault("eprint", am.group(1) or am.group(2))
     um = _URLCMD.search(body)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
@@ -223,10 +239,16 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
             decoded["author"] = _plain_authors(latex_to_unicode(blocks[0]))
-            if title.strip(" ,."):
-                decoded["title"] = title.strip().rstrip(".,").strip()
+            title = without_type_mark(title.strip().rstrip(".,").strip())
+            if len(re.findall(r"[^\W\d_]{2,}", title)) >= 2:  # not a link's "1412.3443"
+                decoded["title"] = title
         else:
             decoded = parse_reference(latex_to_unicode(_quote_title(cleaned)))
+            if mn_journal and decoded.get("note", "").strip(" ,.;") == mn_journal:
+                # "Tanaka H., Lindqvist M., 2016, \mn@doi [Phys. Lett. B] {DOI}": the
+                # journal without volume and page is the journal, not unread text
+                del decoded["note"]
+                decoded.setdefault("journal", mn_journal)
             issue = parse_issue(decoded)
         for k, v in decoded.items():
             raw.setdefault(k, v)
@@ -311,6 +333,9 @@ def _names_block(block: str) -> bool:
     return not re.search(r"\d", text) and all_names(text)
 
 
+_CONJUNCTION = re.compile(r"\s+(?:und|og|och|et)\s+")
+
+
 def _plain_authors(text: str) -> str:
     """'A. One, B. Two, and C. Three.' -> 'A. One and B. Two and C. Three'.
 
@@ -318,19 +343,24 @@ def _plain_authors(text: str) -> str:
     with the year: 'Kawasaki, M., Takahashi, F., and Yamada, M. (2016).' ->
     'Kawasaki, M. and Takahashi, F. and Yamada, M.' (every comma had split a name in two).
     """
-    t = text.strip().rstrip(".")
-    truncated = bool(re.search(r"\bet\s*al\b", t))
-    t = re.sub(r",?\s*et\s*al\.?", "", t)
-    t = _NAMES_YEAR.sub("", t)
+    t = text.strip().rstrip(".:").strip()
+    truncated = bool(re.search(r"\bet\s*al\b|\bu\.\s*a\.", t))
+    t = re.sub(r",?\s*(?:et\s*al|u\.\s*a)\.?", "", t)
+    t = _NAMES_YEAR.sub("", t).rstrip(" :")
     listed = listed_names(t)
     if listed is not None:  # chicago.bst "Hui, L., J.~P. Ostriker, ...", vancouver "Hui L, ..."
         return " and ".join([*listed[0], *(["others"] if truncated or listed[1] else [])])
-    t = t.replace("&", " and ")
-    names = [n.strip() for n in re.split(r",\s*and\s+|\s+and\s+|,\s*", t) if n.strip()]
+    # the word for "and" in the languages of babel-aware styles (dk-*, francais, din)
+    t = _CONJUNCTION.sub(" and ", t.replace("&", " and "))
+    if ";" in t:  # ACS, DIN 1505, munich: "Hui, L.; Ostriker, J. P.": whole names
+        names = [n.strip(" ,") for n in re.split(r";|/|\s+and\s+", t) if n.strip(" ,")]
+    else:
+        names = [n.strip() for n in re.split(r",\s*and\s+|\s+and\s+|,\s*", t) if n.strip()]
     if len(names) >= 2 and len(names) % 2 == 0 \
             and all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
                     for n in names[1::2]) \
-            and not any(_INITIALS_ONLY.fullmatch(n) for n in names[0::2]):
+            and not any(_INITIALS_ONLY.fullmatch(n) or re.match(r"[A-Z][a-z]?\.", n)
+                        for n in names[0::2]):  # "G.-C. Liu and K.-W. Ng": no pairs
         names = [f"{names[i]}, {names[i + 1]}" for i in range(0, len(names), 2)]
     if truncated:
         names.append("others")

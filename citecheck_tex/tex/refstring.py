@@ -158,7 +158,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     seg = _ET_AL.sub("", segment)
     seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.))\s*", ", ", seg)
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
-                                re.search(r"\b[A-Z]\.$", p.strip()) else "")
+                                re.search(r"\b[A-Za-z]\.$", p.strip()) else "")  # "J.-c."
               for p in seg.split(",")]
     pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
                                                            or [p.strip(" :")])]
@@ -376,6 +376,8 @@ def _strip_noise(text: str) -> str:
 #: "11, e0147451", "811, L12".
 _VOL_PAGES = re.compile(
     r"(?P<sep>\s*,\s*|\s+)(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]{1,}\d{4})\b"
+    # an issue in parentheses (elsarticle-num "116~(16) (2016) 161804")
+    r"(?:\s*\(\d{1,3}\)(?=\s*\((?:1[89]|20)\d{2}))?"
     r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})[a-z]?\))?(?:\s*[,:]\s*|\s+)"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
     r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)"
@@ -588,12 +590,23 @@ _PUBLISHER_TAIL = re.compile(
     r"Academic|Addison|Benjamin|Dover|Pergamon|Plenum|Birkh\w+)\b[^()]*\))\s*$")
 
 
+#: GB/T 7714 (the Chinese standard: gbt7714.bst, thuthesis) marks a title with its
+#: document type: "[J]" a journal article, "[M]" a book, "[C]" proceedings, "[D]" a
+#: thesis, "[R]" a report, "[EB/OL]" online.
+_TYPE_MARK = re.compile(r"\s*\[(?:J|M|C|D|R|P|S|N|Z|A|G|EB/OL|J/OL|M/OL|DB/OL|CP/DK)\]\s*\.?$")
+
+
+def without_type_mark(title: str) -> str:
+    """``title`` without a trailing GB/T 7714 document-type mark ("Title[J]")."""
+    return _TYPE_MARK.sub("", title) if title.endswith(("]", "].")) else title
+
+
 def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
     """A title without what stuck to it: a citation label in front ("[RBC/UKQCD 13C]"),
     a year suffix ("b, ", from "(2014b)"), a trailing year or "arXiv: 2004", the place
     and publisher of a book, and a journal named without volume and page
     ("..., C. R. Physique"), which goes to ``out``."""
-    t = re.sub(r"^(?:\[[^\]]{1,30}\]\s*|[a-z],\s+)", "", title)
+    t = without_type_mark(re.sub(r"^(?:\[[^\]]{1,30}\]\s*|[a-z],\s+)", "", title))
     t = _PUBLISHER_TAIL.sub("", t).strip(" ,.;:")
     t = re.sub(r"(?:[,.]\s*(?:arXiv\s*:\s*)?\(?|\s*\()(?:1[89]|20)\d{2}[a-z]?\)?$", "",
                t).strip(" ,.;:")
@@ -652,18 +665,25 @@ _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NA
 _FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)[,;]\s*")
 #: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
 #: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
-_FI_YEAR = re.compile(r"^\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?\s*[,.:]\s*(?P<rest>.*)$")
+_FI_YEAR = re.compile(r"^\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?\s*(?:[,.:]\s*|$)(?P<rest>.*)$")
+#: AAS/A&A's reference after the year: "Phys. Dark Univ., 16, 22" (a journal the tables
+#: may lack, volume and page between commas).
+_AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
+                        r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
 
 
-def _venue_in(tail: str) -> tuple[int, dict[str, str]] | None:
+def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] | None:
     """Where the reference after a title starts, and its fields: a known journal's
     (:func:`_find_journal_ref`), else the first "Journal vol pages" of a journal the
-    tables lack ("Phys. Dark Univ. 16 22") or with an issue ("95(4), 043541")."""
+    tables lack ("Phys. Dark Univ. 16 22") or with an issue ("95(4), 043541"). With
+    ``untitled`` (iopart-num prints no title: "2017 {\\em Phys. Dark Univ.} {\\bf 16} 22")
+    an abbreviated journal may start the tail."""
     found = _find_journal_ref(tail, 0)
     if found:
         return found[0], found[2]
     for cand in _JOURNAL_REF.finditer(tail):
-        if cand.start() > 0 and re.search(r"[A-Za-z]{2}", cand["journal"]) \
+        if (cand.start() > 0 or (untitled and "." in cand["journal"])) \
+                and re.search(r"[A-Za-z]{2}", cand["journal"]) \
                 and not _is_initialled_name(cand["journal"]):
             return cand.start(), {"journal": cand["journal"].strip(" ,"),
                                   "volume": cand["volume"], "pages": _dashes(cand["pages"])}
@@ -692,7 +712,9 @@ def _family_initials(rest: str) -> dict[str, str] | None:
         tail = ym.group("rest")
     elif not tail[:1].isupper():
         return None
-    venue = _venue_in(tail)
+    aas = _AAS_VENUE.match(tail) if ym else None
+    venue = (0, {k: _dashes(v) for k, v in aas.groupdict().items()}) if aas else \
+        _venue_in(tail)
     quotes = " ,.;:'`\"\u2018\u2019\u201c\u201d"  # (harvard.sty quotes the title: `...')
     if venue is not None:
         out.update(venue[1])
@@ -701,8 +723,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
         title = "" if ym else tail.strip(quotes)
     if title and len(title.split()) >= 2:
         out["title"] = title
-    elif not ym:
-        return None  # names and no title: not this style
+    elif not ym and (venue is None or title):
+        return None  # names and no title: not this style (but ACS's names and reference are)
     return out
 
 
@@ -715,9 +737,21 @@ _BARE_RUN = re.compile(
     r"(?P<etal>,?\s*et\s*al\.?)?"
     # IOP: "2017 Title Journal vol page"; Vancouver: ". Title. Journal. 2017;95(4):043541."
     # (a dotted initial after the full stop is MNRAS's "Family A. B.", no Vancouver name)
-    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?\s+|\.\s+(?![A-Z][a-z]?\.))(?P<rest>[A-Z].+)$")
+    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?\s+|\.\s+(?![A-Z][a-z]?\.))(?P<rest>[A-Z(\"\u201c].+)$")
 _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
                         rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")
+
+
+#: GB/T 7714's names: the family name in capitals, bare initials ("OSTRIKER J P").
+_CAPS_NAME = r"[A-Z][A-Z'\-]+(?:\s[A-Z][A-Z'\-]+)?(?:\s[A-Z](?:-[A-Z])?){1,3}"
+_CAPS_LIST = re.compile(rf"^(?P<names>{_CAPS_NAME}(?:,\s*{_CAPS_NAME})*)"
+                        r"(?P<etal>,?\s*et\s*al\.?)?$")
+
+
+def _caps_family(name: str) -> str:
+    """ "OSTRIKER J P" -> "Ostriker J P" (the family word title-cased, the initials kept)."""
+    words = name.split()
+    return " ".join(w.title() if len(w) > 1 else w for w in words)
 
 
 def listed_names(text: str) -> tuple[list[str], bool] | None:
@@ -728,6 +762,11 @@ def listed_names(text: str) -> tuple[list[str], bool] | None:
     inverted = _first_inverted_names(t)
     if inverted is not None:
         return inverted
+    caps = _CAPS_LIST.match(t)
+    if caps is not None:  # GB/T 7714: "HUI L, OSTRIKER J P, TREMAINE S"
+        names = [_bare_to_bibtex(_caps_family(n.strip()))
+                 for n in re.split(r",\s*", caps.group("names")) if n.strip()]
+        return names, bool(caps.group("etal"))
     m = _BARE_LIST.match(t)
     if m is None:
         return None
@@ -762,7 +801,7 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     tail = m.group("rest")
     # (Vancouver's "Phys Rev D. 2017;95(4):043541" is read as "Phys Rev D 95, 043541
     # (2017)": see _VENUE_FORMS)
-    venue = _venue_in(tail)
+    venue = _venue_in(tail, untitled=m.group("year") is not None)
     if m.group("year") is not None:
         out["year"] = m.group("year")
     elif not vancouver or venue is None:  # names, a full stop, a title: Vancouver only
@@ -813,6 +852,12 @@ _VENUE_FORMS = (
                 + _PAGES), r" \g<volume>, \g<pages>"),
     # Vancouver/NLM "PhysRevD. 2017;95(4):043541", "Phys Rev D. 2017 Feb 28;95:043541"
     (_VANCOUVER_VENUE, r" \g<volume>, \g<pages> (\g<year>)"),
+    # GB/T 7714 "Phys. Rev. D, 2017, 95(4): 043541" (read as volume 2017, pages 95)
+    (re.compile(r",\s*(?P<year>(?:1[89]|20)\d\d),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,4}\))?"
+                r"\s*:\s*" + _PAGES), r" \g<volume>, \g<pages> (\g<year>)"),
+    # DIN 1505 "Phys. Rev. D 95 (2017), Nr. 4, S. 043541" (S. = Seite)
+    (re.compile(r"\b(?P<volume>\d{1,5})\s*\((?P<year>(?:1[89]|20)\d\d)\),\s*(?:Nr\.\s*\d+,\s*)?"
+                r"S\.\s*" + _PAGES), r"\g<volume>, \g<pages> (\g<year>)"),
 )
 
 
@@ -890,7 +935,7 @@ def _parse(text: str) -> dict[str, str]:
     rest = _take_ids(text, out)
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
-    if ":" in rest or "p." in rest:
+    if ":" in rest or "p." in rest or "S." in rest:
         rest = _venue_forms(rest)
     pn = _PUBNOTE.match(rest)
     if pn and all_names(pn.group("journal")):

@@ -21,9 +21,9 @@ pytestmark = pytest.mark.skipif(
     shutil.which("bibtex") is None or not bst_styles.BST_ROOT.is_dir(),
     reason="TeX Live (bibtex and its styles) is not installed: apt install texlive-bibtex-extra")
 
-STYLES = ("plain", "unsrt", "alpha", "plainnat", "unsrtnat", "apalike", "apsrev4-2",
+STYLES = ("plain", "unsrt", "alpha", "abbrv", "plainnat", "unsrtnat", "apalike", "apsrev4-2",
           "apsrmp4-2", "aipnum4-2", "ieeetr", "IEEEtran", "siam",
-          "elsarticle-harv", "ACM-Reference-Format", "cell")
+          "elsarticle-harv", "ACM-Reference-Format", "cell", "mnras")
 
 
 @pytest.fixture(scope="module")
