@@ -18,7 +18,7 @@ from citecheck_tex.cli import main
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.project import load_project
 from citecheck_tex.tex.textlist import parse_text_list
-from tests.tex.test_reference_styles import _checked, index  # noqa: F401 - the fixture
+from tests.tex.conftest import checked as _checked
 
 HUI = "L. Hui, J. P. Ostriker, S. Tremaine, and E. Witten, Phys. Rev. D \\textbf{95}, 043541 (2017)"
 KAWASAKI = "M. Kawasaki, F. Takahashi, and M. Yamada, Phys. Lett. B \\textbf{{{volume}}}, 677 (2016)"

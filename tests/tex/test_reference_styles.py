@@ -7,14 +7,11 @@ print them: each case below was a false MINOR on a correct reference.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from citecheck_tex.cli import main
-from citecheck_tex.sources.local_index import import_files
+from tests.tex.conftest import checked as _checked
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,26 +133,6 @@ CASES = {
         "[5] Kawasaki, Masahiro, Fuminobu Takahashi, and Masaki Yamada. 2016. \u201cSuppressing "
         "the QCD Axion Abundance by Hidden Monopoles.\u201d Physics Letters B 753: 677\u201381.\n"),
 }
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("index") / "index.sqlite"
-    import_files(path, sorted(ROOT.glob("sample_papers/*/index_records*")))
-    return path
-
-
-def _checked(tmp_path: Path, index: Path, name: str, text: str) -> list[dict[str, Any]]:
-    """The report.json entries of ``text`` saved as ``name`` and checked offline."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    source = tmp_path / name
-    source.write_text(text, encoding="utf-8")
-    out = tmp_path / "out"
-    main([str(source), "--offline", "--index", str(index), "--cache", "none",
-          "--format", "json", "--out", str(out), "--fail-on", "never"])
-    entries: list[dict[str, Any]] = json.loads(
-        (out / "report.json").read_text(encoding="utf-8"))["entries"]
-    return entries
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

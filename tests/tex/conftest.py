@@ -1,0 +1,36 @@
+"""Shared fixtures of the TeX frontend tests: the sample papers' real records as an
+index, and a reference text checked through the command line against it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citecheck_tex.cli import main
+from citecheck_tex.sources.local_index import import_files
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample papers' real INSPIRE/arXiv records (``sample_papers/*/index_records*``)."""
+    path = tmp_path_factory.mktemp("index") / "index.sqlite"
+    import_files(path, sorted(ROOT.glob("sample_papers/*/index_records*")))
+    return path
+
+
+def checked(tmp_path: Path, index: Path, name: str, text: str) -> list[dict[str, Any]]:
+    """The report.json entries of ``text`` saved as ``name`` and checked offline."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    main([str(source), "--offline", "--index", str(index), "--cache", "none",
+          "--format", "json", "--out", str(out), "--fail-on", "never"])
+    entries: list[dict[str, Any]] = json.loads(
+        (out / "report.json").read_text(encoding="utf-8"))["entries"]
+    return entries
