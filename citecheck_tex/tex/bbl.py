@@ -266,6 +266,10 @@ _TITLE_MARK = re.compile(r"\\(?:enquote|emph|textit)\s*\{|\{\\(?:em|it|itshape)\
 _HREF = re.compile(r"\\href\s*\{")
 
 
+_VOLUME_AFTER = re.compile(r"\\textbf|\{?\\bf\b|\d|,?\s*(?:(?:\\textit|\\emph)\s*\{\s*\d|"
+                           r"\{\\(?:it|em)\s+\d)")  # (", 10 2013" is a date)
+
+
 def _quote_title(body: str) -> str:
     """Mark the title of a free-text bibitem with quotes for the parser.
 
@@ -297,12 +301,14 @@ def _quote_title(body: str) -> str:
                 continue
             inner, end, start = g[0], g[1], m.start()
         text = latex_to_unicode(inner).strip()
-        after = body[end:end + 12].lstrip()
+        after = body[end:end + 16].lstrip()
         if "enquote" not in m.group(0) and (
-                re.match(r"\\textbf|\{?\\bf\b|\d", after) or is_known_journal(text)
+                # a volume follows, also after a comma and in italics (agu.bst:
+                # "\textit{Phys. Lett. B}, \textit{753}, 677--681"): the journal
+                _VOLUME_AFTER.match(after) or is_known_journal(text)
                 or re.fullmatch(r"et\s*al\.?", text)):
             continue
-        if len(text) < 3:
+        if len(text) < 3 or re.fullmatch(r"[\d\s.,:-]+", text):  # a volume, a year
             continue
         return f"{body[:start]} \u201c{inner.strip().rstrip(',')}\u201d, {body[end:]}"
     return body
@@ -330,7 +336,8 @@ def _names_block(block: str) -> bool:
     link block follows (elsarticle: "M. Kawasaki, ..., Phys. Lett. B 753 (2016) 677.
     \\newblock \\href{...}{doi:...}")."""
     text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
-    return not re.search(r"\d", text) and all_names(text)
+    # (the full stop that ends the block may be an initial's: "..., and Hwang, J.-c.")
+    return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}."))
 
 
 _CONJUNCTION = re.compile(r"\s+(?:und|og|och|et)\s+")

@@ -601,6 +601,11 @@ def without_type_mark(title: str) -> str:
     return _TYPE_MARK.sub("", title) if title.endswith(("]", "].")) else title
 
 
+def _without_bare_volume(title: str) -> str:
+    """``title`` without a venue that lost its journal ("..., vol. CD12, p. 029")."""
+    return re.sub(r"[,.]?\s*\bvol\.\s*[A-Z]{0,3}\d.*$", "", title).strip(" ,.;:") or title
+
+
 def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
     """A title without what stuck to it: a citation label in front ("[RBC/UKQCD 13C]"),
     a year suffix ("b, ", from "(2014b)"), a trailing year or "arXiv: 2004", the place
@@ -608,6 +613,7 @@ def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
     ("..., C. R. Physique"), which goes to ``out``."""
     t = without_type_mark(re.sub(r"^(?:\[[^\]]{1,30}\]\s*|[a-z],\s+)", "", title))
     t = _PUBLISHER_TAIL.sub("", t).strip(" ,.;:")
+    t = _without_bare_volume(t)
     t = re.sub(r"(?:[,.]\s*(?:arXiv\s*:\s*)?\(?|\s*\()(?:1[89]|20)\d{2}[a-z]?\)?$", "",
                t).strip(" ,.;:")
     m = re.search(r",\s*([A-Z][^,]{2,60})$", t)
@@ -672,6 +678,11 @@ _AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\
                         r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
 
 
+#: "vol." just before a candidate journal: what follows is the volume (ieeetr's and
+#: naturemag's "vol.~CD12" is no journal "CD" with volume 12).
+_LABELLED_VOLUME = re.compile(r"\bvol\.?\s*$")
+
+
 def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] | None:
     """Where the reference after a title starts, and its fields: a known journal's
     (:func:`_find_journal_ref`), else the first "Journal vol pages" of a journal the
@@ -683,6 +694,7 @@ def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] |
         return found[0], found[2]
     for cand in _JOURNAL_REF.finditer(tail):
         if (cand.start() > 0 or (untitled and "." in cand["journal"])) \
+                and not _LABELLED_VOLUME.search(tail, 0, cand.start("journal")) \
                 and re.search(r"[A-Za-z]{2}", cand["journal"]) \
                 and not _is_initialled_name(cand["journal"]):
             return cand.start(), {"journal": cand["journal"].strip(" ,"),
@@ -720,7 +732,7 @@ def _family_initials(rest: str) -> dict[str, str] | None:
         out.update(venue[1])
         title = tail[:venue[0]].strip(quotes)
     else:
-        title = "" if ym else tail.strip(quotes)
+        title = "" if ym else _without_bare_volume(tail.strip(quotes))
     if title and len(title.split()) >= 2:
         out["title"] = title
     elif not ym and (venue is None or title):
@@ -855,14 +867,27 @@ _VENUE_FORMS = (
     # GB/T 7714 "Phys. Rev. D, 2017, 95(4): 043541" (read as volume 2017, pages 95)
     (re.compile(r",\s*(?P<year>(?:1[89]|20)\d\d),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,4}\))?"
                 r"\s*:\s*" + _PAGES), r" \g<volume>, \g<pages> (\g<year>)"),
+    # acm.bst "Phys. Rev. Lett. 116, 16 (2016), 161804": volume, issue (year), pages
+    (re.compile(r"\b(?P<volume>\d{1,5}),\s*\d{1,4}\s*\((?:[A-Z][a-z]{2,8}\.?\s+)?"
+                r"(?P<year>(?:1[89]|20)\d\d)\),\s*" + _PAGES + r"(?![\w.]*\d)"),
+     r"\g<volume>, \g<pages> (\g<year>)"),
     # DIN 1505 "Phys. Rev. D 95 (2017), Nr. 4, S. 043541" (S. = Seite)
     (re.compile(r"\b(?P<volume>\d{1,5})\s*\((?P<year>(?:1[89]|20)\d\d)\),\s*(?:Nr\.\s*\d+,\s*)?"
                 r"S\.\s*" + _PAGES), r"\g<volume>, \g<pages> (\g<year>)"),
 )
 
 
+#: agu.bst's page with a thousands separator after a volume: "95, 043,541, 2017".
+_THOUSANDS_PAGE = re.compile(r"(\b\d{1,5},\s+)(\d{1,3}),(\d{3})(?!\d|,\d)")
+#: An abbreviated journal (a full stop in its 1-6 words), volume and pages between commas.
+_ABBREV_COMMA_VENUE = re.compile(
+    r",\s*(?P<journal>(?=[^,]*[A-Za-z]{2})[A-Z][A-Za-z]*\.(?:\s?[A-Z][A-Za-z]*\.?){0,5}),\s*"
+    r"(?P<volume>[A-Z]?\d{1,5}),\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
+
+
 def _venue_forms(text: str) -> str:
     """``text`` with the venues of :data:`_VENUE_FORMS` rewritten."""
+    text = _THOUSANDS_PAGE.sub(r"\1\2\3", text)
     for pattern, repl in _VENUE_FORMS:
         if pattern.search(text):
             text = pattern.sub(repl, text)
@@ -935,8 +960,7 @@ def _parse(text: str) -> dict[str, str]:
     rest = _take_ids(text, out)
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
-    if ":" in rest or "p." in rest or "S." in rest:
-        rest = _venue_forms(rest)
+    rest = _venue_forms(rest)
     pn = _PUBNOTE.match(rest)
     if pn and all_names(pn.group("journal")):
         pn = None  # "B. McInnes and Y. C. Ong, 917, 86": names, volume and page (apsrev4-2
@@ -1021,7 +1045,7 @@ def _parse(text: str) -> dict[str, str]:
             journal = cand.group("journal").strip()
             # a person's name before digits is no journal ("PLoS One 11" is one)
             if journal and re.search(r"[A-Za-z]{2}", journal) and not _is_initialled_name(journal) \
-                    and not re.search(r"\bvol\.?\s*$", rest[:cand.start("journal")]):
+                    and not _LABELLED_VOLUME.search(rest, 0, cand.start("journal")):
                 # (after "vol." comes the volume: ieeetr's "vol.~CD12" is no journal "CD")
                 jspan = cand.span()
                 out["journal"] = journal.rstrip(",")
@@ -1031,6 +1055,13 @@ def _parse(text: str) -> dict[str, str]:
                 if year:
                     out["year"] = year
                 break
+        else:
+            # "Title, Phys. Dark Univ., 16, 22--25, 2017" (agu.bst): an abbreviated
+            # journal the tables lack, volume and pages between commas
+            av = _ABBREV_COMMA_VENUE.search(rest, search_from)
+            if av:
+                jspan = (av.start("journal"), av.end())
+                out.update({k: _dashes(v).strip() for k, v in av.groupdict().items()})
     if "year" not in out:
         # a page number is no year ("Phys. Rev. Lett., 78, 1861")
         unpaged = rest[:jspan[0]] + " " + rest[jspan[1]:] if jspan else rest

@@ -23,6 +23,10 @@ ITEMS = {
     'mnras': '\\bibitem[\\protect\\citeauthoryear{Noh, Park  \\& Hwang}{Noh\n  et~al.}{2013}]{Noh:2013coa}\nNoh H.,  Park C.-G.,   Hwang J.-c.,  2013, Axion as a cold dark matter\n  candidate: proof to second order (\\mn@eprint {arXiv} {1309.5692})\n',
     'vancouver': '\\bibitem{Kawasaki2016}\nKawasaki M, Takahashi F, Yamada M.\n\\newblock Suppressing the {QCD} axion abundance by hidden monopoles.\n\\newblock Phys Lett B. 2016;753:677-81.\n',
     'chicago': '\\bibitem[\\protect\\citeauthoryear{Kawasaki, Takahashi, and Yamada}{Kawasaki\n  et~al.}{2016}]{Kawasaki2016}\nKawasaki, M., F.~Takahashi, and M.~Yamada (2016).\n\\newblock Suppressing the {QCD} axion abundance by hidden monopoles.\n\\newblock {\\em Phys. Lett. B\\/}~{\\em 753}, 677--681.\n',
+    'agu': '\\bibitem[{\\textit{Kawasaki et~al.}(2016)\\textit{Kawasaki, Takahashi, and\n  Yamada}}]{Kawasaki2016}\nKawasaki, M., F.~Takahashi, and M.~Yamada, Suppressing the {QCD} axion\n  abundance by hidden monopoles, \\textit{Phys. Lett. B}, \\textit{753},\n  677--681, \\doi{10.1016/j.physletb.2015.12.075}, 2016.\n',
+    'acm': '\\bibitem{McAllister:2015zcz}\n{\\sc McAllister, B.~T., Parker, S.~R., and Tobar, M.~E.}\n\\newblock {Axion Dark Matter Coupling to Resonant Photons via Magnetic Field}.\n\\newblock {\\em Phys. Rev. Lett. 116}, 16 (2016), 161804.\n\\newblock [Erratum: Phys.Rev.Lett. 117, 159901 (2016)].\n',
+    'naturemag': '\\bibitem{Bartz:2013fka}\n\\bibinfo{author}{Bartz, S.~P.} \\& \\bibinfo{author}{Kapusta, J.~I.}\n\\newblock \\bibinfo{title}{{Three-Field Potential for Soft-Wall AdS/QCD}}.\n\\newblock vol. \\bibinfo{volume}{CD12}, \\bibinfo{pages}{029}\n  (\\bibinfo{year}{2013}).\n\\newblock \\eprint{1309.3823}.\n',
+    'agu-thousands': '\\bibitem[{\\textit{Hui et~al.}(2017)\\textit{Hui, Ostriker, Tremaine, and\n  Witten}}]{Hui2017}\nHui, L., J.~P. Ostriker, S.~Tremaine, and E.~Witten, Ultralight scalars as\n  cosmological dark matter, \\textit{Phys.Rev.D}, \\textit{95}, 043,541, 2017.\n',
 }
 
 
