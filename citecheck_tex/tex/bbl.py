@@ -224,6 +224,12 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             # natbib/plain layout: authors. title. venue.
             title = latex_to_unicode(blocks[1]).strip()
             venue_text = latex_to_unicode(" ".join(blocks[2:]))
+            lead = _LEADING_YEAR.match(title)
+            if lead:
+                title = title[lead.end():]
+                decoded_year = lead.group("year")
+            else:
+                decoded_year = ""
             if len(blocks) == 2:
                 # a @misc or an article without a journal: "Authors. \newblock Title, 2013."
                 # (the names and the title had been read as one: a false MINOR), or a
@@ -238,6 +244,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             vm = _PLAIN_VENUE.match(venue_text)
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
+            if decoded_year:
+                decoded.setdefault("year", decoded_year)
             decoded["author"] = _plain_authors(latex_to_unicode(blocks[0]))
             title = without_type_mark(title.strip().rstrip(".,").strip())
             if len(re.findall(r"[^\W\d_]{2,}", title)) >= 2:  # not a link's "1412.3443"
@@ -315,8 +323,10 @@ def _quote_title(body: str) -> str:
 
 
 #: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".
-_TRAILING_DATE = re.compile(r",\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?"
-                            r"(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\.?\s*$")
+_TRAILING_DATE = re.compile(r"[,;]\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?"  # vancouver: "; 2013."
+                            r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
+#: pnas.bst's year before the title: "(2012) Title".
+_LEADING_YEAR = re.compile(r"^\(\s*(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)\s*")
 _PLAIN_VENUE = re.compile(
     r"^\s*(?P<journal>[^,\d]+?),\s*(?P<volume>\d+)\s*(?:\((?P<number>[^)]*)\))?\s*:\s*"
     r"(?P<pages>[\w]+(?:[-–]+\w+)?)\s*,\s*(?:[A-Z][a-z]+\s+)?(?P<year>\d{4})")
@@ -327,7 +337,7 @@ _PLAIN_VENUE = re.compile(
 _INITIALS_ONLY = re.compile(r"(?:[A-Z][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
                             r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
-_NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?\s*\)?\s*$")
+_NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?\s*$")  # "(2014, 12)"
 
 
 def _names_block(block: str) -> bool:

@@ -671,7 +671,8 @@ _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NA
 _FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)[,;]\s*")
 #: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
 #: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
-_FI_YEAR = re.compile(r"^\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?\s*(?:[,.:]\s*|$)(?P<rest>.*)$")
+_FI_YEAR = re.compile(r"^(?:\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?|\(?n\.\s?d\.\)?)"  # n.d.: no date
+                      r"\s*(?:[,.:]\s*|$)(?P<rest>.*)$")
 #: AAS/A&A's reference after the year: "Phys. Dark Univ., 16, 22" (a journal the tables
 #: may lack, volume and page between commas).
 _AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
@@ -720,7 +721,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     tail = m.group("rest")
     ym = _FI_YEAR.match(tail)
     if ym:  # AAS, A&A: year, then the reference, no title
-        out["year"] = ym.group("year")
+        if ym.group("year"):
+            out["year"] = ym.group("year")
         tail = ym.group("rest")
     elif not tail[:1].isupper():
         return None
@@ -742,7 +744,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
 
 #: One "Family I" name as IOP's iopart-num and Vancouver/NLM write it: "Hui L", "Ostriker J P",
 #: "Ostriker JP", "Liu G-C".
-_BARE_NAME = (rf"{_FI_WORD}(?:[\s\-]{_FI_WORD}){{0,2}}"
+_BARE_NAME = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le)\s+)*"  # "de Téramond GF"
+              rf"{_FI_WORD}(?:[\s\-]{_FI_WORD}){{0,2}}"
               r"\s+(?:[A-Z](?:-[A-Z])?(?:\s(?=[A-Z](?:\W|$)))?){1,3}")
 _BARE_RUN = re.compile(
     rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*(?:,?\s+and\s+{_BARE_NAME})?)"
