@@ -179,6 +179,92 @@ def table(scores: list[StyleScore]) -> str:
     return "\n".join(lines)
 
 
+#: Styles typeset over the real corpus .bib files (``--corpus``): the common physics and
+#: astronomy ones.
+CORPUS_STYLES = ("plain", "unsrt", "plainnat", "apsrev4-2", "elsarticle-num", "ieeetr",
+                 "naturemag", "mnras", "aasjournal", "iopart-num", "JHEP", "utphys")
+
+
+@dataclass
+class CorpusScore:
+    """One style over one real .bib checked against an index built from that .bib."""
+
+    bib: str
+    style: str
+    entries: int = 0
+    exact_alone: int = 0  # EXACT when the .bib itself is checked
+    false_flags: list[str] = field(default_factory=list)  # of those, MINOR/MAJOR from the .bbl
+    unverified: int = 0  # of those, UNVERIFIED from the .bbl
+    failed: str = ""
+
+
+def corpus_run(styles: list[str], bibs: list[Path]) -> list[CorpusScore]:
+    """Each real .bib typeset by each style, its .bbl checked against an index of the .bib
+    itself (as ``bench.accuracy.self_check`` checks the .bib): every entry EXACT from the
+    .bib must stay EXACT from the .bbl."""
+    from dataclasses import replace as dc_replace
+
+    from citecheck_tex.config import Settings
+    from citecheck_tex.pipeline import check_entries
+    from citecheck_tex.sources.local_index import LocalIndex
+    from citecheck_tex.tex.bbl import parse_bbl_text
+    from citecheck_tex.tex.bib import parse_bib_text
+
+    out = []
+    with tempfile.TemporaryDirectory(prefix="bst_corpus_") as tmp:
+        for bib in bibs:
+            index_path = Path(tmp) / f"{bib.stem}.sqlite"
+            idx = LocalIndex.open(index_path)
+            try:
+                idx.add_file(bib)
+            finally:
+                idx.close()
+            settings = dc_replace(Settings(), offline=True, index_path=str(index_path),
+                                  cache_path="none", index_complete=True, sources=("local",))
+            entries, _ = parse_bib_text(bib.read_text(encoding="utf-8", errors="replace"),
+                                        bib.name)
+            alone = {v.entry.key: v.label.value for v in check_entries(entries, settings)}
+            for style in styles:
+                sc = CorpusScore(bib.name, style)
+                work = Path(tmp) / bib.stem / style
+                work.mkdir(parents=True)
+                text, why = _bibtex(style, bib, work)
+                if not text:
+                    sc.failed = why
+                    out.append(sc)
+                    continue
+                bbl_entries, _ = parse_bbl_text(text, f"{bib.stem}.bbl")
+                for v in check_entries(bbl_entries, settings):
+                    if v.entry.part_of:
+                        continue
+                    sc.entries += 1
+                    if alone.get(v.entry.key) != "EXACT":
+                        continue
+                    sc.exact_alone += 1
+                    if v.label.value in ("MINOR", "MAJOR"):
+                        sc.false_flags.append(
+                            f"{v.entry.key} {v.label.value} "
+                            + ",".join(d.field for d in v.discrepancies))
+                    elif v.label.value == "UNVERIFIED":
+                        sc.unverified += 1
+                out.append(sc)
+    return out
+
+
+def corpus_table(scores: list[CorpusScore]) -> str:
+    """The --corpus table."""
+    rows = ["| .bib | style | entries in the .bbl | EXACT from the .bib | false flags | "
+            "unverified |", "|---|---|---:|---:|---:|---:|"]
+    for s in scores:
+        if s.failed:
+            rows.append(f"| {s.bib} | {s.style} | - | - | bibtex failed: {s.failed} | - |")
+            continue
+        rate = 100 * len(s.false_flags) / max(1, s.exact_alone)
+        rows.append(f"| {s.bib} | {s.style} | {s.entries} | {s.exact_alone} | "
+                    f"{len(s.false_flags)} ({rate:.1f}%) | {s.unverified} |")
+    return "\n".join(rows)
+
+
 def sample_index(path: Path) -> Path:
     """The sample papers' real records as an index at ``path``."""
     from citecheck_tex.sources.local_index import import_files
@@ -194,6 +280,11 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--styles", help="comma-separated .bst names (default: every one)")
     ap.add_argument("--keep", type=Path, help="write each style's .bbl files here")
+    ap.add_argument("--corpus", action="store_true",
+                    help="also typeset the real corpus .bib files (HEPML.bib, "
+                         "lsst_refs_ads.bib) with the common styles")
+    ap.add_argument("--examples", type=int, default=0, metavar="N",
+                    help="with --corpus: list N false flags per style")
     args = ap.parse_args(argv)
     if shutil.which("bibtex") is None or not BST_ROOT.is_dir():
         print("bst_styles: no TeX Live (bibtex and its styles) on this machine: not run")
@@ -205,6 +296,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"## Real .bbl files of {len(styles)} TeX Live BibTeX styles (`bench.accuracy."
           f"bst_styles`)\n\n    {COMMAND}\n")
     print(table(scores))
+    if args.corpus:
+        from bench.paths import CORPUS
+
+        bibs = [CORPUS / "bib" / "HEPML.bib", CORPUS / "bib" / "lsst_refs_ads.bib"]
+        have = [st for st in CORPUS_STYLES if st in set(all_styles())]
+        cs = corpus_run(have, bibs)
+        print(f"\n## Real .bib files typeset by {len(have)} common styles, each .bbl checked "
+              f"against an index of its own .bib\n\n    {COMMAND} --corpus\n")
+        print(corpus_table(cs))
+        for c in cs:
+            if args.examples and c.false_flags:
+                print(f"\n{c.bib} {c.style}: " + "; ".join(c.false_flags[:args.examples]))
     return 0
 
 

@@ -916,6 +916,14 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
         return v, vol, pg
 
     results = [check(p) for p in pubs]
+    if not (entry.get("journal") or entry.get("journaltitle")) and entry.get("booktitle"):
+        # a conference's name where the record names the journal of its proceedings
+        # (INSPIRE's @inproceedings carry both; apsrev4-2 and naturemag print the
+        # booktitle alone: "in International Workshop on ..., Vol. 141 (2026) p. 630"
+        # for Eur. Phys. J. Plus 141, 630): with volume and pages agreeing, the names
+        # are of two things, not a wrong journal
+        results = [(None if v is False and vol and pg else v, vol, pg)
+                   for v, vol, pg in results]
     # the publication that agrees best is the one meant
     best_i = max(range(len(results)),
                  key=lambda i: sum(1 for x in results[i] if x) - sum(1 for x in results[i]
