@@ -22,6 +22,7 @@ from bibtexparser.entrypoint import parse_string as _bp_parse_string
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.names import parse_bibtex_name, split_bibtex_names
 from citecheck_tex.vocab.ids import (
+    arxiv_of_doi,
     doi_is_valid,
     find_arxiv,
     find_doi,
@@ -225,6 +226,8 @@ def build_entry(
         arxiv = normalize_arxiv(eprint)
     if not arxiv and "arxiv.org/" in fields.get("url", "").lower():
         arxiv = normalize_arxiv(fields["url"])
+    if not arxiv:
+        arxiv = arxiv_of_doi(doi)  # Zotero's arXiv preprint: doi = {10.48550/arXiv.ID}
     if not arxiv:
         for name in _ARXIV_TEXT_FIELDS:
             found = find_arxiv(fields.get(name, ""))

@@ -34,7 +34,7 @@ from citecheck_tex.model import (
 )
 from citecheck_tex.names import PARTICLES
 from citecheck_tex.verify import normalize as nz
-from citecheck_tex.vocab.ids import find_report_number
+from citecheck_tex.vocab.ids import ARXIV_DOI_PREFIX, arxiv_of_doi, find_report_number
 
 logger = logging.getLogger(__name__)
 
@@ -453,7 +453,7 @@ def _entry_arxiv(entry: Entry) -> str:
         return nz.norm_arxiv(entry.arxiv)
     if "arxiv.org/" in entry.url.lower():
         return nz.norm_arxiv(entry.url)
-    return ""
+    return arxiv_of_doi(entry.doi).lower()
 
 
 def _entry_doi(entry: Entry) -> str:
@@ -705,6 +705,11 @@ def compare(entry: Entry, record: Record) -> Comparison:
 
     # identifiers
     e_doi, r_doi = _entry_doi(entry), nz.norm_doi(record.doi) if record.doi else ""
+    if e_doi and bool(arxiv_of_doi(e_doi)) != bool(arxiv_of_doi(r_doi)):
+        # arXiv's DOI names the e-print, the other the journal version (one work, two
+        # DOIs): the arXiv DOI is compared with the one the record's e-print has
+        r_doi = f"{ARXIV_DOI_PREFIX}{nz.norm_arxiv(record.arxiv)}" \
+            if arxiv_of_doi(e_doi) and record.arxiv else ""
     id_agree = id_disagree = 0
     if e_doi and r_doi:
         ok = e_doi == r_doi

@@ -1,0 +1,83 @@
+"""Correct .bib entries as the common exporters write them read as correct.
+
+Found 2026-12-03 by writing real works of the sample papers (their records are the
+real INSPIRE/arXiv records in ``sample_papers/*/index_records*``) as INSPIRE, NASA
+ADS, arXiv, Crossref/DataCite content negotiation, Google Scholar, Zotero, Better
+BibTeX, Mendeley, JabRef, DBLP and Semantic Scholar export them: each case below
+was a false flag on a correct entry. Each fix also has a wrong entry of the same
+shape that must still be caught.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citecheck_tex.cli import main
+from citecheck_tex.sources.local_index import import_files
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("index") / "index.sqlite"
+    import_files(path, sorted(ROOT.glob("sample_papers/*/index_records*")))
+    return path
+
+
+def _checked(tmp_path: Path, index: Path, text: str) -> dict[str, dict[str, Any]]:
+    """The report.json entries of the .bib ``text`` checked offline, by key."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    source = tmp_path / "refs.bib"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    main([str(source), "--offline", "--index", str(index), "--index-complete", "--cache",
+          "none", "--format", "json", "--out", str(out), "--fail-on", "never"])
+    entries: list[dict[str, Any]] = json.loads(
+        (out / "report.json").read_text(encoding="utf-8"))["entries"]
+    return {e["key"]: e for e in entries}
+
+
+def _labels(entries: dict[str, dict[str, Any]]) -> dict[str, str]:
+    return {key: e["label"] for key, e in entries.items()}
+
+
+def _fields(entry: dict[str, Any]) -> list[str]:
+    return [d["field"] for d in entry["discrepancies"]]
+
+
+# Du, Behrens, Niemeyer, MNRAS 465 (2017) 941, arXiv:1608.02575 (inspire:90000940)
+DU_AUTHORS = "Du, Xiaolong and Behrens, Christoph and Niemeyer, Jens C."
+
+# the preprint of a published work, cited by arXiv's DOI: Zotero's "Preprint" item, and
+# doi.org's BibTeX for the DOI (DataCite). The arXiv DOI was compared with the record's
+# journal DOI: a false 'doi' MINOR on every such entry
+ARXIV_DOI = {
+    "zotero": ("@misc{du_zotero,\n\ttitle = {Substructure of fuzzy dark matter haloes},\n"
+               "\turl = {http://arxiv.org/abs/{id}},\n\tdoi = {10.48550/arXiv.{id}},\n"
+               "\turldate = {2024-05-02},\n\tpublisher = {arXiv},\n"
+               f"\tauthor = {{{DU_AUTHORS}}},\n\tmonth = aug,\n\tyear = {{2016}},\n"
+               "\tnote = {arXiv:{id} [astro-ph]},\n}\n"),
+    "datacite": ("@misc{du_datacite,\n  doi = {10.48550/ARXIV.{id}},\n"
+                 f"  author = {{{DU_AUTHORS}}},\n"
+                 "  keywords = {Cosmology and Nongalactic Astrophysics (astro-ph.CO)},\n"
+                 "  title = {Substructure of fuzzy dark matter haloes},\n"
+                 "  publisher = {arXiv},\n  year = {2016},\n"
+                 "  copyright = {arXiv.org perpetual, non-exclusive license}\n}\n"),
+}
+
+
+@pytest.mark.parametrize("exporter", sorted(ARXIV_DOI))
+def test_an_arxiv_doi_is_the_eprint_not_a_wrong_doi(tmp_path: Path, index: Path,
+                                                     exporter: str) -> None:
+    text = ARXIV_DOI[exporter]
+    right = _checked(tmp_path / "a", index, text.replace("{id}", "1608.02575"))
+    assert set(_labels(right).values()) == {"EXACT"}, right
+    (wrong,) = _checked(tmp_path / "b", index,
+                        text.replace("{id}", "1608.02576")).values()
+    assert wrong["label"] == "MINOR"
+    assert set(_fields(wrong)) & {"doi", "eprint"}, wrong
