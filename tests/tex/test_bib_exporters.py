@@ -81,3 +81,23 @@ def test_an_arxiv_doi_is_the_eprint_not_a_wrong_doi(tmp_path: Path, index: Path,
                         text.replace("{id}", "1608.02576")).values()
     assert wrong["label"] == "MINOR"
     assert set(_fields(wrong)) & {"doi", "eprint"}, wrong
+
+
+# Better BibTeX (biblatex) exports an arXiv preprint as @online with eprinttype = arXiv:
+# it was SKIPPED as a web page, so a fabricated or wrong preprint passed unchecked
+BBT_ONLINE = (
+    "@online{aprileXENON100DarkMatter2016,\n"
+    "  title = {{{XENON100 Dark Matter Results}} from a {{Combination}} of 477 {{Live Days}}},\n"
+    "  author = {{who} and Aalbers, J. and Agostini, F. and Alfonsi, M.},\n"
+    "  date = {2016-09-20},\n  eprint = {1609.06154},\n  eprinttype = {arXiv},\n"
+    "  eprintclass = {astro-ph, physics:hep-ex},\n  doi = {10.48550/arXiv.1609.06154},\n"
+    "  url = {http://arxiv.org/abs/1609.06154},\n  urldate = {2024-05-02},\n"
+    "  pubstate = {prepublished}\n}\n")
+
+
+def test_an_online_preprint_is_checked_not_skipped(tmp_path: Path, index: Path) -> None:
+    (right,) = _checked(tmp_path / "a", index, BBT_ONLINE.replace("{who}", "Aprile, E.")).values()
+    assert right["label"] == "EXACT", right
+    (wrong,) = _checked(tmp_path / "b", index, BBT_ONLINE.replace("{who}", "Smith, E.")).values()
+    assert wrong["label"] == "MINOR"
+    assert _fields(wrong) == ["author"]
