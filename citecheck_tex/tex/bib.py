@@ -172,6 +172,7 @@ split_names = split_bibtex_names
 
 _YEAR = re.compile(r"\d{4}")
 _ARXIV_VENUE = re.compile(r"^\s*arxiv", re.I)
+_CORR_VOLUME = re.compile(r"^\s*abs/(\S+)\s*$", re.I)
 _ARXIV_TEXT_FIELDS = ("journal", "note", "howpublished", "pages", "number", "volume", "addendum")
 
 
@@ -243,6 +244,16 @@ def build_entry(
     pages = fields.get("pages", "")
     if find_arxiv(pages):
         pages = ""  # ADS exports preprints as pages = {arXiv:1410.4206}: an id, not pages
+    volume = fields.get("volume", "")
+    m = _CORR_VOLUME.match(volume)
+    if m and is_arxiv_id(normalize_arxiv(m.group(1))):
+        # DBLP and Semantic Scholar cite a preprint as journal = {CoRR} or {ArXiv},
+        # volume = {abs/1608.02575}: the volume is the arXiv id, CoRR (the Computing
+        # Research Repository) is arXiv
+        arxiv = arxiv or normalize_arxiv(m.group(1))
+        volume = ""
+        if venue.strip().lower() == "corr":
+            venue = ""
     texkey = key if looks_like_texkey(key) else ""
     for name in ("inspire", "texkey", "inspirekey"):
         if not texkey and looks_like_texkey(fields.get(name, "")):
@@ -261,7 +272,7 @@ def build_entry(
         title=fields.get("title", ""),
         year=year,
         venue=venue,
-        volume=fields.get("volume", ""),
+        volume=volume,
         pages=pages,
         doi=doi,
         arxiv=arxiv,

@@ -101,3 +101,34 @@ def test_an_online_preprint_is_checked_not_skipped(tmp_path: Path, index: Path) 
     (wrong,) = _checked(tmp_path / "b", index, BBT_ONLINE.replace("{who}", "Smith, E.")).values()
     assert wrong["label"] == "MINOR"
     assert _fields(wrong) == ["author"]
+
+
+# DBLP and Semantic Scholar cite a preprint as journal = {CoRR} / {ArXiv} with volume =
+# {abs/ID}: 'abs/1608.02575' was compared with the journal volume 465 and CoRR with
+# MNRAS (a false 'journal' and 'volume' MINOR on every such entry of a published work)
+CORR = {
+    "dblp": ("@article{DBLP:journals/corr/abs-1608-02575,\n"
+             "  author       = {Xiaolong Du and\n                  Christoph Behrens and\n"
+             "                  Jens C. Niemeyer},\n"
+             "  title        = {Substructure of fuzzy dark matter haloes},\n"
+             "  journal      = {CoRR},\n  volume       = {abs/{id}},\n  year         = {2016},\n"
+             "  url          = {https://arxiv.org/abs/{id}},\n  eprinttype    = {arXiv},\n"
+             "  eprint       = {{id}},\n"
+             "  biburl       = {https://dblp.org/rec/journals/corr/abs-1608-02575.bib},\n"
+             "  bibsource    = {dblp computer science bibliography, https://dblp.org}\n}\n"),
+    "semanticscholar": ("@article{Du2016SubstructureOF,\n"
+                        "  title={Substructure of fuzzy dark matter haloes},\n"
+                        "  author={Xiaolong Du and Christoph Behrens and Jens C. Niemeyer},\n"
+                        "  journal={ArXiv},\n  year={2016},\n  volume={abs/{id}},\n"
+                        "  url={https://api.semanticscholar.org/CorpusID:119091475}\n}\n"),
+}
+
+
+@pytest.mark.parametrize("exporter", sorted(CORR))
+def test_a_corr_volume_is_the_arxiv_id(tmp_path: Path, index: Path, exporter: str) -> None:
+    text = CORR[exporter]
+    (right,) = _checked(tmp_path / "a", index, text.replace("{id}", "1608.02575")).values()
+    assert right["label"] == "EXACT", right
+    (wrong,) = _checked(tmp_path / "b", index, text.replace("{id}", "1608.02576")).values()
+    assert wrong["label"] == "MINOR"
+    assert _fields(wrong) == ["eprint"]
