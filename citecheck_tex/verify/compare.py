@@ -881,6 +881,9 @@ def _same_volume(cited: str, found: str, cited_year: str, found_year: str) -> bo
     return False
 
 
+_LETTER_PAGE = re.compile(r"^l\d+$", re.IGNORECASE)
+
+
 def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
     """Venue, volume and pages against the record's publication(s)."""
     ev, evol, epg = entry.venue, entry.volume, entry.pages
@@ -906,6 +909,11 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
             v = True  # "JINST": Crossref's short-container-title of "Journal of Instrumentation"
         if v is False and len(p[1]) == 1 and p[1].isalpha():
             v = same_venue(ev, f"{p[0]} {p[1]}")
+        if v is False and any(_LETTER_PAGE.match(nz.first_page(x)) for x in (epg, p[2])) and (
+                same_venue(ev, f"{p[0]} Lett.") or same_venue(f"{ev} Lett.", p[0])):
+            # a journal's Letters print in its volumes with pages L1, L2, ...: ADS's
+            # "\apjl 769, L2" is INSPIRE's "Astrophys.J. 769, L2"
+            v = True
         if v is False and ev and p[0] and evol:
             # "Nucl. Phys." + "B106" vs "Nucl.Phys.B" + "106": compare the split forms
             try:

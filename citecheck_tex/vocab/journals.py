@@ -195,9 +195,9 @@ def journal_key(name: str) -> str:
     if not toks:
         return ""
     abbr = _inspire_abbreviation(toks)
-    if not abbr and ":" in text:
-        # A subtitle: "Physical Review D: Particles and Fields" is Physical Review D.
-        abbr = _inspire_abbreviation(_tokens(text.split(":", 1)[0]))
+    if not abbr:
+        abbr = next(filter(None, map(_inspire_abbreviation, map(_tokens, _shorter_names(text)))),
+                    "")
     if abbr:
         return _compact(_tokens(abbr))
     compact = _compact(toks)
@@ -209,6 +209,29 @@ def journal_key(name: str) -> str:
             return _compact(_tokens(abbr))
         return _compact(ftoks)
     return compact
+
+
+_SECTION = re.compile(r",?\s+Section\s+([A-Z])\b")
+_SUBTITLE = re.compile(r"\s*:\s+|\s+[-\u2013\u2014]\s+")
+_ALIAS = re.compile(r"^(.+?)\s*\(([^()]+)\)$")
+
+
+def _shorter_names(text: str) -> list[str]:
+    """The names a long form of a journal name contains, most likely first.
+
+    A subtitle goes ("Physical Review D: Particles and Fields"; Scopus's and so
+    Mendeley's "Physical Review D - Particles, Fields, Gravitation and Cosmology" and
+    "Physics Letters, Section B: Nuclear, Elementary Particle and High-Energy Physics"),
+    and a name with another in parentheses is either ("EPL (Europhysics Letters)", as
+    Crossref has it).
+    """
+    text = _SECTION.sub(r" \1", text)
+    head = _SUBTITLE.split(text, maxsplit=1)[0].strip()
+    out = [head]
+    m = _ALIAS.match(head)
+    if m:
+        out.extend((m.group(1), m.group(2)))
+    return out
 
 
 def is_known_journal(name: str) -> bool:

@@ -132,3 +132,49 @@ def test_a_corr_volume_is_the_arxiv_id(tmp_path: Path, index: Path, exporter: st
     (wrong,) = _checked(tmp_path / "b", index, text.replace("{id}", "1608.02576")).values()
     assert wrong["label"] == "MINOR"
     assert _fields(wrong) == ["eprint"]
+
+
+def _article(key: str, authors: str, title: str, journal: str, rest: str) -> str:
+    return (f"@article{{{key},\n  author = {{{authors}}},\n  title = {{{title}}},\n"
+            f"  journal = {{{journal}}},\n  {rest}\n}}\n")
+
+
+PARNOVSKY = ("Parnovsky, S. L.", "Gravitational interaction of celestial bodies and black "
+             "holes with particle dark matter")  # Phys.Rev.D 86 (2012) 123505
+OKADA = ("Okada, Hiroshi and Toma, Takashi", "3.55 keV X-ray Line Signal from Excited Dark "
+         "Matter in Radiative Neutrino Model")  # Phys.Lett.B 737 (2014) 162
+KHVESHCHENKO = ("Khveshchenko, D. V.", "Simulating holographic correspondence in flexible "
+                "graphene")  # Europhys.Lett. 104 (2013) 47002
+CHAN = ("{Chan}, Man Ho", "Observational evidences of the Yukawa Potential Interacting Dark "
+        "Matter")  # Astrophys.J. 769 (2013) L2
+
+# journal names as exporters spell them: Scopus's long names with a subtitle, which
+# Mendeley imports ("Physical Review D - Particles, ...", "Physics Letters, Section B:
+# ..."); Crossref's "EPL (Europhysics Letters)"; ADS's \apjl for a Letter that INSPIRE
+# records as Astrophys.J. with page L2. Each was a false 'journal' MINOR
+JOURNALS = {
+    "scopus-prd": (PARNOVSKY, "Physical Review D - Particles, Fields, Gravitation and "
+                   "Cosmology", "volume = {86}, number = {12}, pages = {123505}, year = {2012}",
+                   "Physical Review C - Nuclear Physics"),
+    "scopus-plb": (OKADA, "Physics Letters, Section B: Nuclear, Elementary Particle and "
+                   "High-Energy Physics", "volume = {737}, pages = {162--166}, year = {2014}",
+                   "Physics Letters, Section A: General, Atomic and Solid State Physics"),
+    "crossref-epl": (KHVESHCHENKO, "EPL (Europhysics Letters)",
+                     "volume = {104}, number = {4}, pages = {47002}, year = {2013}",
+                     "JETP Letters (Pis'ma v ZhETF)"),
+    "ads-apjl": (CHAN, r"\apjl", "year = 2013, month = may, volume = {769}, number = {1}, "
+                 "eid = {L2}, pages = {L2}", r"\apjs"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JOURNALS))
+def test_exporters_journal_names_are_the_journal(tmp_path: Path, index: Path,
+                                                 name: str) -> None:
+    (authors, title), journal, rest, other = JOURNALS[name]
+    (right,) = _checked(tmp_path / "a", index,
+                        _article(name, authors, title, journal, rest)).values()
+    assert right["label"] == "EXACT", right
+    (wrong,) = _checked(tmp_path / "b", index,
+                        _article(name, authors, title, other, rest)).values()
+    assert wrong["label"] == "MINOR"
+    assert _fields(wrong) == ["journal"]
