@@ -32,7 +32,7 @@ from citecheck_tex.vocab.ids import (
     normalize_arxiv,
     normalize_doi,
 )
-from citecheck_tex.vocab.latex_text import latex_to_unicode
+from citecheck_tex.vocab.latex_text import decode_value, latex_to_unicode, strip_markup
 
 logger = logging.getLogger(__name__)
 # bibtexparser logs every recovered block (at WARNING and ERROR level, with its own
@@ -204,7 +204,13 @@ def build_entry(
         elif name in ("doi", "url", "eprint", "arxiv"):
             fields[name] = value.replace("\\_", "_").replace("\\%", "%").strip().strip("{}")
         else:
-            text = latex_to_unicode(value)
+            if ("&" in value or "<" in value) and strip_markup(value) != value:
+                # HTML entities or publisher markup: a metadata service's text (Crossref's
+                # BibTeX writes "Astronomy &amp; Astrophysics"), decoded as such (the TeX
+                # decoder made "Astronomy amp; Astrophysics" of it)
+                text = decode_value(value)
+            else:
+                text = latex_to_unicode(value)
             fields[name] = value if text == value else text  # plain text: one string, not two
     if decoded is not None:
         for name, value in decoded.items():

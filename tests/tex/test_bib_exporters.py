@@ -178,3 +178,23 @@ def test_exporters_journal_names_are_the_journal(tmp_path: Path, index: Path,
                         _article(name, authors, title, other, rest)).values()
     assert wrong["label"] == "MINOR"
     assert _fields(wrong) == ["journal"]
+
+
+# Crossref's BibTeX (doi.org content negotiation) carries HTML entities: the TeX decoder
+# read "Astronomy &amp; Astrophysics" as "Astronomy amp; Astrophysics" (a false 'journal'
+# MINOR). Sobouti, A&A 464 (2007) 921 (inspire:712271, which keeps the arXiv title)
+CROSSREF_ENTITIES = (
+    "@article{Sobouti_2007, title={An f(r) gravitation instead of dark matter}, "
+    "volume={464}, ISSN={1432-0746}, url={http://dx.doi.org/10.1051/0004-6361:20065188}, "
+    "DOI={10.1051/0004-6361:20065188}, number={3}, journal={{journal}}, "
+    "publisher={EDP Sciences}, author={Sobouti, Y.}, year={2007}, month=jan, "
+    "pages={921\u2013930} }\n")
+
+
+def test_html_entities_of_crossref_are_text(tmp_path: Path, index: Path) -> None:
+    (right,) = _checked(tmp_path / "a", index, CROSSREF_ENTITIES.replace(
+        "{journal}", "Astronomy &amp; Astrophysics")).values()
+    assert right["label"] == "EXACT", right
+    (wrong,) = _checked(tmp_path / "b", index, CROSSREF_ENTITIES.replace(
+        "{journal}", "Astronomy &amp; Geophysics")).values()
+    assert _fields(wrong) == ["journal"]
