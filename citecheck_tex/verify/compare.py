@@ -689,6 +689,14 @@ def compare(entry: Entry, record: Record) -> Comparison:
         # appeared a year or two later: nothing to contradict
         add(FieldCheck("year", None, 0.0, ey, years[0],
                        "the record knows only the preprint year"))
+    elif ey and years and not record.arxiv and ey not in years \
+            and ey == arxiv_year(_entry_arxiv(entry)) \
+            and 0 < min(int(y) for y in years) - int(ey) <= 2:
+        # the year of the cited e-print (arXiv's, DBLP's and Semantic Scholar's exports
+        # give it), before the publication; the record does not know its e-print, so
+        # the year it was issued cannot be one of the record's
+        add(FieldCheck("year", None, 0.0, ey, years[0],
+                       "the year of the cited e-print, which the record does not list"))
     elif ey and years and record.entry_type == "book" and ey not in years \
             and int(ey) < min(int(y) for y in years):
         # a book's record often holds a later imprint or edition

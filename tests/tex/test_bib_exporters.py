@@ -198,3 +198,23 @@ def test_html_entities_of_crossref_are_text(tmp_path: Path, index: Path) -> None
     (wrong,) = _checked(tmp_path / "b", index, CROSSREF_ENTITIES.replace(
         "{journal}", "Astronomy &amp; Geophysics")).values()
     assert _fields(wrong) == ["journal"]
+
+
+# arXiv's "Export BibTeX" (and DBLP's) gives the year the preprint appeared; the index
+# record of Hui et al., PRD 95 (2017) 043541 (inspire:90004605) lists no e-print, so
+# 2016, the year of arXiv:1610.08297, was a false 'year' MINOR
+ARXIV_EXPORT = ("@misc{hui2016ultralight,\n"
+                "      title={Ultralight scalars as cosmological dark matter}, \n"
+                "      author={Lam Hui and Jeremiah P. Ostriker and Scott Tremaine and "
+                "Edward Witten},\n      year={{year}},\n      eprint={1610.08297},\n"
+                "      archivePrefix={arXiv},\n      primaryClass={astro-ph.CO},\n"
+                "      url={https://arxiv.org/abs/1610.08297}, \n}\n")
+
+
+def test_the_year_of_the_cited_eprint_is_the_works(tmp_path: Path, index: Path) -> None:
+    (right,) = _checked(tmp_path / "a", index, ARXIV_EXPORT.replace("{year}", "2016")).values()
+    assert right["label"] == "EXACT", right
+    for year in ("2015", "2018"):
+        (wrong,) = _checked(tmp_path / year, index,
+                            ARXIV_EXPORT.replace("{year}", year)).values()
+        assert _fields(wrong) == ["year"], year
