@@ -224,15 +224,19 @@ def build_entry(
     year = m.group(0) if m else year
     venue = fields.get("journal") or fields.get("journaltitle") or fields.get("booktitle", "")
     doi = normalize_doi(fields.get("doi", ""))
-    if not doi and "doi.org/" in fields.get("url", "").lower():
-        doi = normalize_doi(fields["url"])
+    # Mendeley writes every link of a document into one field, separated by spaces:
+    # url = {http://arxiv.org/abs/1608.02575 http://dx.doi.org/10.1093/mnras/stw2724}
+    urls = fields.get("url", "").split()
+    url = urls[0] if urls else ""
+    if not doi:
+        doi = next((normalize_doi(u) for u in urls if "doi.org/" in u.lower()), "")
     arxiv = ""
     eprint = fields.get("eprint", "") or fields.get("arxiv", "")
     ptype = (fields.get("archiveprefix") or fields.get("eprinttype", "arxiv")).lower()
     if eprint and ptype in ("arxiv", ""):
         arxiv = normalize_arxiv(eprint)
-    if not arxiv and "arxiv.org/" in fields.get("url", "").lower():
-        arxiv = normalize_arxiv(fields["url"])
+    if not arxiv:
+        arxiv = next((normalize_arxiv(u) for u in urls if "arxiv.org/" in u.lower()), "")
     if not arxiv:
         arxiv = arxiv_of_doi(doi)  # Zotero's arXiv preprint: doi = {10.48550/arXiv.ID}
     if not arxiv:
@@ -282,7 +286,7 @@ def build_entry(
         pages=pages,
         doi=doi,
         arxiv=arxiv,
-        url=fields.get("url", ""),
+        url=url,
         texkey=texkey,
         raw_text=raw_text,
         end_line=end_line,

@@ -218,3 +218,22 @@ def test_the_year_of_the_cited_eprint_is_the_works(tmp_path: Path, index: Path) 
         (wrong,) = _checked(tmp_path / year, index,
                             ARXIV_EXPORT.replace("{year}", year)).values()
         assert _fields(wrong) == ["year"], year
+
+
+# Mendeley writes all links of a document into one url field, separated by spaces: the
+# whole field was read as one arXiv id and one DOI (false 'doi' and 'eprint' MINORs)
+MENDELEY_URLS = ("@article{Du2017,\n"
+                 f"author = {{{DU_AUTHORS}}},\n"
+                 "journal = {Monthly Notices of the Royal Astronomical Society},\n"
+                 "number = {1},\npages = {941--951},\n"
+                 "title = {{Substructure of fuzzy dark matter haloes}},\n"
+                 "url = {http://arxiv.org/abs/{id} http://dx.doi.org/10.1093/mnras/stw2724},\n"
+                 "volume = {465},\nyear = {2017}\n}\n")
+
+
+def test_mendeley_links_are_read_one_by_one(tmp_path: Path, index: Path) -> None:
+    text = MENDELEY_URLS
+    (right,) = _checked(tmp_path / "a", index, text.replace("{id}", "1608.02575")).values()
+    assert right["label"] == "EXACT", right
+    (wrong,) = _checked(tmp_path / "b", index, text.replace("{id}", "1608.02576")).values()
+    assert _fields(wrong) == ["eprint"]
