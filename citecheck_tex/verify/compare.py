@@ -895,6 +895,7 @@ _LETTER_PAGE = re.compile(r"^l\d+$", re.IGNORECASE)
 def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
     """Venue, volume and pages against the record's publication(s)."""
     ev, evol, epg = entry.venue, entry.volume, entry.pages
+    series = entry.fields.get("series", "")
     out: list[FieldCheck] = []
     pubs = [p for p in _pubs(record) if p[0] or p[1] or p[2]]
     if nz.is_arxiv_venue(ev):
@@ -915,6 +916,8 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
         if v is False and p[0] == record.venue and any(
                 same_venue(ev, a) for a in record.venue_aliases):
             v = True  # "JINST": Crossref's short-container-title of "Journal of Instrumentation"
+        if v is False and series and same_venue(series, p[0]):
+            v = True  # ADS: booktitle = {the conference}, series = {AIP Conf. Proc.}
         if v is False and len(p[1]) == 1 and p[1].isalpha():
             v = same_venue(ev, f"{p[0]} {p[1]}")
         if v is False and any(_LETTER_PAGE.match(nz.first_page(x)) for x in (epg, p[2])) and (

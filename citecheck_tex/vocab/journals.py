@@ -103,6 +103,18 @@ AAS_MACROS: Mapping[str, str] = {
     "procspie": "Proc. SPIE Int. Soc. Opt. Eng.",
 }
 
+#: NASA ADS's full names of proceedings series and journals that the abbreviation
+#: tables lack, mapped to a name they resolve. ADS BibTeX writes them out
+#: (``series = {American Institute of Physics Conference Series}``).
+ADS_NAMES: Mapping[str, str] = {
+    "american institute of physics conference series": "AIP Conf. Proc.",
+    "astronomical society of the pacific conference series": "ASP Conf. Ser.",
+    "european physical journal web of conferences": "EPJ Web Conf.",
+    "society of photo-optical instrumentation engineers (spie) conference series":
+        "Proc. SPIE Int. Soc. Opt. Eng.",
+    "soviet journal of experimental and theoretical physics letters": "JETP Lett.",
+}
+
 _DROP_WORDS = frozenset({"THE", "AND", "&"})
 _TOKEN_RE = re.compile(r"[A-Z0-9&]+")
 _MACRO_RE = re.compile(r"^\{?\s*\\([A-Za-z]+)\s*\}?$")
@@ -129,6 +141,9 @@ def _clean_latex(name: str) -> str:
     m = _MACRO_RE.match(text)
     if m and m.group(1).lower() in AAS_MACROS:
         return AAS_MACROS[m.group(1).lower()]
+    ads = ADS_NAMES.get(" ".join(text.lower().split()))
+    if ads:
+        return ads
     text = text.replace("\\&", "&").replace("~", " ")
     text = re.sub(r"\\[A-Za-z]+\s*", " ", text)  # other control words (\textit, \em)
     return text.replace("{", "").replace("}", "").replace("\\", " ")

@@ -237,3 +237,40 @@ def test_mendeley_links_are_read_one_by_one(tmp_path: Path, index: Path) -> None
     assert right["label"] == "EXACT", right
     (wrong,) = _checked(tmp_path / "b", index, text.replace("{id}", "1608.02576")).values()
     assert _fields(wrong) == ["eprint"]
+
+
+# NASA ADS's proceedings: booktitle = the conference, series = ADS's name of the series
+# ("American Institute of Physics Conference Series", INSPIRE's AIP Conf.Proc.); and
+# ADS's names the tables lacked ("Soviet Journal of Experimental and Theoretical Physics
+# Letters" = JETP Lett.). Both were false 'journal' MINORs
+ADS_VENUES = {
+    "series": ("@INPROCEEDINGS{2012AIPC.1473...74R,\n"
+               "       author = {{Rodriguez-Meza}, Mario A.},\n"
+               "        title = \"{Study of rotation curves of spiral galaxies with a scalar "
+               "field dark matter model}\",\n"
+               "    booktitle = {Eighth Workshop on Gravitation and Mathematical Physics},\n"
+               "         year = 2012,\n       series = {{venue}},\n"
+               "       volume = {1473},\n        pages = {74-79},\n"
+               "archivePrefix = {arXiv},\n       eprint = {1210.6947},\n}\n",
+               "American Institute of Physics Conference Series",
+               "Astronomical Society of the Pacific Conference Series"),
+    "jetpl": ("@ARTICLE{2012JETPL..95..379D,\n"
+              "       author = {{Derbin}, A.~V. and {Drachnev}, I.~S. and {Kayunov}, A.~S. and "
+              "{Muratova}, V.~N.},\n"
+              "        title = \"{Search for solar axions produced by Compton process and "
+              "bremsstrahlung using axioelectric effect}\",\n"
+              "      journal = {{venue}},\n         year = 2012,\n        month = jun,\n"
+              "       volume = {95},\n       number = {7},\n        pages = {379-382},\n"
+              "archivePrefix = {arXiv},\n       eprint = {1206.4142},\n}\n",
+              "Soviet Journal of Experimental and Theoretical Physics Letters",
+              "Soviet Journal of Experimental and Theoretical Physics"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADS_VENUES))
+def test_ads_venues_are_the_records(tmp_path: Path, index: Path, name: str) -> None:
+    text, venue, other = ADS_VENUES[name]
+    (right,) = _checked(tmp_path / "a", index, text.replace("{venue}", venue)).values()
+    assert right["label"] == "EXACT", right
+    (wrong,) = _checked(tmp_path / "b", index, text.replace("{venue}", other)).values()
+    assert _fields(wrong) == ["journal"]
