@@ -22,6 +22,7 @@ from bibtexparser.entrypoint import parse_string as _bp_parse_string
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.names import parse_bibtex_name, split_bibtex_names
 from citecheck_tex.vocab.ids import (
+    arxiv_of_doi,
     doi_is_valid,
     find_arxiv,
     find_doi,
@@ -31,7 +32,7 @@ from citecheck_tex.vocab.ids import (
     normalize_arxiv,
     normalize_doi,
 )
-from citecheck_tex.vocab.latex_text import latex_to_unicode
+from citecheck_tex.vocab.latex_text import decode_value, latex_to_unicode, strip_markup
 
 logger = logging.getLogger(__name__)
 # bibtexparser logs every recovered block (at WARNING and ERROR level, with its own
@@ -171,6 +172,7 @@ split_names = split_bibtex_names
 
 _YEAR = re.compile(r"\d{4}")
 _ARXIV_VENUE = re.compile(r"^\s*arxiv", re.I)
+_CORR_VOLUME = re.compile(r"^\s*abs/(\S+)\s*$", re.I)
 _ARXIV_TEXT_FIELDS = ("journal", "note", "howpublished", "pages", "number", "volume", "addendum")
 
 
@@ -202,7 +204,13 @@ def build_entry(
         elif name in ("doi", "url", "eprint", "arxiv"):
             fields[name] = value.replace("\\_", "_").replace("\\%", "%").strip().strip("{}")
         else:
-            text = latex_to_unicode(value)
+            if ("&" in value or "<" in value) and strip_markup(value) != value:
+                # HTML entities or publisher markup: a metadata service's text (Crossref's
+                # BibTeX writes "Astronomy &amp; Astrophysics"), decoded as such (the TeX
+                # decoder made "Astronomy amp; Astrophysics" of it)
+                text = decode_value(value)
+            else:
+                text = latex_to_unicode(value)
             fields[name] = value if text == value else text  # plain text: one string, not two
     if decoded is not None:
         for name, value in decoded.items():
@@ -216,15 +224,21 @@ def build_entry(
     year = m.group(0) if m else year
     venue = fields.get("journal") or fields.get("journaltitle") or fields.get("booktitle", "")
     doi = normalize_doi(fields.get("doi", ""))
-    if not doi and "doi.org/" in fields.get("url", "").lower():
-        doi = normalize_doi(fields["url"])
+    # Mendeley writes every link of a document into one field, separated by spaces:
+    # url = {http://arxiv.org/abs/1608.02575 http://dx.doi.org/10.1093/mnras/stw2724}
+    urls = fields.get("url", "").split()
+    url = urls[0] if urls else ""
+    if not doi:
+        doi = next((normalize_doi(u) for u in urls if "doi.org/" in u.lower()), "")
     arxiv = ""
     eprint = fields.get("eprint", "") or fields.get("arxiv", "")
     ptype = (fields.get("archiveprefix") or fields.get("eprinttype", "arxiv")).lower()
     if eprint and ptype in ("arxiv", ""):
         arxiv = normalize_arxiv(eprint)
-    if not arxiv and "arxiv.org/" in fields.get("url", "").lower():
-        arxiv = normalize_arxiv(fields["url"])
+    if not arxiv:
+        arxiv = next((normalize_arxiv(u) for u in urls if "arxiv.org/" in u.lower()), "")
+    if not arxiv:
+        arxiv = arxiv_of_doi(doi)  # Zotero's arXiv preprint: doi = {10.48550/arXiv.ID}
     if not arxiv:
         for name in _ARXIV_TEXT_FIELDS:
             found = find_arxiv(fields.get(name, ""))
@@ -240,6 +254,16 @@ def build_entry(
     pages = fields.get("pages", "")
     if find_arxiv(pages):
         pages = ""  # ADS exports preprints as pages = {arXiv:1410.4206}: an id, not pages
+    volume = fields.get("volume", "")
+    m = _CORR_VOLUME.match(volume)
+    if m and is_arxiv_id(normalize_arxiv(m.group(1))):
+        # DBLP and Semantic Scholar cite a preprint as journal = {CoRR} or {ArXiv},
+        # volume = {abs/1608.02575}: the volume is the arXiv id, CoRR (the Computing
+        # Research Repository) is arXiv
+        arxiv = arxiv or normalize_arxiv(m.group(1))
+        volume = ""
+        if venue.strip().lower() == "corr":
+            venue = ""
     texkey = key if looks_like_texkey(key) else ""
     for name in ("inspire", "texkey", "inspirekey"):
         if not texkey and looks_like_texkey(fields.get(name, "")):
@@ -258,11 +282,11 @@ def build_entry(
         title=fields.get("title", ""),
         year=year,
         venue=venue,
-        volume=fields.get("volume", ""),
+        volume=volume,
         pages=pages,
         doi=doi,
         arxiv=arxiv,
-        url=fields.get("url", ""),
+        url=url,
         texkey=texkey,
         raw_text=raw_text,
         end_line=end_line,

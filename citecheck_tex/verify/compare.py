@@ -34,7 +34,7 @@ from citecheck_tex.model import (
 )
 from citecheck_tex.names import PARTICLES
 from citecheck_tex.verify import normalize as nz
-from citecheck_tex.vocab.ids import find_report_number
+from citecheck_tex.vocab.ids import ARXIV_DOI_PREFIX, arxiv_of_doi, find_report_number
 
 logger = logging.getLogger(__name__)
 
@@ -453,7 +453,7 @@ def _entry_arxiv(entry: Entry) -> str:
         return nz.norm_arxiv(entry.arxiv)
     if "arxiv.org/" in entry.url.lower():
         return nz.norm_arxiv(entry.url)
-    return ""
+    return arxiv_of_doi(entry.doi).lower()
 
 
 def _entry_doi(entry: Entry) -> str:
@@ -689,6 +689,14 @@ def compare(entry: Entry, record: Record) -> Comparison:
         # appeared a year or two later: nothing to contradict
         add(FieldCheck("year", None, 0.0, ey, years[0],
                        "the record knows only the preprint year"))
+    elif ey and years and not record.arxiv and ey not in years \
+            and ey == arxiv_year(_entry_arxiv(entry)) \
+            and 0 < min(int(y) for y in years) - int(ey) <= 2:
+        # the year of the cited e-print (arXiv's, DBLP's and Semantic Scholar's exports
+        # give it), before the publication; the record does not know its e-print, so
+        # the year it was issued cannot be one of the record's
+        add(FieldCheck("year", None, 0.0, ey, years[0],
+                       "the year of the cited e-print, which the record does not list"))
     elif ey and years and record.entry_type == "book" and ey not in years \
             and int(ey) < min(int(y) for y in years):
         # a book's record often holds a later imprint or edition
@@ -705,6 +713,11 @@ def compare(entry: Entry, record: Record) -> Comparison:
 
     # identifiers
     e_doi, r_doi = _entry_doi(entry), nz.norm_doi(record.doi) if record.doi else ""
+    if e_doi and bool(arxiv_of_doi(e_doi)) != bool(arxiv_of_doi(r_doi)):
+        # arXiv's DOI names the e-print, the other the journal version (one work, two
+        # DOIs): the arXiv DOI is compared with the one the record's e-print has
+        r_doi = f"{ARXIV_DOI_PREFIX}{nz.norm_arxiv(record.arxiv)}" \
+            if arxiv_of_doi(e_doi) and record.arxiv else ""
     id_agree = id_disagree = 0
     if e_doi and r_doi:
         ok = e_doi == r_doi
@@ -876,9 +889,13 @@ def _same_volume(cited: str, found: str, cited_year: str, found_year: str) -> bo
     return False
 
 
+_LETTER_PAGE = re.compile(r"^l\d+$", re.IGNORECASE)
+
+
 def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
     """Venue, volume and pages against the record's publication(s)."""
     ev, evol, epg = entry.venue, entry.volume, entry.pages
+    series = entry.fields.get("series", "")
     out: list[FieldCheck] = []
     pubs = [p for p in _pubs(record) if p[0] or p[1] or p[2]]
     if nz.is_arxiv_venue(ev):
@@ -899,8 +916,15 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
         if v is False and p[0] == record.venue and any(
                 same_venue(ev, a) for a in record.venue_aliases):
             v = True  # "JINST": Crossref's short-container-title of "Journal of Instrumentation"
+        if v is False and series and same_venue(series, p[0]):
+            v = True  # ADS: booktitle = {the conference}, series = {AIP Conf. Proc.}
         if v is False and len(p[1]) == 1 and p[1].isalpha():
             v = same_venue(ev, f"{p[0]} {p[1]}")
+        if v is False and any(_LETTER_PAGE.match(nz.first_page(x)) for x in (epg, p[2])) and (
+                same_venue(ev, f"{p[0]} Lett.") or same_venue(f"{ev} Lett.", p[0])):
+            # a journal's Letters print in its volumes with pages L1, L2, ...: ADS's
+            # "\apjl 769, L2" is INSPIRE's "Astrophys.J. 769, L2"
+            v = True
         if v is False and ev and p[0] and evol:
             # "Nucl. Phys." + "B106" vs "Nucl.Phys.B" + "106": compare the split forms
             try:

@@ -157,6 +157,10 @@ def skip_reason(entry: Entry) -> str | None:
         return "defined in a file outside the project folder: not checked"
     etype = entry.entry_type.lower()
     kind = _SKIP_TYPES.get(etype)
+    if kind == "web page" and (entry.arxiv or entry.doi):
+        # biblatex's @online with an e-print or a DOI is a paper online: Better BibTeX
+        # exports every arXiv preprint so, and a fabricated one must not pass unchecked
+        kind = None
     if kind:
         return f"not a scholarly work (@{etype}: {kind})"
     has_id = bool(entry.doi or entry.arxiv or find_report_number(entry.fields, etype))

@@ -58,6 +58,24 @@ def normalize_doi(s: str) -> str:
     return text.lower()
 
 
+#: arXiv's own DOIs (registered with DataCite since 2022): ``10.48550/arXiv.<id>``.
+ARXIV_DOI_PREFIX = "10.48550/arxiv."
+
+
+def arxiv_of_doi(doi: str) -> str:
+    """The arXiv id an arXiv DOI names (``10.48550/arXiv.1608.02575`` -> ``1608.02575``),
+    "" for any other DOI.
+
+    Zotero, Better BibTeX and doi.org's BibTeX for arXiv's DOI cite a preprint by this
+    DOI; it names the e-print, not the journal version the work may also have, so it
+    is compared as an arXiv id."""
+    norm = normalize_doi(doi)
+    if not norm.startswith(ARXIV_DOI_PREFIX):
+        return ""
+    ident = normalize_arxiv(norm.removeprefix(ARXIV_DOI_PREFIX))
+    return ident if is_arxiv_id(ident) else ""
+
+
 def doi_is_valid(doi: str) -> bool:
     """True when a normalised DOI matches the DOI syntax."""
     return bool(DOI_SYNTAX.match(doi))

@@ -103,6 +103,18 @@ AAS_MACROS: Mapping[str, str] = {
     "procspie": "Proc. SPIE Int. Soc. Opt. Eng.",
 }
 
+#: NASA ADS's full names of proceedings series and journals that the abbreviation
+#: tables lack, mapped to a name they resolve. ADS BibTeX writes them out
+#: (``series = {American Institute of Physics Conference Series}``).
+ADS_NAMES: Mapping[str, str] = {
+    "american institute of physics conference series": "AIP Conf. Proc.",
+    "astronomical society of the pacific conference series": "ASP Conf. Ser.",
+    "european physical journal web of conferences": "EPJ Web Conf.",
+    "society of photo-optical instrumentation engineers (spie) conference series":
+        "Proc. SPIE Int. Soc. Opt. Eng.",
+    "soviet journal of experimental and theoretical physics letters": "JETP Lett.",
+}
+
 _DROP_WORDS = frozenset({"THE", "AND", "&"})
 _TOKEN_RE = re.compile(r"[A-Z0-9&]+")
 _MACRO_RE = re.compile(r"^\{?\s*\\([A-Za-z]+)\s*\}?$")
@@ -129,6 +141,9 @@ def _clean_latex(name: str) -> str:
     m = _MACRO_RE.match(text)
     if m and m.group(1).lower() in AAS_MACROS:
         return AAS_MACROS[m.group(1).lower()]
+    ads = ADS_NAMES.get(" ".join(text.lower().split()))
+    if ads:
+        return ads
     text = text.replace("\\&", "&").replace("~", " ")
     text = re.sub(r"\\[A-Za-z]+\s*", " ", text)  # other control words (\textit, \em)
     return text.replace("{", "").replace("}", "").replace("\\", " ")
@@ -195,9 +210,9 @@ def journal_key(name: str) -> str:
     if not toks:
         return ""
     abbr = _inspire_abbreviation(toks)
-    if not abbr and ":" in text:
-        # A subtitle: "Physical Review D: Particles and Fields" is Physical Review D.
-        abbr = _inspire_abbreviation(_tokens(text.split(":", 1)[0]))
+    if not abbr:
+        abbr = next(filter(None, map(_inspire_abbreviation, map(_tokens, _shorter_names(text)))),
+                    "")
     if abbr:
         return _compact(_tokens(abbr))
     compact = _compact(toks)
@@ -209,6 +224,29 @@ def journal_key(name: str) -> str:
             return _compact(_tokens(abbr))
         return _compact(ftoks)
     return compact
+
+
+_SECTION = re.compile(r",?\s+Section\s+([A-Z])\b")
+_SUBTITLE = re.compile(r"\s*:\s+|\s+[-\u2013\u2014]\s+")
+_ALIAS = re.compile(r"^(.+?)\s*\(([^()]+)\)$")
+
+
+def _shorter_names(text: str) -> list[str]:
+    """The names a long form of a journal name contains, most likely first.
+
+    A subtitle goes ("Physical Review D: Particles and Fields"; Scopus's and so
+    Mendeley's "Physical Review D - Particles, Fields, Gravitation and Cosmology" and
+    "Physics Letters, Section B: Nuclear, Elementary Particle and High-Energy Physics"),
+    and a name with another in parentheses is either ("EPL (Europhysics Letters)", as
+    Crossref has it).
+    """
+    text = _SECTION.sub(r" \1", text)
+    head = _SUBTITLE.split(text, maxsplit=1)[0].strip()
+    out = [head]
+    m = _ALIAS.match(head)
+    if m:
+        out.extend((m.group(1), m.group(2)))
+    return out
 
 
 def is_known_journal(name: str) -> bool:
