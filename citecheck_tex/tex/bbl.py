@@ -207,11 +207,13 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     issue = ""
     if authors or len(raw) >= 3:
         if authors:
-            people = [latex_to_unicode(a) for a in authors]
+            people = [_bibinfo_name(a) for a in authors]
             if re.search(r"et\s*(?:~|\s)\s*al", body):
                 people.append("others")
-            decoded["author"] = " and ".join(people)
-            raw["author"] = decoded["author"]
+            # the names in BibTeX's form, LaTeX kept: braces hold a compound family name
+            # ("{Nebot Gomez-Moran}") and ADS's "Ba{\textasciitilde n}ados" one name
+            raw["author"] = " and ".join(people)
+            decoded["author"] = latex_to_unicode(raw["author"])
         if "journal" not in raw and "booktitle" not in raw:
             parsed = parse_reference(free)
             for k in ("journal", "volume", "pages", "year"):
@@ -239,14 +241,20 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     title, venue_text = "", title
                 elif dm:
                     title, venue_text = title[:dm.start()], dm.group("year")
-            decoded = parse_reference(venue_text) if venue_text.strip() else {}
+            book = _proceedings(blocks[2]) if len(blocks) >= 3 else None
+            if book is not None:  # "In {\em Booktitle}, pages 1--9, 2 2026."
+                decoded = book
+            else:
+                decoded = parse_reference(venue_text) if venue_text.strip() else {}
             decoded.pop("title", None)
-            vm = _PLAIN_VENUE.match(venue_text)
+            vm = _PLAIN_VENUE.match(venue_text) or _PLAIN_VENUE_LONG.match(
+                latex_to_unicode(blocks[2]) if len(blocks) > 2 else "")  # (a DOI block after)
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
             if decoded_year:
                 decoded.setdefault("year", decoded_year)
-            decoded["author"] = _plain_authors(latex_to_unicode(blocks[0]))
+            decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
+                _BRACED_WORDS.sub(lambda m: m.group(1).replace(" ", _JOINER), blocks[0]))))
             title = without_type_mark(title.strip().rstrip(".,").strip())
             if len(re.findall(r"[^\W\d_]{2,}", title)) >= 2:  # not a link's "1412.3443"
                 decoded["title"] = title
@@ -276,6 +284,33 @@ _HREF = re.compile(r"\\href\s*\{")
 
 _VOLUME_AFTER = re.compile(r"\\textbf|\{?\\bf\b|\d|,?\s*(?:(?:\\textit|\\emph)\s*\{\s*\d|"
                            r"\{\\(?:it|em)\s+\d)")  # (", 10 2013" is a date)
+
+
+_NAMEFONT = re.compile(r"\\bib(f?)namefont\s*")
+
+
+def _bibinfo_name(value: str) -> str:
+    """One ``\\bibinfo{author}{...}`` as a BibTeX name. revtex's styles (apsrev4-2, aip)
+    mark the parts, ``\\bibfnamefont{T.}~\\bibnamefont{{Allam}}, \\bibfnamefont{Jr.}``:
+    read as "{Allam}, Jr., T." (the decoded "T. Allam, Jr." had been split at the comma:
+    "Jr. T. Allam", a false MINOR). Without the marks, the value as it is."""
+    given: list[str] = []
+    family = ""
+    jr = ""
+    for m in _NAMEFONT.finditer(value):
+        g = _group(value, m.end())
+        if g is None:
+            continue
+        if m.group(1):  # \bibfnamefont: a given name, or the suffix after the family
+            if family and re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", g[0].strip()):
+                jr = g[0].strip()
+            else:
+                given.append(g[0].strip())
+        else:
+            family = g[0].strip()
+    if not family:
+        return value
+    return ", ".join(x for x in (family, jr, " ".join(given)) if x)
 
 
 def _quote_title(body: str) -> str:
@@ -327,9 +362,17 @@ _TRAILING_DATE = re.compile(r"[,;]\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?"  # vanc
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".
 _LEADING_YEAR = re.compile(r"^\(\s*(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)\s*")
-_PLAIN_VENUE = re.compile(
-    r"^\s*(?P<journal>[^,\d]+?),\s*(?P<volume>\d+)\s*(?:\((?P<number>[^)]*)\))?\s*:\s*"
-    r"(?P<pages>[\w]+(?:[-–]+\w+)?)\s*,\s*(?:[A-Z][a-z]+\s+)?(?P<year>\d{4})")
+#: The same with a journal name that holds digits and commas (INSPIRE's "Proceedings,
+#: 23rd International Conference ... (CHEP 2018): Sofia, Bulgaria, July 9-13, 2018; EPJ
+#: Web Conf., 214:06003, 2019."): the "volume:pages, year" at the end says where it ends.
+_PLAIN_VENUE_LONG = re.compile(
+    r"^\s*(?:In\s+)?(?P<journal>.+?),\s*(?P<volume>[A-Za-z\-]*\d+)\s*(?:\((?P<number>[^)]*)\))?"
+    r"\s*:\s*(?P<pages>\w+(?:[-–]+\w+)?)\s*,\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?"
+    r"(?P<year>\d{4})\.?\s*$")
+_PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" gives "3 2025")
+    r"^\s*(?P<journal>[^,\d]+?),\s*(?P<volume>[A-Za-z\-]*\d+)\s*(?:\((?P<number>[^)]*)\))?"
+    r"\s*:\s*(?P<pages>[\w]+(?:[-–]+\w+)?)\s*,\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?"
+    r"(?P<year>\d{4})")
 
 
 #: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A." (a given name as
@@ -338,6 +381,57 @@ _INITIALS_ONLY = re.compile(r"(?:[A-Z][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z
                             r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
 _NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?\s*$")  # "(2014, 12)"
+
+
+_IN_BOOK = re.compile(r"\s*In\s+(?:\{\\(?:em|it)\b|\\(?:emph|textit)\s*\{)")
+
+
+def _proceedings(block: str) -> dict[str, str] | None:
+    """The fields of plain.bst's proceedings venue, "In {\\em Booktitle}, volume 3 of
+    Series, pages 12--34, Place, 2 2026.": the booktitle, pages and year. Its words had
+    been read as a journal reference ("Lepton-Photon 2025, 2 2026": journal
+    "Lepton-Photon", volume 2025, pages 2)."""
+    m = _IN_BOOK.match(block)
+    if m is None:
+        return None
+    g = _group(block, block.rfind("{", 0, m.end()))
+    if g is None:
+        return None
+    inner, end = g
+    text = latex_to_unicode(re.sub(r"^\s*\\(?:em|it)\b", "", inner)).strip(" ,.")
+    rest = latex_to_unicode(block[end:])
+    out = {"booktitle": text}
+    vm = re.search(r"\b(?:volume|vol\.)\s+([\w\-]+)", rest)
+    if vm:
+        out["volume"] = vm.group(1)
+    pm = re.search(r"\bpages?\s+(\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)", rest)  # "page 245.05"
+    if pm:
+        out["pages"] = re.sub(r"\s*[-–]+\s*", "-", pm.group(1))
+    years = re.findall(r"(?<!\d)((?:1[89]|20)\d\d)(?!\d)", rest)
+    if years:
+        out["year"] = years[-1]
+    return out
+
+
+#: A brace group of several words without macros: the family name "Ada {Nebot
+#: Gomez-Moran}" that ADS-exported .bib files keep through the style (the decoder drops
+#: the braces, and "Ada Nebot Gomez-Moran" became family "Gomez-Moran": a false MINOR).
+_BRACED_WORDS = re.compile(r"(?<![A-Za-z])\{([^{}\\\s,]+(?:\s+[^{}\\\s,]+){1,3})\}")
+_JOINER = "\u2060"  # (no space to str.split(), unlike U+00A0, which "~" becomes)
+
+
+def _braced_back(authors: str) -> str:
+    """Decoded names as BibTeX reads them again: the words :data:`_BRACED_WORDS` joined
+    as one brace group, and a tilde that is a letter ("Ba~nados", ADS's export of
+    "Bañados" as {Ba{\\textasciitilde n}ados}) kept from being a tie (it had split the
+    name: family "nados")."""
+    if "~" in authors:
+        authors = authors.replace("~", "{\\textasciitilde}")
+    if _JOINER not in authors:
+        return authors
+    return re.sub(rf"[^\s,{_JOINER}]+(?:{_JOINER}[^\s,{_JOINER}]+)+",
+                  lambda m: "{" + m.group(0).replace(_JOINER, " ") + "}",
+                  authors).replace(_JOINER, " ")
 
 
 def _names_block(block: str) -> bool:
@@ -373,6 +467,11 @@ def _plain_authors(text: str) -> str:
         names = [n.strip(" ,") for n in re.split(r";|/|\s+and\s+", t) if n.strip(" ,")]
     else:
         names = [n.strip() for n in re.split(r",\s*and\s+|\s+and\s+|,\s*", t) if n.strip()]
+        # "John J. Bochanski, Jr.": the suffix belongs to the name before it
+        for k in range(len(names) - 1, 0, -1):
+            if re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", names[k]) and " " in names[k - 1]:
+                given, family = names[k - 1].rsplit(" ", 1)  # BibTeX's "Last, Jr, First"
+                names[k - 1] = f"{family}, {names.pop(k)}, {given}"
     if len(names) >= 2 and len(names) % 2 == 0 \
             and all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
                     for n in names[1::2]) \

@@ -430,6 +430,8 @@ def _dashes(pages: str) -> str:
 def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] | None:
     """The first "known journal, volume, page" after ``start``: (start, end, fields)."""
     for m in _VOL_PAGES.finditer(text, start):
+        if _month_year(m) and not m.group("year1") and not m.group("year2"):
+            continue
         jstart = _known_journal_before(text, m.start(), start)
         if jstart is None:
             continue
@@ -684,6 +686,13 @@ _AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\
 _LABELLED_VOLUME = re.compile(r"\bvol\.?\s*$")
 
 
+def _month_year(cand: re.Match[str]) -> bool:
+    """A "volume page" that is a month and a year: plain.bst's "In Proceedings ..., 9
+    2025." (read as volume 9, page 2025 of a journal "Proceedings ...")."""
+    vol, pages = cand.group("volume"), cand.group("pages")
+    return bool(vol.isdigit() and 1 <= int(vol) <= 12 and _YEAR_LIKE.fullmatch(pages))
+
+
 def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] | None:
     """Where the reference after a title starts, and its fields: a known journal's
     (:func:`_find_journal_ref`), else the first "Journal vol pages" of a journal the
@@ -696,6 +705,7 @@ def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] |
     for cand in _JOURNAL_REF.finditer(tail):
         if (cand.start() > 0 or (untitled and "." in cand["journal"])) \
                 and not _LABELLED_VOLUME.search(tail, 0, cand.start("journal")) \
+                and not _month_year(cand) \
                 and re.search(r"[A-Za-z]{2}", cand["journal"]) \
                 and not _is_initialled_name(cand["journal"]):
             return cand.start(), {"journal": cand["journal"].strip(" ,"),
@@ -933,6 +943,9 @@ def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
     m = _INVERTED_FIRST.match(head.strip())
     if m is None:
         return None
+    others_text = m.group("others") or ""
+    if others_text and len([w for w in m.group("given").split() if len(w.rstrip(".")) > 1]) > 1:
+        return None  # "Anisha, Oliver Atkinson, ...": a one-word name, then natural names
     suffix = (m.group("suffix") or "").strip(" ,")
     # BibTeX's "von Last, Jr, First"
     first = ", ".join(x for x in (m.group("family"), suffix, m.group("given")) if x)
@@ -1048,7 +1061,8 @@ def _parse(text: str) -> dict[str, str]:
             journal = cand.group("journal").strip()
             # a person's name before digits is no journal ("PLoS One 11" is one)
             if journal and re.search(r"[A-Za-z]{2}", journal) and not _is_initialled_name(journal) \
-                    and not _LABELLED_VOLUME.search(rest, 0, cand.start("journal")):
+                    and not _LABELLED_VOLUME.search(rest, 0, cand.start("journal")) \
+                    and not _month_year(cand):
                 # (after "vol." comes the volume: ieeetr's "vol.~CD12" is no journal "CD")
                 jspan = cand.span()
                 out["journal"] = journal.rstrip(",")

@@ -273,15 +273,12 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     other_initials = 0  # pairs whose initials say they are another person
     unmatched: list[int] = []
     for i, p in enumerate(people):
-        hit = -1
         variants = _key_variants(p)
-        for key in variants:
-            for j in index.get(key, ()):
-                if j not in used and _same_family(variants, rec_keys[j], rec[j]):
-                    hit = j
-                    break
-            if hit >= 0:
-                break
+        cands = [j for key in variants for j in index.get(key, ())
+                 if j not in used and _same_family(variants, rec_keys[j], rec[j])]
+        # the first with agreeing initials: "Miguel Crispim Romão" (plain.bst's natural
+        # order of "Crispim Romão, Miguel") is not the "Jorge C. Romão" of the same list
+        hit = next((j for j in cands if same_initials(p, rec[j])), cands[0] if cands else -1)
         if hit < 0:
             unmatched.append(i)
             continue
@@ -940,12 +937,13 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
         return v, vol, pg
 
     results = [check(p) for p in pubs]
-    if not (entry.get("journal") or entry.get("journaltitle")) and entry.get("booktitle"):
+    if ev and ev == entry.get("booktitle") and not (entry.get("journal") or series
+                                                    or entry.get("journaltitle")):
         # a conference's name where the record names the journal of its proceedings
         # (INSPIRE's @inproceedings carry both; apsrev4-2 and naturemag print the
         # booktitle alone: "in International Workshop on ..., Vol. 141 (2026) p. 630"
         # for Eur. Phys. J. Plus 141, 630): with volume and pages agreeing, the names
-        # are of two things, not a wrong journal
+        # are of two things, not a wrong journal (a series, when given, is compared)
         results = [(None if v is False and vol and pg else v, vol, pg)
                    for v, vol, pg in results]
     # the publication that agrees best is the one meant

@@ -1,0 +1,48 @@
+"""Real INSPIRE and ADS entries through real bibtex, checked against themselves.
+
+``data/bst_corpus/refs.bib`` holds twelve real exported entries (see
+``data/bst_corpus/PROVENANCE.md``); an index is built from that .bib, bibtex typesets it with a
+style, and the .bbl must come out EXACT entry by entry, as the .bib itself does (the
+method of ``python -m bench.accuracy.bst_styles --corpus`` on the whole corpus). Each
+entry was a false MINOR or MAJOR of the .bbl on 2026-12-02.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.config import Settings
+from citecheck_tex.pipeline import check_entries
+from citecheck_tex.sources.local_index import import_files
+from citecheck_tex.tex.bbl import parse_bbl_text
+
+BIB = Path(__file__).parent / "data" / "bst_corpus" / "refs.bib"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("bibtex") is None,
+    reason="TeX Live's bibtex is not installed: apt install texlive-bibtex-extra")
+
+
+@pytest.mark.parametrize("style", ["plain", "plainnat", "apsrev4-2"])
+def test_real_entries_typeset_by_bibtex_stay_exact(tmp_path: Path, style: str) -> None:
+    index = tmp_path / "index.sqlite"
+    import_files(index, [BIB])
+    shutil.copy(BIB, tmp_path / "refs.bib")
+    (tmp_path / "paper.aux").write_text(
+        f"\\relax\n\\citation{{*}}\n\\bibstyle{{{style}}}\n\\bibdata{{refs}}\n",
+        encoding="utf-8")
+    subprocess.run(["bibtex", "-terse", "paper"], cwd=tmp_path, capture_output=True,
+                   check=False, timeout=60)
+    entries, _ = parse_bbl_text((tmp_path / "paper.bbl").read_text(encoding="utf-8"),
+                                "paper.bbl")
+    assert len(entries) == 12
+    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
+                       index_complete=True, sources=("local",))
+    labels = {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
+              for v in check_entries(entries, settings)}
+    assert {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
