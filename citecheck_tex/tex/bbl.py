@@ -15,8 +15,13 @@ import re
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
-from citecheck_tex.tex.refstring import (all_names, listed_names, parse_issue,
-                                         parse_reference, without_type_mark)
+from citecheck_tex.tex.refstring import (
+    all_names,
+    listed_names,
+    parse_issue,
+    parse_reference,
+    without_type_mark,
+)
 from citecheck_tex.vocab.latex_text import blank_ignored, latex_to_unicode
 
 logger = logging.getLogger(__name__)

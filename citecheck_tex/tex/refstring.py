@@ -46,7 +46,7 @@ _JOURNAL_REF = re.compile(
 _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-z]?)\s*,\s*"
                       r"(?P<pages>[A-Za-z]?\d+(?:-\d+)?)\s*(?:\((?P<year>\d{4})\))?\s*$")
 #: One initial: "A.", "Yu.", "K.-i.", "J.-P." (hyphenated second parts may be lower case).
-_INI = r"(?:[A-Z][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"
+_INI = r"(?:[A-Z\u00C0-\u00DE][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"  # "Ö." too
 _INITIALS_FIRST = re.compile(
     r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
@@ -183,10 +183,14 @@ def _unique_persons(names: list[str]) -> list[str]:
     """Names without the repeats reference extraction leaves ("S. P. Martin, S. P. Martin";
     "R Alonso, ..., R. Alonso"): one family name with compatible initials (one's
     initials the start of the other's) is one person; "V.I. Baranov, V.T. Baranov"
-    are two."""
+    are two. The same name written the same way twice, apart, is two people ("Y. Zhu,
+    C. Zhu, ..., Y. Zhu" of one collaboration; dropping one had made a false MINOR)."""
     out: list[str] = []
     seen: list[tuple[str, str]] = []
     for n in names:
+        if out and n in out and out[-1] != n:
+            out.append(n)
+            continue
         if "," in n:
             fam, given = (x.strip() for x in n.split(",", 1))
         else:
@@ -414,9 +418,11 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
                 or ".: " in cand or cand.lower().startswith(("and ", "in "))):
             continue  # "R.A.: Nobel Lecture: ..." ends an author list, begins no journal
         if is_known_journal(cand):
-            if k and " " not in cand and words[k - 1].group(0) in abbreviated_words():
-                # "Commun. Appl. Math. Comput. Sci.": a known one-word tail ("Sci.") of an
-                # unknown abbreviated name is not the journal
+            prev = words[k - 1].group(0) if k else ""
+            if k and " " not in cand and (prev in abbreviated_words()
+                                          or re.fullmatch(r"(?:[A-Z][a-z]*\.){2,}[A-Z]?[a-z]*", prev)):
+                # "Commun. Appl. Math. Comput. Sci.", "Comput.Softw.Big Sci.": a known
+                # one-word tail ("Sci.") of an unknown abbreviated name is not the journal
                 return -1
             return start + w.start()
     return None
@@ -616,8 +622,11 @@ def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
     t = without_type_mark(re.sub(r"^(?:\[[^\]]{1,30}\]\s*|[a-z],\s+)", "", title))
     t = _PUBLISHER_TAIL.sub("", t).strip(" ,.;:")
     t = _without_bare_volume(t)
-    t = re.sub(r"(?:[,.]\s*(?:arXiv\s*:\s*)?\(?|\s*\()(?:1[89]|20)\d{2}[a-z]?\)?$", "",
+    t = re.sub(r"(?:[,.]\s*(?:arXiv\s*:\s*)?\(?|\s*\()(?:(?:\d{1,2}|[A-Z][a-z]{2,8}\.?)\s+)?"
+               r"(?:1[89]|20)\d{2}[a-z]?\)?$", "",  # "(2026)", elsarticle's "(5 2026)"
                t).strip(" ,.;:")
+    t = re.sub(r",\s*(?:Ph\.\s?D\.|PhD|Master'?s|Bachelor'?s|Diploma|Other)\s+thesis$", "", t,
+               flags=re.I)  # elsarticle's "Title, Other thesis (3 2026)"
     m = re.search(r",\s*([A-Z][^,]{2,60})$", t)
     if m and not has_journal and ("." in m.group(1) or " " in m.group(1).strip()):
         from citecheck_tex.vocab.journals import is_known_journal
@@ -625,7 +634,12 @@ def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
         if is_known_journal(m.group(1).strip()):
             out["journal"] = m.group(1).strip()
             t = t[:m.start()].strip(" ,.;:")
-    return t if len(t.split()) >= 2 or t == title else title
+    # one word left: the title as it was, unless only what followed the word went
+    # ("MadAgents (1 2026)")
+    if len(t.split()) < 2 and t != title and not (
+            re.fullmatch(r"[^\W\d_][\w\-]{2,}", t) and re.match(re.escape(t) + r"\W", title)):
+        return title
+    return t
 
 
 def _unrepeated(title: str) -> str:
@@ -957,6 +971,14 @@ def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
     return names, bool(m.group("etal"))
 
 
+#: elsarticle's proceedings: ", in: Booktitle, Vol. 141, 2026, p. 630" (its words had
+#: been read as a journal "Vol." with volume 141 and pages 2026).
+_IN_PROCEEDINGS = re.compile(
+    r",\s*(?:in:\s+(?P<booktitle>.{4,}?)|(?=Vol\.))(?:,?\s*Vol\.\s*(?P<volume>[\w\-]+))?"
+    r"(?:,\s*(?:[A-Z][a-z]+\.?\s+)?(?P<year>(?:1[89]|20)\d\d))"
+    r"(?:,\s*pp?\.\s*(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?))?[\s.,;]*$")
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -976,6 +998,10 @@ def _parse(text: str) -> dict[str, str]:
     rest = _take_ids(text, out)
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
+    book = _IN_PROCEEDINGS.search(rest)
+    if book:  # elsarticle "..., Title, in: Booktitle, Vol. 141, 2026, p. 630."
+        out.update({k: _dashes(v).strip(" ,") for k, v in book.groupdict().items() if v})
+        rest = rest[:book.start()]
     rest = _venue_forms(rest)
     pn = _PUBNOTE.match(rest)
     if pn and all_names(pn.group("journal")):

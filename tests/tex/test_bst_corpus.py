@@ -1,6 +1,6 @@
 """Real INSPIRE and ADS entries through real bibtex, checked against themselves.
 
-``data/bst_corpus/refs.bib`` holds twelve real exported entries (see
+``data/bst_corpus/refs.bib`` holds twenty real exported entries (see
 ``data/bst_corpus/PROVENANCE.md``); an index is built from that .bib, bibtex typesets it with a
 style, and the .bbl must come out EXACT entry by entry, as the .bib itself does (the
 method of ``python -m bench.accuracy.bst_styles --corpus`` on the whole corpus). Each
@@ -28,8 +28,18 @@ pytestmark = pytest.mark.skipif(
     reason="TeX Live's bibtex is not installed: apt install texlive-bibtex-extra")
 
 
-@pytest.mark.parametrize("style", ["plain", "plainnat", "apsrev4-2"])
-def test_real_entries_typeset_by_bibtex_stay_exact(tmp_path: Path, style: str) -> None:
+#: elsarticle-num is checked on the entries that were its false flags (four others, in
+#: compound names and a mononym its free text does not mark, still are: see the note)
+ELSARTICLE = ("Erdmann:2025xpm", "Wang:2025eur", "Cosso:2026mly", "Plehn:2026gxv",
+              "Peterson:2026fjc", "Kelleher:2026kbm", "Mondal:2026cmi", "Maidannyk:2026gbe",
+              "Madison:2026fuz", "Aboelela:2025avp")
+
+
+@pytest.mark.parametrize(("style", "keys"), [("plain", None), ("plainnat", None),
+                                             ("apsrev4-2", None),
+                                             ("elsarticle-num", ELSARTICLE)])
+def test_real_entries_typeset_by_bibtex_stay_exact(tmp_path: Path, style: str,
+                                                   keys: tuple[str, ...] | None) -> None:
     index = tmp_path / "index.sqlite"
     import_files(index, [BIB])
     shutil.copy(BIB, tmp_path / "refs.bib")
@@ -40,9 +50,10 @@ def test_real_entries_typeset_by_bibtex_stay_exact(tmp_path: Path, style: str) -
                    check=False, timeout=60)
     entries, _ = parse_bbl_text((tmp_path / "paper.bbl").read_text(encoding="utf-8"),
                                 "paper.bbl")
-    assert len(entries) == 12
+    assert len(entries) == 20
     settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
                        index_complete=True, sources=("local",))
     labels = {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
               for v in check_entries(entries, settings)}
-    assert {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
+    assert {k: v for k, v in labels.items()
+            if v[0] != "EXACT" and (keys is None or k in keys)} == {}
