@@ -445,7 +445,10 @@ def _parse_biber(text: str, filename: str, offset: int) -> tuple[list[Entry], li
             if g is not None:
                 raw.setdefault(nm.group(1).lower(), _biber_names(g[0]))
         if "\\field{moreauthor}" in body or "\\true{moreauthor}" in body:
-            raw["author"] = (raw.get("author", "") + " and others").lstrip(" and")
+            # "and others" in the .bib; appended as a whole word (a strip of the
+            # characters " and" ate the particle of "de Teramond": "e Teramond")
+            listed = raw.get("author", "")
+            raw["author"] = f"{listed} and others" if listed else "others"
         line = offset + _line(text, m.start())
         end_line = offset + _line(text, end)
         entries.append(build_entry(key, etype, filename, line, raw, origin=EntryOrigin.BBL,
