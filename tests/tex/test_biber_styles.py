@@ -79,3 +79,73 @@ def test_and_others_keeps_the_first_authors_particle() -> None:
                                "Brodsky, Stanley J. and others}, title = {A title}}", "r.bib")
     assert _people(entry) == _people(bib)
 
+
+#: \begin{refsection} twice (a thesis's chapters): the second repeats Zeng:2013mca; an
+#: @set (entryset = {Marolf2016,Rastelli2017}) and the clone biber makes of the entry a
+#: `related = {Marolf2016}` names. Excerpts of biber's output, names and hashes cut.
+REFSECTIONS = r"""
+\refsection{1}
+  \datalist[entry]{nty/global//global/global}
+    \entry{relA}{article}{}
+      \field{journaltitle}{Phys. Rev. D}
+      \field{relatedtype}{translationof}
+      \field{title}{Original}
+      \field{year}{2000}
+      \field{related}{151e259189723e0dbfba079f1a71694e}
+    \endentry
+    \entry{Marolf2016}{article}{skipbib=true,skipbiblist=true,skiplab=true}
+      \inset{theset}
+      \field{journaltitle}{JHEP}
+      \field{title}{Holographic confinement in inhomogeneous backgrounds}
+      \field{year}{2016}
+    \endentry
+    \entry{theset}{set}{}
+      \set{Marolf2016,Rastelli2017}
+      \field{sortinit}{M}
+    \endentry
+    \entry{151e259189723e0dbfba079f1a71694e}{article}{skipbib=true,skipbiblist=true,skiplab=true}
+      \field{clonesourcekey}{Marolf2016}
+      \field{journaltitle}{JHEP}
+      \field{title}{Holographic confinement in inhomogeneous backgrounds}
+      \field{year}{2016}
+    \endentry
+    \entry{Zeng:2013mca}{article}{}
+      \field{journaltitle}{Phys. Lett. B}
+      \field{title}{Holographic thermalization}
+      \field{year}{2013}
+    \endentry
+  \enddatalist
+\endrefsection
+\refsection{2}
+  \datalist[entry]{nty/global//global/global}
+    \entry{Zeng:2013mca}{article}{}
+      \field{journaltitle}{Phys. Lett. B}
+      \field{title}{Holographic thermalization}
+      \field{year}{2013}
+    \endentry
+    \missing{NoSuchKey}
+  \enddatalist
+\endrefsection
+\refsection{3}
+  \datalist[entry]{nty/global//global/global}
+    \missing{NoSuchKey}
+  \enddatalist
+\endrefsection
+"""
+
+
+def test_one_reference_per_key_and_no_set_or_clone() -> None:
+    # each refsection's copy was a reference of its own (Zeng:2013mca twice), the set
+    # an untitled reference ("missing-title-and-id"), the clone a reference under a hash
+    entries, problems = parse_bbl_text(REFSECTIONS, "paper.bbl")
+    assert [e.key for e in entries] == ["relA", "Marolf2016", "Zeng:2013mca"]
+    assert [(p.code, p.key) for p in problems] == [("undefined-key", "NoSuchKey")]
+
+
+def test_a_clone_whose_source_is_not_cited_is_read_under_the_source_key() -> None:
+    text = REFSECTIONS.split("\\refsection{2}")[0]
+    text = text[:text.index("    \\entry{Marolf2016}")] + text[text.index("    \\entry{theset}"):]
+    entries, _ = parse_bbl_text(text, "paper.bbl")
+    assert [e.key for e in entries] == ["relA", "Marolf2016", "Zeng:2013mca"]
+    assert entries[1].title == "Holographic confinement in inhomogeneous backgrounds"
+
