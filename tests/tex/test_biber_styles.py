@@ -149,3 +149,13 @@ def test_a_clone_whose_source_is_not_cited_is_read_under_the_source_key() -> Non
     assert [e.key for e in entries] == ["relA", "Marolf2016", "Zeng:2013mca"]
     assert entries[1].title == "Holographic confinement in inhomogeneous backgrounds"
 
+
+def test_page_ranges_keep_their_separator() -> None:
+    # pages = {1--5, 7--9}: biber writes 1\bibrangedash 5\bibrangessep 7\bibrangedash 9,
+    # and \bibrangessep was dropped ("1–57–9"; "5, 9" read "59")
+    text = HEAD + PARTICLE_AND_OTHERS.replace(
+        r"\field{pages}{1}", r"\field{pages}{1\bibrangedash 5\bibrangessep 7\bibrangedash 9}"
+    ) + TAIL
+    (entry,), _ = parse_bbl_text(text, "paper.bbl")
+    assert entry.pages == "1–5, 7–9"
+
