@@ -19,14 +19,20 @@ The last two need TeX Live (pdflatex, biber, biblatex) and are skipped without i
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from bench.accuracy import bst_styles
+from bench.accuracy import biber_styles, bst_styles
 from citecheck_tex.model import Entry
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bib import parse_bib_text
+
+needs_biber = pytest.mark.skipif(
+    shutil.which("biber") is None or shutil.which("pdflatex") is None,
+    reason="TeX Live (pdflatex, biber, biblatex) is not installed: apt install biber "
+           "texlive-bibtex-extra texlive-latex-extra")
 
 #: biber's header and the head of its first refsection.
 HEAD = """% $ biblatex auxiliary file $
@@ -227,4 +233,70 @@ def test_a_wrong_title_in_a_bbl_is_flagged_as_in_its_bib(index: Path, tmp_path: 
         entry = got["Kawasaki2016"]
         labels.append((entry["label"], [d["field"] for d in entry["discrepancies"]]))
     assert labels == [("MINOR", ["title"]), ("MINOR", ["title"])]
+
+
+#: Correct entries in the forms biblatex users write; each must read from biber's .bbl
+#: as it reads from the .bib.
+AWKWARD_BIB = r"""
+@article{particle1, author = {de Teramond, Guy F. and Brodsky, Stanley J. and others},
+  title = {Light-front holography}, journal = {Phys. Rev. D}, volume = {1}, pages = {1},
+  year = {2000}}
+@article{particle2, author = {da Silva, A. and others}, title = {A title},
+  journal = {Phys. Rev. D}, volume = {1}, pages = {1}, year = {2000}}
+@article{names, author = {van der Waals, J. D. and 't Hooft, G. and D'Hoker, Eric and
+  Callan, Jr., Curtis G. and Jean-Pierre Dupont and {LIGO Scientific and Virgo Collaboration}},
+  title = {Names}, journal = {Phys. Rev. D}, volume = {1}, pages = {1}, year = {2000}}
+@article{accents, author = {Djuri{\'c}, Marko and G{\"u}nter, J. and {\AA}str{\"o}m, K.},
+  title = {{\'E}tude {\`a} $\sqrt{s}=13$~TeV with 10\% of {$\Lambda$CDM}},
+  journaltitle = {Eur. Phys. J. C}, volume = {76}, number = {3}, pages = {155},
+  date = {2016-03}}
+@article{pagelist, author = {Doe, J.}, title = {Pages}, journal = {Nucl. Phys. B},
+  volume = {907}, pages = {187--206, 210}, year = {2016}}
+@article{ids, author = {Doe, J.}, title = {Identifiers}, journal = {J. Phys. A},
+  volume = {1}, pages = {L12}, year = {2000}, doi = {10.1088/0305-4470/1/1/001},
+  eprint = {hep-th/9711200}, archivePrefix = {arXiv}, primaryClass = {hep-th}}
+@techreport{report, author = {{CMS Collaboration}}, title = {A note}, institution = {CERN},
+  number = {CMS-PAS-TOP-11-005}, year = {2011}}
+@inproceedings{talk, author = {Doe, J.}, title = {A talk}, crossref = {proc}, pages = {1--5}}
+@proceedings{proc, title = {Proceedings of the 1st Workshop}, year = {2013},
+  editor = {Roe, R.}, publisher = {SISSA}, series = {PoS}, volume = {CD12}}
+@set{both, entryset = {ids,report}}
+"""
+
+
+def _fields(entry: Entry) -> tuple[object, ...]:
+    return (_people(entry), entry.authors_truncated, entry.title, entry.year, entry.venue,
+            entry.volume, entry.pages.replace("--", "–"), entry.doi, entry.arxiv,
+            entry.fields.get("number", ""))
+
+
+@needs_biber
+def test_biber_output_reads_as_its_bib(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(AWKWARD_BIB, encoding="utf-8")
+    bbl, why = biber_styles.biber_bbl("numeric", tmp_path / "refs.bib", tmp_path / "tex")
+    assert bbl is not None, why
+    bib, _ = parse_bib_text(AWKWARD_BIB, "refs.bib")
+    read, problems = parse_bbl_text(bbl.read_text(encoding="utf-8"), "paper.bbl")
+    assert not [p for p in problems if p.key == "both"]
+    from_bbl = {e.key: _fields(e) for e in read}
+    assert set(from_bbl) == {e.key for e in bib if e.entry_type != "set"}
+    assert {e.key: _fields(e) for e in bib if e.key in from_bbl and e.key != "talk"} == \
+        {k: v for k, v in from_bbl.items() if k != "talk"}
+    # the crossref is resolved by biber: the talk has its proceedings' year and venue
+    assert from_bbl["talk"][3:5] == ("2013", "Proceedings of the 1st Workshop")
+
+
+#: biber writes nearly the same .bbl for every style (the bench scores them all); these
+#: differ most: plain sorting, author-year with unique names, apa's own data model.
+STYLES = ("numeric", "authoryear", "apa")
+
+
+@needs_biber
+@pytest.mark.parametrize("style", STYLES)
+def test_a_style_gives_no_false_flag(index: Path, style: str) -> None:
+    (score,) = biber_styles.run([style], index, baseline=False)
+    assert not score.failed, score.failed
+    assert score.faithful >= 30  # both papers were read
+    assert score.false_flags == [], score.false_flags
+    assert score.fabricated_caught == score.fabricated
 
