@@ -7,7 +7,7 @@ a reference must get the label its .bib entry gets. Three kinds of test:
   each failed before its fix (an "and others" ate the first author's particle, every
   refsection repeated its references, a set and a ``related`` clone were checked as
   references, a wrong title of an entry pinned by its DOI passed, ``\\bibrangessep``
-  glued page ranges);
+  glued page ranges, a GBK .bbl was read as Latin-1);
 - a .bib of awkward but correct entries typeset by the real biber: every entry reads
   from the .bbl as from the .bib;
 - the sample papers typeset with common biblatex styles and checked offline as a user
@@ -234,6 +234,35 @@ def test_a_wrong_title_in_a_bbl_is_flagged_as_in_its_bib(index: Path, tmp_path: 
         labels.append((entry["label"], [d["field"] for d in entry["discrepancies"]]))
     assert labels == [("MINOR", ["title"]), ("MINOR", ["title"])]
 
+
+
+#: The head of the .bcf biblatex writes for caspervector (whose default is texencoding=GBK).
+GBK_BCF = """<?xml version="1.0" encoding="UTF-8"?>
+<bcf:controlfile version="3.9" bltxversion="3.18b" xmlns:bcf="https://sourceforge.net/projects/biblatex">
+  <bcf:options component="biber" type="global">
+    <bcf:option type="singlevalued">
+      <bcf:key>output_encoding</bcf:key>
+      <bcf:value>GBK</bcf:value>
+    </bcf:option>
+  </bcf:options>
+</bcf:controlfile>
+"""
+
+
+def test_a_bbl_in_the_encoding_its_bcf_names(tmp_path: Path) -> None:
+    # caspervector's .bbl is GBK: read as UTF-8-else-Latin-1, "de T{\\'e}ramond" was
+    # "T¨¦ramond" (a false MINOR author in caspervector and caspervector-ay)
+    from citecheck_tex.tex.project import load_project
+
+    text = HEAD + PARTICLE_AND_OTHERS.replace("family={Teramond}", "family={Téramond}") + TAIL
+    (tmp_path / "paper.bbl").write_bytes(text.encode("gbk"))
+    (tmp_path / "paper.bcf").write_text(GBK_BCF, encoding="utf-8")
+    (entry,) = load_project(tmp_path / "paper.bbl").entries
+    assert _people(entry)[0] == ("de", "Téramond", "Guy F.")
+    # without its .bcf, a file that is no UTF-8 is still read as before (Latin-1)
+    (tmp_path / "paper.bcf").unlink()
+    (entry,) = load_project(tmp_path / "paper.bbl").entries
+    assert entry.authors[0].family != "Téramond"
 
 #: Correct entries in the forms biblatex users write; each must read from biber's .bbl
 #: as it reads from the .bib.
