@@ -1,6 +1,7 @@
 """Real biber .bbl files from biblatex styles of TeX Live, checked against the real records.
 
     python -m bench.accuracy.biber_styles [--styles numeric,apa,...] [--all] [--keep DIR]
+    python -m bench.accuracy.biber_styles --world [--styles numeric,apa,...]
 
 The companion of ``bench.accuracy.bst_styles`` for biblatex. The sample papers'
 ``refs.bib`` (57 entries: 35 faithful, 14 with a planted wrong field, 6 fabricated or
@@ -22,12 +23,23 @@ options); the default set is the standard styles and the common publishers' ones
 files such as ``standard.bbx`` or ``ext-standard.bbx`` are not styles, and ``style=``
 wants a ``.cbx`` too: those stop in ``pdflatex`` and are listed apart with the reason).
 Run without TeX Live (no ``biber``), the benchmark says so and ends.
+
+``--world``: the sample papers are few and tidy, so a second measure uses real
+records. The correct citations of ``real_judged`` part B (300 records of the world
+index written as INSPIRE, ADS, hand-written, minimal and APS BibTeX) and its 305 real
+references of part A (as .bib) are typeset by biber, and each entry's label from the
+.bbl is compared with its label from the .bib (index complete). A .bbl holds the .bib's
+fields, so the labels must agree: **new flags** (EXACT from the .bib, MINOR/MAJOR from
+the .bbl) are false flags the .bbl reader adds; **lost flags** (the reverse) are errors
+it hides. Keys biber cannot read (``D'Auria:1993fi``: biber stops on the whole file)
+are left out and counted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -129,6 +141,73 @@ def run(styles: list[str], index: Path, keep: Path | None = None,
     return scores
 
 
+#: Keys biber's BibTeX parser accepts (an apostrophe or a parenthesis stops it).
+_BIBER_KEY = re.compile(r"[\w:.+/-]+")
+
+
+def world_sets() -> tuple[dict[str, list[tuple[str, str]]], int]:
+    """The .bib renderings of ``real_judged`` (part B styles, part A references) as
+    (key, entry) lists by name, and how many were left out for their key."""
+    from bench.accuracy import real_judged as rj
+
+    works = rj.sample_works()
+    sets = {f"B {s}": [rj.style_bib(w, s) for w in works] for s in rj.STYLES_BIB}
+    sets["A references"] = [(r["id"], rj.render_bib(r["id"], r["raw"]))
+                            for r in rj.load_references()]
+    kept = {name: [(k, t) for k, t in items if _BIBER_KEY.fullmatch(k)]
+            for name, items in sets.items()}
+    return kept, sum(len(sets[n]) - len(kept[n]) for n in sets)
+
+
+def world_agreement(styles: list[str]) -> str:
+    """The --world table: per style and set, .bib labels vs biber .bbl labels."""
+    from bench.accuracy import real_judged as rj
+
+    rj.build_world()
+    sets, dropped = world_sets()
+    rows = ["| style | set | entries | same label | new flags (.bib EXACT) | lost flags "
+            "(.bbl EXACT) | other changes |", "|---|---|---:|---:|---:|---:|---:|"]
+    examples: list[str] = []
+    bib_labels = {name: rj.check_bib(items, True) for name, items in sets.items()}
+    with tempfile.TemporaryDirectory(prefix="biber_world_") as tmp:
+        for style in styles:
+            for name, items in sets.items():
+                work = Path(tmp) / style / name.replace(" ", "_")
+                work.mkdir(parents=True)
+                (work / "world.bib").write_text("".join(t for _, t in items), encoding="utf-8")
+                bbl, why = biber_bbl(style, work / "world.bib", work)
+                if bbl is None:
+                    rows.append(f"| {style} | {name} | not typeset: {why} | | | | |")
+                    continue
+                got = rj.check_bbl(bbl.read_text(encoding="utf-8"), True)
+                same = new = lost = other = 0
+                for key, _ in items:
+                    a, b = bib_labels[name].get(key), got.get(key)
+                    la = a.label.value if a else "NOT-PARSED"
+                    lb = b.label.value if b else "NOT-PARSED"
+                    fields = ",".join(d.field for d in b.discrepancies) if b else ""
+                    if la == lb:
+                        same += 1
+                        continue
+                    if la == "EXACT" and lb in ("MINOR", "MAJOR"):
+                        new += 1
+                    elif la in ("MINOR", "MAJOR") and lb == "EXACT":
+                        lost += 1
+                    else:
+                        other += 1
+                    examples.append(f"- {style} / {name} / {key}: .bib {la}, .bbl {lb} {fields}")
+                rows.append(f"| {style} | {name} | {len(items)} | {same} | {new} | {lost} "
+                            f"| {other} |")
+    lines = [f"Real records as .bib, typeset by biber, labels from the .bbl vs from the .bib "
+             f"(index complete; {dropped} entries left out for a key biber cannot read).",
+             "", *rows]
+    if examples:
+        lines += ["", "Changed labels:", "", *examples[:40]]
+        if len(examples) > 40:
+            lines.append(f"- and {len(examples) - 40} more")
+    return "\n".join(lines)
+
+
 def table(scores: list[StyleScore]) -> str:
     """The baseline row, the styles (false flags first), the summary and the failures."""
     base = [s for s in scores if s.style == BASELINE]
@@ -174,10 +253,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="every .bbx TeX Live installs")
     ap.add_argument("--options", default="", help="further biblatex options, as in "
                     "\\usepackage[...]{biblatex} (e.g. safeinputenc,useprefix=true)")
+    ap.add_argument("--world", action="store_true", help="real records as .bib: labels from "
+                    "biber's .bbl vs from the .bib (default styles: numeric, apa)")
     ap.add_argument("--keep", type=Path, help="write each style's .bbl files here")
     args = ap.parse_args(argv)
     if shutil.which("biber") is None or shutil.which("pdflatex") is None:
         print("biber_styles: no TeX Live (pdflatex, biber, biblatex) on this machine: not run")
+        return 0
+    command = f"{COMMAND} {' '.join(argv if argv is not None else sys.argv[1:])}".strip()
+    if args.world:
+        styles = args.styles.split(",") if args.styles else ["numeric", "apa"]
+        print(f"## Real records through biber: .bbl vs .bib labels (`bench.accuracy."
+              f"biber_styles --world`)\n\n    {command}\n")
+        print(world_agreement(styles))
         return 0
     styles = (args.styles.split(",") if args.styles
               else all_styles() if args.all else list(STANDARD))
@@ -185,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         index = sample_index(Path(tmp) / "index.sqlite")
         scores = run(styles, index, args.keep, options=args.options)
     print(f"## Real biber .bbl files of {len(styles)} biblatex styles (`bench.accuracy."
-          f"biber_styles`)\n\n    {COMMAND} {' '.join(argv if argv is not None else sys.argv[1:])}\n")
+          f"biber_styles`)\n\n    {command}\n")
     print(table(scores))
     return 0
 
