@@ -87,14 +87,41 @@ def _bibtex(style: str, bib: Path, work: Path) -> tuple[str, str]:
     return bbl.read_text(encoding="utf-8", errors="replace"), ""
 
 
-def _check(bbl: Path, index: Path, out: Path) -> dict[str, dict[str, object]]:
-    """The report.json entries of ``bbl`` by key (the user's command, in process)."""
+def check_file(path: Path, index: Path, out: Path) -> dict[str, dict[str, object]]:
+    """The report.json entries of ``path`` (a .bbl or a .bib) by key: the user's command,
+    offline against ``index``, in process."""
     from citecheck_tex.cli import main
 
-    main([str(bbl), "--offline", "--index", str(index), "--index-complete", "--cache",
+    main([str(path), "--offline", "--index", str(index), "--index-complete", "--cache",
           "none", "--format", "json", "--out", str(out), "--fail-on", "never", "--quiet"])
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     return {e["key"]: e for e in report["entries"]}
+
+
+def score_entries(sc: StyleScore, got: dict[str, dict[str, object]],
+                  expected: dict[str, str]) -> None:
+    """Add one paper's report entries ``got`` to ``sc``, judged by ``expected`` (the
+    labels of expected.json; SKIPPED and absent entries are not counted)."""
+    for key, want in expected.items():
+        entry = got.get(key)
+        if entry is None or want == "SKIPPED":
+            continue
+        label = str(entry["label"])
+        sc.entries += 1
+        flagged = label in ("MINOR", "MAJOR")
+        sc.unverified += label == "UNVERIFIED"
+        if want == "EXACT":
+            sc.faithful += 1
+            if flagged:
+                sc.false_flags.append(f"{key} {label} "
+                                      + ",".join(str(d["field"]) for d in
+                                                 entry.get("discrepancies", [])))
+        elif want == "MAJOR":
+            sc.fabricated += 1
+            sc.fabricated_caught += flagged
+        else:
+            sc.corrupted += 1
+            sc.corrupted_caught += flagged
 
 
 def run(styles: list[str], index: Path, keep: Path | None = None) -> list[StyleScore]:
@@ -115,27 +142,8 @@ def run(styles: list[str], index: Path, keep: Path | None = None) -> list[StyleS
                 if keep is not None:
                     (keep / style).mkdir(parents=True, exist_ok=True)
                     (keep / style / f"{paper}.bbl").write_text(text, encoding="utf-8")
-                got = _check(work / "paper.bbl", index, work / "out")
-                for key, want in expected[paper].items():
-                    entry = got.get(key)
-                    if entry is None or want == "SKIPPED":
-                        continue
-                    label = str(entry["label"])
-                    sc.entries += 1
-                    flagged = label in ("MINOR", "MAJOR")
-                    sc.unverified += label == "UNVERIFIED"
-                    if want == "EXACT":
-                        sc.faithful += 1
-                        if flagged:
-                            sc.false_flags.append(f"{key} {label} "
-                                                  + ",".join(str(d["field"]) for d in
-                                                             entry.get("discrepancies", [])))
-                    elif want == "MAJOR":
-                        sc.fabricated += 1
-                        sc.fabricated_caught += flagged
-                    else:
-                        sc.corrupted += 1
-                        sc.corrupted_caught += flagged
+                score_entries(sc, check_file(work / "paper.bbl", index, work / "out"),
+                              expected[paper])
             scores.append(sc)
     return scores
 

@@ -495,6 +495,8 @@ _NAME = re.compile(r"\\name\s*\{(\w+)\}\s*\{\d+\}\s*\{[^}]*\}\s*")
 _LIST = re.compile(r"\\list\s*\{(\w+)\}\s*\{\d+\}\s*")
 _MISSING = re.compile(r"\\missing\s*\{([^}]*)\}")
 _NAMEPART = re.compile(r"\b(family|given|prefix|suffix)=")
+#: The key of the entry a data-only clone copies (biber clones what ``related`` names).
+_CLONE_SOURCE = re.compile(r"\\field\s*\{clonesourcekey\}\s*\{([^}]*)\}")
 
 _BIBER_FIELD_MAP = {"journaltitle": "journal", "eprinttype": "archiveprefix"}
 
@@ -555,18 +557,44 @@ def _biber_names(block: str) -> str:
 
 
 def _parse_biber(text: str, filename: str, offset: int) -> tuple[list[Entry], list[Problem]]:
+    """The references of a biber .bbl: one entry per cited key.
+
+    Biber writes more ``\\entry`` blocks than the user has references: one per key in
+    every ``refsection`` that cites it (a thesis with one bibliography per chapter),
+    an ``@set`` entry beside its members (the members are the references), and a
+    data-only clone, keyed by a hash, of each entry a ``related`` field names
+    (``\\field{clonesourcekey}``). Each was checked as a reference of its own: the same
+    reference reported once per chapter, the set as a reference without title or
+    identifier, the clone under a key the user never wrote. Here a key is read once
+    (its first block; every refsection reads the same .bib), sets are left out, and a
+    clone stands for its source key only when no block of that key is in the file.
+    """
     entries: list[Entry] = []
     problems: list[Problem] = []
+    missing: set[str] = set()
     for m in _MISSING.finditer(text):
         key = m.group(1).strip()
+        if key in missing:
+            continue
+        missing.add(key)
         problems.append(Problem("undefined-key", f"biber could not find {key!r} in any "
                                 "bibliography resource (\\missing in the .bbl)", key=key,
                                 file=filename, line=offset + _line(text, m.start())))
+    keys = {m.group(1).strip() for m in _ENTRY.finditer(text)}
+    seen: set[str] = set()
     for m in _ENTRY.finditer(text):
         key, etype = m.group(1).strip(), m.group(2).strip()
         end = text.find("\\endentry", m.end())
         end = len(text) if end < 0 else end
         body = text[m.end():end]
+        clone = _CLONE_SOURCE.search(body)
+        if clone is not None:
+            if clone.group(1) in keys:
+                continue
+            key = clone.group(1)
+        if etype.lower() == "set" or key in seen:
+            continue
+        seen.add(key)
         raw: dict[str, str] = {}
         for fm in _FIELD.finditer(body):
             g = _group(body, fm.end())
@@ -596,7 +624,10 @@ def _parse_biber(text: str, filename: str, offset: int) -> tuple[list[Entry], li
             if g is not None:
                 raw.setdefault(nm.group(1).lower(), _biber_names(g[0]))
         if "\\field{moreauthor}" in body or "\\true{moreauthor}" in body:
-            raw["author"] = (raw.get("author", "") + " and others").lstrip(" and")
+            # "and others" in the .bib; appended as a whole word (a strip of the
+            # characters " and" ate the particle of "de Teramond": "e Teramond")
+            listed = raw.get("author", "")
+            raw["author"] = f"{listed} and others" if listed else "others"
         line = offset + _line(text, m.start())
         end_line = offset + _line(text, end)
         entries.append(build_entry(key, etype, filename, line, raw, origin=EntryOrigin.BBL,

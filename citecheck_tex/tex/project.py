@@ -65,6 +65,28 @@ def read_text(path: Path) -> str:
     return decode_source(path.read_bytes())
 
 
+#: The encoding biber wrote a .bbl in, as its control file (.bcf) states it.
+_BCF_OUTPUT_ENCODING = re.compile(r"<bcf:key>\s*output_encoding\s*</bcf:key>\s*"
+                                  r"<bcf:value>\s*([\w.:-]+)\s*</bcf:value>")
+
+
+def read_bbl(path: Path) -> str:
+    """Read a .bbl as :func:`read_text` does, unless it is no UTF-8 and the .bcf beside it
+    names the encoding biber wrote it in (``texencoding``: caspervector's default GBK,
+    an ``inputenc`` latin1 document). Read as Latin-1, a GBK "Téramond" was "T¨¦ramond"
+    (a false MINOR author)."""
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        bcf = path.with_suffix(".bcf")
+        with contextlib.suppress(OSError, LookupError, UnicodeDecodeError):
+            m = _BCF_OUTPUT_ENCODING.search(bcf.read_text(encoding="utf-8", errors="replace"))
+            if m and m.group(1).lower().replace("-", "") not in ("utf8", "ascii"):
+                return data.decode(m.group(1))
+    return decode_source(data)
+
+
 def load_project(path: Path, *, project_root: Path | None = None) -> Project:
     """Load what to check from a .tex, a folder, a .bib/.bbl or a .txt/.md reference list.
 
@@ -106,7 +128,7 @@ def load_project(path: Path, *, project_root: Path | None = None) -> Project:
 
 def _read_input(path: Path) -> str:
     try:
-        return read_text(path)
+        return read_bbl(path) if path.suffix.lower() == ".bbl" else read_text(path)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}",
                          hint="check the file's permissions") from exc
@@ -466,7 +488,7 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
     bbl_entries: list[Entry] = []
     if has_bbl:
         try:
-            bbl_entries, bbl_probs = parse_bbl_text(read_text(bbl_path), st.rel(bbl_path))
+            bbl_entries, bbl_probs = parse_bbl_text(read_bbl(bbl_path), st.rel(bbl_path))
             resource_names.append(st.rel(bbl_path))
             bib_problems.extend(p for p in bbl_probs if p.code not in _HYGIENE or not bib_entries)
         except OSError:

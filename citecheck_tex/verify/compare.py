@@ -453,6 +453,17 @@ def _entry_arxiv(entry: Entry) -> str:
     return arxiv_of_doi(entry.doi).lower()
 
 
+def _read_from_text(entry: Entry) -> bool:
+    """The entry's fields were read out of free text (a list item, a ``\\bibitem``),
+    so its "title" may be a misread note. A biber .bbl entry (origin BBL, no text)
+    states its title in a field, as the .bib it came from does: a wrong title there
+    is a wrong title (it was passed as a misread when an identifier pinned the work:
+    MINOR from the .bib, EXACT from its .bbl)."""
+    if entry.origin is EntryOrigin.BBL:
+        return bool(entry.raw_text.strip())
+    return entry.origin is not EntryOrigin.BIB
+
+
 def _entry_doi(entry: Entry) -> str:
     if entry.doi:
         return nz.norm_doi(entry.doi)
@@ -762,7 +773,7 @@ def compare(entry: Entry, record: Record) -> Comparison:
             add(FieldCheck("url", False, _fuzzy(ep, rp), entry.url, record.url,
                            "the link differs from the record's"))
 
-    if t is not None and t < MISREAD_TITLE and entry.origin is not EntryOrigin.BIB and (
+    if t is not None and t < MISREAD_TITLE and _read_from_text(entry) and (
             id_agree or (pub_score == 1.0 and len(pub_stated) >= 3)):
         # free text whose identifier or journal reference pins the work but whose
         # "title" shares next to nothing with the work's: a note, authors or a journal

@@ -74,6 +74,9 @@ _EXTRA_TEXT_MACROS = [
     MacroTextSpec("bibnamedelimd", simplify_repl=" "),
     MacroTextSpec("bibnamedelimi", simplify_repl=" "),
     MacroTextSpec("bibrangedash", simplify_repl="–"),
+    # biber's separator of page ranges: "pages = {5, 9}" is 5\bibrangessep 9 in a .bbl
+    # (dropped, the first page read "59")
+    MacroTextSpec("bibrangessep", simplify_repl=", "),
     MacroTextSpec("textendash", simplify_repl="–"),
     MacroTextSpec("ensuremath", simplify_repl="%(1)s"),
     MacroTextSpec("mbox", simplify_repl="%(1)s"),  # mnras.bst: (\mbox{arXiv:...})
