@@ -53,6 +53,11 @@ def normalize_doi(s: str) -> str:
     if not text:
         return ""
     text = _DOI_PREFIX.sub("", text).strip()
+    # a DOI holds no space: a field of several ("10.1051/a 10.1051/a", INSPIRE's record
+    # 1387987, whose line break biber turns into a space) names its first
+    first = text.split(maxsplit=1)[0] if text else ""
+    if first != text and re.fullmatch(r"10\.\d{4,9}/\S+", first):
+        text = first
     text = text.replace("\\_", "_").replace("{", "").replace("}", "")
     text = text.rstrip(".,;")
     return text.lower()

@@ -155,3 +155,13 @@ def test_folder_main_file_rule_knows_latex209_and_part_classes(tmp_path: Path) -
     (tmp_path / "ch.tex").write_text("\\documentclass[old.tex]{subfiles}\n", encoding="utf-8")
     assert main_file_candidates(tmp_path) == [tmp_path / "old.tex"]
     assert find_main_file(tmp_path) == tmp_path / "old.tex"
+
+
+def test_a_doi_field_of_several_dois_names_the_first() -> None:
+    # INSPIRE's record 1387987 repeats its DOI in the field, across a line break that
+    # biber turns into a space: the .bbl was a false MINOR doi (2026-12-02)
+    from citecheck_tex.vocab.ids import normalize_doi
+
+    assert normalize_doi("10.1051/epjconf/201716402001 10.1051/epjconf/201716402001") == \
+        "10.1051/epjconf/201716402001"
+    assert normalize_doi("doi 10.1000 x") == "doi 10.1000 x"  # malformed: shown as written
