@@ -415,7 +415,8 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
         cand = text[start + w.start():end].strip(" ,;:")
         if (not cand or not (cand[0].isupper() or cand.startswith("e-"))
                 or not re.search(r"[A-Za-z]{2}", cand) or w.group(0)[-1] in ",:"
-                or ".: " in cand or cand.lower().startswith(("and ", "in "))):
+                or (".: " in cand and not is_known_journal(cand))  # "Mach. Learn.: Sci. Technol."
+                or cand.lower().startswith(("and ", "in "))):
             continue  # "R.A.: Nobel Lecture: ..." ends an author list, begins no journal
         if is_known_journal(cand):
             prev = words[k - 1].group(0) if k else ""
@@ -770,13 +771,17 @@ def _family_initials(rest: str) -> dict[str, str] | None:
 #: "Ostriker JP", "Liu G-C".
 _BARE_NAME = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le)\s+)*"  # "de Téramond GF"
               rf"{_FI_WORD}(?:[\s\-]{_FI_WORD}){{0,2}}"
-              r"\s+(?:[A-Z](?:-[A-Z])?(?:\s(?=[A-Z](?:\W|$)))?){1,3}")
+              # (a lower-case or accented second initial: "Yang U k" for Un-ki, "Sahin M Ö")
+              r"\s+(?:[A-Z](?:-[A-Z])?(?:\s(?=[A-Z](?:\W|$)))?){1,3}"
+              r"(?:\s(?=[a-z\u00C0-\u00DE](?:\W|$))[a-z\u00C0-\u00DE])?")
 _BARE_RUN = re.compile(
     rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*(?:,?\s+and\s+{_BARE_NAME})?)"
     r"(?P<etal>,?\s*et\s*al\.?)?"
     # IOP: "2017 Title Journal vol page"; Vancouver: ". Title. Journal. 2017;95(4):043541."
     # (a dotted initial after the full stop is MNRAS's "Family A. B.", no Vancouver name)
-    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?\s+|\.\s+(?![A-Z][a-z]?\.))(?P<rest>[A-Z(\"\u201c].+)$")
+    # (iopart-num prints no title: "Araz J Y and Spannowsky M 2026" may end at the year)
+    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
+    r"|\.\s+(?![A-Z][a-z]?\.)(?=[A-Z(\"\u201c]))(?P<rest>.*)$")
 _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
                         rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")
 
@@ -817,9 +822,10 @@ def listed_names(text: str) -> tuple[list[str], bool] | None:
 def _bare_to_bibtex(name: str) -> str:
     """ "Ostriker JP" -> "Ostriker, J. P.", "Liu G-C" -> "Liu, G.-C." (BibTeX's family-first
     form: "Hui L" read as given "Hui", family "L")."""
-    family, given = re.fullmatch(r"(.+?)\s+((?:[A-Z](?:-[A-Z])?\s?){1,3})", name).groups()  # type: ignore[union-attr]
+    family, given = re.fullmatch(r"(.+?)\s+((?:[A-Za-z\u00C0-\u00DE](?:-[A-Za-z])?\s?){1,3})",
+                                 name).groups()  # type: ignore[union-attr]
     initials = [f"{part}." if "-" not in part else ".-".join(part.split("-")) + "."
-                for part in re.findall(r"[A-Z](?:-[A-Z])?", given)]
+                for part in re.findall(r"[A-Za-z\u00C0-\u00DE](?:-[A-Za-z])?", given)]
     return f"{family}, {' '.join(initials)}"
 
 
@@ -845,13 +851,36 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
         out["year"] = m.group("year")
     elif not vancouver or venue is None:  # names, a full stop, a title: Vancouver only
         return None  # ("Laszlo P. Csernai and H. Stoecker, ..." is no name "Laszlo P")
-    title = tail[:venue[0]] if venue is not None else tail
+    title = tail[:venue[0]] if venue is not None else _iop_unpublished(tail, out)
     if venue is not None:
         out.update({k: v for k, v in venue[1].items() if k not in out})
     title = title.strip(" ,.;:")
     if len(title.split()) >= 2:
         out["title"] = title
     return out
+
+
+#: iopart-num's volume and page without a journal ("Title vol~21 p C07016").
+_IOP_VOL_PAGE = re.compile(r"[\s,]*\bvol\s+(?P<volume>[\w\-]+)\s+pp?\s+"
+                           r"(?P<pages>\w+(?:\s*[-–]+\s*\w+)?)[\s.]*$")
+
+
+def _iop_unpublished(tail: str, out: dict[str, str]) -> str:
+    """The title of an iopart-num reference without a journal, its other fields to
+    ``out``: "Title “Booktitle”, vol 141 p 630" (proceedings: the booktitle is in
+    italics, so quoted), "Title vol 21 p C07016", "“Title”, Other thesis". Each had been
+    read as one long title (a false title MINOR)."""
+    iv = _IOP_VOL_PAGE.search(tail)
+    if iv:
+        out["volume"], out["pages"] = iv.group("volume"), _dashes(iv.group("pages"))
+        tail = tail[:iv.start()]
+    q = re.fullmatch(r"(?P<title>.*?)\s*\u201c(?P<quoted>[^\u201d]{4,})\u201d[\s,.]*(?P<rest>.*)", tail)
+    if q is None:
+        return tail
+    if q.group("title").strip(" ,.;:"):
+        out["booktitle"] = q.group("quoted").strip(" ,.")
+        return q.group("title")
+    return q.group("quoted")  # an italic title: a thesis, a book
 
 
 _SURNAME_YEAR = re.compile(
