@@ -33,7 +33,8 @@ _YEAR_PAREN = re.compile(r"\(\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[89]|20)\d{2})[a-z]
 _YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])")
 #: "Phys. Rev. Lett. 95, 251302 (2005)", "JHEP 05 (2020) 123", "Nucl. Phys. B 106, 475".
 _JOURNAL_REF = re.compile(
-    r"(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,8}?(?:\s?[A-Z]\b)?)\s*"
+    # (a journal starts a word: "vol.~14YRM2025" holds no journal "YRM")
+    r"(?<![\w])(?P<journal>(?:[A-Z][A-Za-z\-]*\.?\s?){1,8}?(?:\s?[A-Z]\b)?)\s*"
     # volume and pages are apart ("95, 251302", "2 (1998) 231", "B106 475"): "COVID-19"
     # is no journal reference
     r"(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}|[A-Z][A-Za-z]{1,}\d{4})\b"

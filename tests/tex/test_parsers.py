@@ -165,3 +165,13 @@ def test_a_doi_field_of_several_dois_names_the_first() -> None:
     assert normalize_doi("10.1051/epjconf/201716402001 10.1051/epjconf/201716402001") == \
         "10.1051/epjconf/201716402001"
     assert normalize_doi("doi 10.1000 x") == "doi 10.1000 x"  # malformed: shown as written
+
+
+def test_a_journal_starts_a_word() -> None:
+    # ieeetr's "vol.~14YRM2025, p.~003" (a PoS volume without its journal): read as the
+    # journal "YRM", volume 2025 (real HEPML.bib entry Amaro:2026vga, 2026-12-02)
+    from citecheck_tex.tex.refstring import parse_reference
+
+    fields = parse_reference("F. D. Amaro et al., \u201cTrigger Optimization and Event "
+                             "Classification\u201d, vol. 14YRM2025, p. 003, 1 2026.")
+    assert "journal" not in fields and fields.get("volume") != "2025"
