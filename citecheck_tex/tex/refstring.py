@@ -781,7 +781,7 @@ _BARE_RUN = re.compile(
     # IOP: "2017 Title Journal vol page"; Vancouver: ". Title. Journal. 2017;95(4):043541."
     # (a dotted initial after the full stop is MNRAS's "Family A. B.", no Vancouver name)
     # (iopart-num prints no title: "Araz J Y and Spannowsky M 2026" may end at the year)
-    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
+    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:[,:]?\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
     r"|\.\s+(?![A-Z][a-z]?\.)(?=[A-Z(\"\u201c]))(?P<rest>.*)$")
 _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
                         rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")

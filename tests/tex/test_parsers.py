@@ -175,3 +175,13 @@ def test_a_journal_starts_a_word() -> None:
     fields = parse_reference("F. D. Amaro et al., \u201cTrigger Optimization and Event "
                              "Classification\u201d, vol. 14YRM2025, p. 003, 1 2026.")
     assert "journal" not in fields and fields.get("volume") != "2025"
+
+
+def test_bare_initial_names_then_year_and_a_comma() -> None:
+    # MNRAS-like text "Mitra S, Choudhury T R, Ferrara A 2015, MNRAS, 454, L76": the
+    # last name had been read as the title "Ferrara A 2015" (a false title MINOR)
+    from citecheck_tex.tex.refstring import parse_reference
+
+    fields = parse_reference("Mitra S, Choudhury T R, Ferrara A 2015, MNRAS, 454, L76")
+    assert fields["author"] == "Mitra, S. and Choudhury, T. R. and Ferrara, A."
+    assert "title" not in fields and fields["volume"] == "454" and fields["pages"] == "L76"
