@@ -47,6 +47,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench.accuracy import bst_styles
 from bench.accuracy.bst_styles import PAPERS, StyleScore, check_file, sample_index, score_entries
 from bench.paths import REPO
 
@@ -210,38 +211,9 @@ def world_agreement(styles: list[str]) -> str:
 
 def table(scores: list[StyleScore]) -> str:
     """The baseline row, the styles (false flags first), the summary and the failures."""
-    base = [s for s in scores if s.style == BASELINE]
-    ok = [s for s in scores if not s.failed and s.style != BASELINE]
-    rows = ["| style | entries | false flags (of faithful) | fabricated caught | corrupted "
-            "caught | unverified |", "|---|---:|---:|---:|---:|---:|"]
-    for s in base + sorted(ok, key=lambda s: (-len(s.false_flags), s.style.lower())):
-        rows.append(f"| {s.style} | {s.entries} | {len(s.false_flags)}/{s.faithful} | "
-                    f"{s.fabricated_caught}/{s.fabricated} | {s.corrupted_caught}/{s.corrupted} "
-                    f"| {s.unverified} |")
-    faithful = sum(s.faithful for s in ok)
-    flags = sum(len(s.false_flags) for s in ok)
-    fab = sum(s.fabricated for s in ok)
-    fab_c = sum(s.fabricated_caught for s in ok)
-    cor = sum(s.corrupted for s in ok)
-    cor_c = sum(s.corrupted_caught for s in ok)
-    clean = sum(1 for s in ok if not s.false_flags)
-    failed = [s for s in scores if s.failed]
-    lines = [
-        f"{len(ok)} biblatex styles typeset both papers ({len(failed)} did not); "
-        f"**{clean} of {len(ok)} styles without a false flag**; false flags {flags}/"
-        f"{faithful} ({100 * flags / max(1, faithful):.2f}%) of faithful entries; fabricated "
-        f"caught {fab_c}/{fab} ({100 * fab_c / max(1, fab):.1f}%); corrupted caught "
-        f"{cor_c}/{cor} ({100 * cor_c / max(1, cor):.1f}%); unverified "
-        f"{sum(s.unverified for s in ok)}.", "", *rows]
-    if failed:
-        lines += ["", "Not typeset (not checked): " + "; ".join(
-            f"{s.style} ({s.failed})" for s in failed[:20])
-            + (f"; and {len(failed) - 20} more" if len(failed) > 20 else "")]
-    flagged = [s for s in base + ok if s.false_flags]
-    if flagged:
-        lines += ["", "False flags:", ""] + [f"- {s.style}: " + "; ".join(s.false_flags)
-                                            for s in flagged]
-    return "\n".join(lines)
+    return bst_styles.table(scores, what="biblatex styles", failed_as="Not typeset",
+                            first=[s for s in scores if s.style == BASELINE],
+                            floor_note=False, by_fields=False, failed_max=20)
 
 
 def main(argv: list[str] | None = None) -> int:

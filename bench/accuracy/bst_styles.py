@@ -156,12 +156,17 @@ def run(styles: list[str], index: Path, keep: Path | None = None) -> list[StyleS
     return scores
 
 
-def table(scores: list[StyleScore]) -> str:
-    """The per-style table, the styles with false flags first, then the summary."""
-    ok = [s for s in scores if not s.failed]
+def table(scores: list[StyleScore], *, what: str = "styles", failed_as: str = "Stopped in "
+          "bibtex", first: list[StyleScore] | None = None, floor_note: bool = True,
+          by_fields: bool = True, failed_max: int = 12) -> str:
+    """The per-style table (``first`` rows on top, then the styles with false flags
+    first), the summary line, the failures and the false flags. Shared by
+    :mod:`bench.accuracy.biber_styles`."""
+    first = first or []
+    ok = [s for s in scores if not s.failed and s not in first]
     rows = ["| style | entries | false flags (of faithful) | fabricated caught | corrupted "
             "caught | unverified |", "|---|---:|---:|---:|---:|---:|"]
-    for s in sorted(ok, key=lambda s: (-len(s.false_flags), s.style.lower())):
+    for s in first + sorted(ok, key=lambda s: (-len(s.false_flags), s.style.lower())):
         rows.append(f"| {s.style} | {s.entries} | {len(s.false_flags)}/{s.faithful} | "
                     f"{s.fabricated_caught}/{s.fabricated} | {s.corrupted_caught}/{s.corrupted} "
                     f"| {s.unverified} |")
@@ -172,26 +177,29 @@ def table(scores: list[StyleScore]) -> str:
     cor = sum(s.corrupted for s in ok)
     cor_c = sum(s.corrupted_caught for s in ok)
     clean = sum(1 for s in ok if not s.false_flags)
+    failed = [s for s in scores if s.failed]
     lines = [
-        f"{len(ok)} styles typeset both papers ({len(scores) - len(ok)} stopped in bibtex); "
+        f"{len(ok)} {what} typeset both papers ({len(failed)} "
+        f"{'stopped in bibtex' if failed_as.startswith('Stopped') else 'did not'}); "
         f"**{clean} of {len(ok)} styles without a false flag**; false flags "
         f"{flags}/{faithful} ({100 * flags / max(1, faithful):.2f}%) of faithful entries; "
         f"fabricated caught {fab_c}/{fab} ({100 * fab_c / max(1, fab):.1f}%); corrupted "
-        f"caught {cor_c}/{cor} ({100 * cor_c / max(1, cor):.1f}%, a floor: not every "
-        "style prints every field); unverified "
-        f"{sum(s.unverified for s in ok)}.", "", *rows]
-    failed = [s for s in scores if s.failed]
+        f"caught {cor_c}/{cor} ({100 * cor_c / max(1, cor):.1f}%"
+        + (", a floor: not every style prints every field" if floor_note else "")
+        + f"); unverified {sum(s.unverified for s in ok)}.", "", *rows]
     if failed:
-        lines += ["", "Stopped in bibtex (not checked): " + "; ".join(
-            f"{s.style} ({s.failed})" for s in failed[:12])
-            + (f"; and {len(failed) - 12} more" if len(failed) > 12 else "")]
-    flagged = [s for s in ok if s.false_flags]
+        lines += ["", f"{failed_as} (not checked): " + "; ".join(
+            f"{s.style} ({s.failed})" for s in failed[:failed_max])
+            + (f"; and {len(failed) - failed_max} more" if len(failed) > failed_max else "")]
+    flagged = [s for s in first + ok if s.false_flags]
     if flagged:
         lines += ["", "False flags:", ""] + [f"- {s.style}: " + "; ".join(s.false_flags)
                                             for s in flagged]
-        fields = Counter(f.split(" ", 2)[2] for s in flagged for f in s.false_flags)
-        lines += ["", "By fields: " + ", ".join(f"{k or '-'} {v}" for k, v in
-                                                fields.most_common())]
+        if by_fields:
+            fields = Counter(f.split(" ", 2)[2] for s in flagged for f in s.false_flags
+                             if f.count(" ") >= 2)
+            lines += ["", "By fields: " + ", ".join(f"{k or '-'} {v}" for k, v in
+                                                    fields.most_common())]
     return "\n".join(lines)
 
 

@@ -23,14 +23,16 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def checked(tmp_path: Path, index: Path, name: str, text: str) -> list[dict[str, Any]]:
-    """The report.json entries of ``text`` saved as ``name`` and checked offline."""
+def checked(tmp_path: Path, index: Path, name: str, text: str,
+            *options: str) -> list[dict[str, Any]]:
+    """The report.json entries of ``text`` saved as ``name`` and checked offline (with
+    further command-line ``options``)."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     source = tmp_path / name
     source.write_text(text, encoding="utf-8")
     out = tmp_path / "out"
     main([str(source), "--offline", "--index", str(index), "--cache", "none",
-          "--format", "json", "--out", str(out), "--fail-on", "never"])
+          "--format", "json", "--out", str(out), "--fail-on", "never", *options])
     entries: list[dict[str, Any]] = json.loads(
         (out / "report.json").read_text(encoding="utf-8"))["entries"]
     return entries

@@ -1,6 +1,6 @@
 """Correct .bib entries as the common exporters write them read as correct.
 
-Found 2026-12-03 by writing real works of the sample papers (their records are the
+Found 2026-12-02 by writing real works of the sample papers (their records are the
 real INSPIRE/arXiv records in ``sample_papers/*/index_records*``) as INSPIRE, NASA
 ADS, arXiv, Crossref/DataCite content negotiation, Google Scholar, Zotero, Better
 BibTeX, Mendeley, JabRef, DBLP and Semantic Scholar export them: each case below
@@ -10,36 +10,17 @@ shape that must still be caught.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from citecheck_tex.cli import main
-from citecheck_tex.sources.local_index import import_files
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("index") / "index.sqlite"
-    import_files(path, sorted(ROOT.glob("sample_papers/*/index_records*")))
-    return path
+from tests.tex.conftest import checked
 
 
 def _checked(tmp_path: Path, index: Path, text: str) -> dict[str, dict[str, Any]]:
     """The report.json entries of the .bib ``text`` checked offline, by key."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    source = tmp_path / "refs.bib"
-    source.write_text(text, encoding="utf-8")
-    out = tmp_path / "out"
-    main([str(source), "--offline", "--index", str(index), "--index-complete", "--cache",
-          "none", "--format", "json", "--out", str(out), "--fail-on", "never"])
-    entries: list[dict[str, Any]] = json.loads(
-        (out / "report.json").read_text(encoding="utf-8"))["entries"]
-    return {e["key"]: e for e in entries}
+    return {e["key"]: e for e in checked(tmp_path, index, "refs.bib", text, "--index-complete")}
 
 
 def _labels(entries: dict[str, dict[str, Any]]) -> dict[str, str]:
