@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import shutil
 from collections.abc import Iterator, Mapping
 from typing import IO, TYPE_CHECKING, TextIO
 from urllib.parse import urlsplit
@@ -122,12 +123,20 @@ def _detail(verdict: Verdict, width: int) -> str:
     return _fix_text(verdict, width) or shorten(verdict.reason, width)
 
 
+def _columns() -> int:
+    """The terminal's width: ``COLUMNS`` when set, else the window's, else 80."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
 def _row(verdict: Verdict, paint: _Painter, key_w: int, loc_w: int, verbose: bool) -> list[str]:
     label = verdict.label.value
     loc = location(verdict.entry.file, verdict.entry.line)
     head = (f"{paint(label, label.ljust(10))} {verdict.entry.key.ljust(key_w)}  "
             f"{paint('dim', loc.ljust(loc_w))}  ")
-    lines = [head + _detail(verdict, 90)]
+    # the detail fills the terminal's width (COLUMNS, else the window's; 90 at least so
+    # that a narrow or unknown terminal still shows what differs)
+    used = 10 + 1 + key_w + 2 + loc_w + 2
+    lines = [head + _detail(verdict, max(90, _columns() - used - 4))]
     if verbose:
         pad = " " * 11
         lines.append(f"{pad}score {verdict.score:.1f}/10, confidence {verdict.confidence:.2f}: "
