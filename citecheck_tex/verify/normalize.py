@@ -281,8 +281,18 @@ def initials(given: str) -> str:
     Lower-case particles kept in the given name ("Marcelo C. de") are skipped;
     glued capitals without dots ("DB") count as several initials.
     """
+    return _initials(given, glued=True)
+
+
+def _initials(given: str, *, glued: bool) -> str:
+    """:func:`initials`; with ``glued`` false, "AKM" counts as one initial ("A"), as
+    BibTeX styles abbreviate it."""
     raw = strip_latex(given)
-    parts = [p for p in re.split(r"[\s.\-~]+", raw) if p]
+    # a particle ("da" of "Eduardo da Silva"), or its initial standing alone: BibTeX
+    # styles print "E. d. S." ("E.-s." of "El-sayed" is a given name's own)
+    words = [w for w in re.split(r"[\s~]+", raw)
+             if not re.fullmatch(r"[a-z]\.?", w) and not (w.islower() and w in PARTICLES)]
+    parts = [p for w in words for p in re.split(r"[.\-]+", w) if p]
     out = []
     for p in parts:
         if p.islower() and len(p) > 1 and p in PARTICLES:
@@ -290,7 +300,7 @@ def initials(given: str) -> str:
         letters = _NON_WORD.sub("", fold(p))
         if not letters:
             continue
-        if p.isupper() and 2 <= len(p) <= 3 and "." not in given:
+        if glued and p.isupper() and 2 <= len(p) <= 3 and "." not in given:
             out.append(letters)
         else:
             out.append(letters[0])
@@ -301,13 +311,20 @@ def initials_compatible(a: str, b: str) -> bool:
     """True when two given-name strings can denote the same person.
 
     Compatible when either is empty, or the shorter initial sequence is a
-    prefix of the longer ("J." ~ "John David"; "J. D." ~ "J.").
+    prefix of the longer ("J." ~ "John David"; "J. D." ~ "J."). Glued capitals count
+    either way: "AKM Mahbubur" is "A. K. M. M." and, as BibTeX abbreviates it, "A. M.".
     """
     ia, ib = initials(a), initials(b)
     if not ia or not ib:
         return True
     n = min(len(ia), len(ib))
-    return ia[:n] == ib[:n]
+    if ia[:n] == ib[:n]:
+        return True
+    ja, jb = _initials(a, glued=False), _initials(b, glued=False)
+    if (ja, jb) == (ia, ib):
+        return False
+    n = min(len(ja), len(jb))
+    return bool(n) and ja[:n] == jb[:n]
 
 
 @lru_cache(maxsize=65536)

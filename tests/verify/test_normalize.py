@@ -98,3 +98,16 @@ def test_a_short_main_title_before_a_colon_is_the_title_without_its_subtitle() -
     assert nz.is_subtitle_variant(cited, "XGBoost")
     # a dash still needs a longer main title: "B - L" is not "B" without a subtitle
     assert nz.title_similarity("Gauged B - L Symmetry", "Gauged") < 0.97
+
+
+def test_initials_as_bibtex_styles_abbreviate_them() -> None:
+    # real HEPML.bib entries typeset by apsrev4-2 (2026-12-02): "Almeida, Eduardo da
+    # Silva" printed "E. d. S. Almeida", "Rahman, AKM Mahbubur" printed "A. M. Rahman";
+    # both were false author MINORs of the .bbl
+    from citecheck_tex.verify.normalize import initials_compatible
+
+    assert initials_compatible("E. d. S.", "Eduardo da Silva")
+    assert initials_compatible("A. M.", "AKM Mahbubur")
+    assert initials_compatible("E.-s. A.", "El-sayed A.")  # a hyphenated given name's own
+    assert not initials_compatible("E. d. S.", "Eduardo Jose")
+    assert not initials_compatible("B. M.", "AKM Mahbubur")
