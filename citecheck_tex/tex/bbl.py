@@ -206,7 +206,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     um = _URLCMD.search(body)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
-    cleaned = _ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body))
+    cleaned = _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body)))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
@@ -281,6 +281,18 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+#: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with
+#: an ADS journal macro).
+_MACRO_BEFORE_DIGIT = re.compile(r"(\\[A-Za-z]+)\s+(?=\d)")
+
+
+def _spaced_macros(text: str) -> str:
+    """``text`` with a space kept between a control word and the number after it. TeX
+    (and the decoder) drop that space, and "\\aap 120 (1983) 197" had become "A&A120
+    (1983) 197": no journal reference, a false title MINOR."""
+    return _MACRO_BEFORE_DIGIT.sub(r"\1{} ", text)
 
 
 _TITLE_MARK = re.compile(r"\\(?:enquote|emph|textit)\s*\{|\{\\(?:em|it|itshape)\b\s*")
