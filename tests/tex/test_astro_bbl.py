@@ -73,8 +73,49 @@ J.~L. {Simon}, {Theory for the motion of the four giant planets - The TOP 82
 """
 
 
-@pytest.mark.parametrize("bbl", [ELSARTICLE_PROCEEDINGS, ELSARTICLE_AAS_MACRO],
-                         ids=["elsarticle-proceedings", "elsarticle-aas-macro"])
+#: mnras: proceedings print no title, "Authors, 2003, in Editors, ed., Series Vol. 298,
+#: Booktitle. p.~199", and the DOI without a journal, "\mn@doi{10.1117/...}" (the venue
+#: had been read as the title: a false MAJOR)
+MNRAS_PROCEEDINGS = r"""
+\bibitem[\protect\citeauthoryear{{Angeli}, {Xin}, {Claver}, {MacMartin},
+  {Neill}, {Britton}, {Sebag}  \& {Chandrasekharan}}{{Angeli}
+  et~al.}{2014}]{2014SPIE.9150E..0HA}
+{Angeli} G.~Z.,  {Xin} B.,  {Claver} C.,  {MacMartin} D.,  {Neill} D.,
+  {Britton} M.,  {Sebag} J.,   {Chandrasekharan} S.,  2014, in {Angeli} G.~Z.,
+  {Dierickx} P.,  eds,  Society of Photo-Optical Instrumentation Engineers
+  (SPIE) Conference Series Vol. 9150, Modeling, Systems Engineering, and
+  Project Management for Astronomy VI. p. 91500H, \mn@doi{10.1117/12.2055390}
+
+\bibitem[\protect\citeauthoryear{{Bailer-Jones}}{{Bailer-Jones}}{2003}]{2003ASPC..298..199B}
+{Bailer-Jones} C. A.~L.,  2003, in {Munari} U.,  ed.,  Astronomical Society of
+  the Pacific Conference Series Vol. 298, GAIA Spectroscopy: Science and
+  Technology. p.~199
+
+\bibitem[\protect\citeauthoryear{{Eyer} \& {Grenon}}{{Eyer} \&
+  {Grenon}}{1997}]{1997hipp.conf..467E}
+{Eyer} L.,  {Grenon} M.,  1997, in {Battrick} B.,  ed.,  ESA Special
+  Publication Vol. 402, Hipparcos - Venice 1997. pp 467--472
+"""
+
+#: aasjournal: "Authors 2003, in Series, Vol. 298, Booktitle, ed. Editors, 199" (the
+#: venue had been dropped: a title-less reference omitting journal, volume and pages)
+AASJOURNAL_PROCEEDINGS = r"""
+\bibitem[{{Bailer-Jones}(2003)}]{2003ASPC..298..199B}
+{Bailer-Jones}, C. A.~L. 2003, in Astronomical Society of the Pacific
+  Conference Series, Vol. 298, GAIA Spectroscopy: Science and Technology, ed.
+  U.~{Munari}, 199
+
+\bibitem[{{Brown}(2005)}]{2005tdug.conf..377B}
+{Brown}, A. G.~A. 2005, in ESA Special Publication, Vol. 576, The
+  Three-Dimensional Universe with Gaia, ed. C.~{Turon}, K.~S. {O'Flaherty}, \&
+  M.~A.~C. {Perryman}, 377
+"""
+
+
+@pytest.mark.parametrize("bbl", [ELSARTICLE_PROCEEDINGS, ELSARTICLE_AAS_MACRO,
+                                 MNRAS_PROCEEDINGS, AASJOURNAL_PROCEEDINGS],
+                         ids=["elsarticle-proceedings", "elsarticle-aas-macro",
+                              "mnras-proceedings", "aasjournal-proceedings"])
 def test_real_ads_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
