@@ -37,7 +37,8 @@ _HREF_ARXIV = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:www\.|export\.
                          r"|\\doarXiv\s*\{\s*([^}\s]+)\s*\}", re.I)
 #: mnras.bst: "2017, \\mn@doi [MNRAS] {10.1093/mnras/stw2724}, 465, 941" (the journal and
 #: the DOI in one macro; its fields were read as a title "@doi [MNRAS] , 465, 941").
-_MN_DOI = re.compile(r"\\mn@doi\s*\[(?P<journal>[^\]]*)\]\s*\{(?P<doi>[^}]*)\}")
+#: Without the journal, "\\mn@doi{10.1117/12.2055390}", after a proceedings' pages.
+_MN_DOI = re.compile(r"\\mn@doi\s*(?:\[(?P<journal>[^\]]*)\]\s*)?\{(?P<doi>[^}]*)\}")
 #: mnras.bst's "(\mn@eprint {arXiv} {1309.5692})": the id (it had been left in the title
 #: as "(@eprint arXiv )", a false title MINOR, and the id never read).
 #: iopart-num's "(\textit{Preprint} \eprint{1309.5692})": the id ("Preprint" had been
@@ -175,8 +176,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     mn_journal = ""
     if mn:  # mnras.bst: the journal's name is the DOI link's text
         raw["doi"] = mn.group("doi").strip()
-        mn_journal = latex_to_unicode(mn.group("journal")).strip()
-        body = f"{body[:mn.start()]} {mn.group('journal')}{body[mn.end():]}"
+        mn_journal = latex_to_unicode(mn.group("journal") or "").strip()
+        body = f"{body[:mn.start()]} {mn.group('journal') or ''}{body[mn.end():]}"
     authors: list[str] = []
     for m in _BIBINFO.finditer(body):
         g = _group(body, m.end())
@@ -206,7 +207,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     um = _URLCMD.search(body)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
-    cleaned = _ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body))
+    cleaned = _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body)))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
@@ -271,6 +272,16 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 del decoded["note"]
                 decoded.setdefault("journal", mn_journal)
             issue = parse_issue(decoded)
+            book = _astro_proceedings(free)
+            if book is not None:
+                decoded.pop("title", None)
+                if "volume" not in book and (raw.get("doi") or raw.get("eprint")):
+                    # mnras prints the volume only with a series: the booktitle alone
+                    # cannot be told from the journal INSPIRE gives its proceedings
+                    # (Mach. Learn. Sci. Tech. for a NeurIPS paper), and the identifier
+                    # finds the record
+                    del book["booktitle"]
+                decoded.update(book)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -281,6 +292,18 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+#: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with
+#: an ADS journal macro).
+_MACRO_BEFORE_DIGIT = re.compile(r"(\\[A-Za-z]+)\s+(?=\d)")
+
+
+def _spaced_macros(text: str) -> str:
+    """``text`` with a space kept between a control word and the number after it. TeX
+    (and the decoder) drop that space, and "\\aap 120 (1983) 197" had become "A&A120
+    (1983) 197": no journal reference, a false title MINOR."""
+    return _MACRO_BEFORE_DIGIT.sub(r"\1{} ", text)
 
 
 _TITLE_MARK = re.compile(r"\\(?:enquote|emph|textit)\s*\{|\{\\(?:em|it|itshape)\b\s*")
@@ -415,6 +438,41 @@ def _proceedings(block: str) -> dict[str, str] | None:
     years = re.findall(r"(?<!\d)((?:1[89]|20)\d\d)(?!\d)", rest)
     if years:
         out["year"] = years[-1]
+    return out
+
+
+#: The astronomy styles' proceedings, no title printed: "Names, 2003, in Rest".
+_ASTRO_IN = re.compile(r"(?:^|[\s,])(?P<year>(?:1[5-9]|20)\d\d)[a-z]?,\s+in\s+(?P<rest>.+)$", re.S)
+#: mnras.bst: "in Munari U., ed., Series Vol. 298, Booktitle. p. 199" (pages "pp 1--5")
+_MN_BOOK = re.compile(r"^(?:(?P<eds>.+?),\s+eds?\.?,\s+)?(?:(?P<series>[^.]+?)\s+Vol\.\s*"
+                      r"(?P<volume>[\w\-]+),\s+)?(?P<booktitle>.+?)\.\s+(?:.*?,\s+)?"
+                      r"pp?\.?\s*(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)[\s,.]*$", re.S)
+#: aasjournal.bst: "in Series, Vol. 298, Booktitle, ed. U. Munari, 199" (no editors in
+#: meeting abstracts: "in AAS/DPS Meeting Abstracts, Vol. 52, AAS/DPS Meeting Abstracts,
+#: 211.01")
+_AAS_BOOK = re.compile(r"^(?:(?P<series>[^,]+?),\s+Vol\.\s*(?P<volume>[\w\-]+),\s+)?"
+                       r"(?P<booktitle>.+?)(?:,\s+eds?\.\s+.+?)?,\s+"
+                       r"(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)[\s,.]*$", re.S)
+
+
+def _astro_proceedings(free: str) -> dict[str, str] | None:
+    """The fields of mnras.bst's and aasjournal.bst's proceedings, which print no title:
+    "Bailer-Jones C. A. L., 2003, in Munari U., ed., Astronomical Society of the Pacific
+    Conference Series Vol. 298, GAIA Spectroscopy: Science and Technology. p. 199" and
+    "Bailer-Jones, C. A. L. 2003, in Astronomical Society of the Pacific Conference
+    Series, Vol. 298, GAIA Spectroscopy: Science and Technology, ed. U. Munari, 199". The
+    venue had been read as the title (a false MAJOR) or dropped (a false MINOR: a
+    title-less reference that omits its booktitle, volume and pages)."""
+    m = _ASTRO_IN.search(" ".join(free.split()))
+    if m is None:
+        return None
+    rest = m.group("rest")
+    bm = _MN_BOOK.match(rest) or _AAS_BOOK.match(rest)
+    if bm is None:
+        return None
+    out = {k: re.sub(r"\s*[-–]+\s*", "-", v) if k == "pages" else v.strip(" ,.")
+           for k, v in bm.groupdict().items() if v and k != "eds"}
+    out["year"] = m.group("year")
     return out
 
 

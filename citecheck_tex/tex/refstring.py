@@ -415,10 +415,11 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
     for k, w in enumerate(words[first:], start=first):
         cand = text[start + w.start():end].strip(" ,;:")
         if (not cand or not (cand[0].isupper() or cand.startswith("e-"))
-                or not re.search(r"[A-Za-z]{2}", cand) or w.group(0)[-1] in ",:"
+                or not re.search(r"[A-Za-z][A-Za-z&]", cand) or w.group(0)[-1] in ",:"
                 or (".: " in cand and not is_known_journal(cand))  # "Mach. Learn.: Sci. Technol."
                 or cand.lower().startswith(("and ", "in "))):
             continue  # "R.A.: Nobel Lecture: ..." ends an author list, begins no journal
+            # (two letters, or "A&A" and "Ap&SS" of the AAS macros)
         if is_known_journal(cand):
             prev = words[k - 1].group(0) if k else ""
             if k and " " not in cand and (prev in abbreviated_words()
@@ -1009,6 +1010,29 @@ _IN_PROCEEDINGS = re.compile(
     r"(?:,\s*pp?\.\s*(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?))?[\s.,;]*$")
 
 
+#: elsarticle's booktitle with its editors and series: "F. V. Prochazka, R. H. Tucker
+#: (Eds.), IAU Colloquium 48: Modern Astrometry, Vol. 402 of ESA Special Publication".
+_BOOK_EDITORS = re.compile(r"^[^()]{2,300}?\((?:Eds?|eds?)\.\),\s*")
+_BOOK_SERIES = re.compile(r",\s*Vol\.\s*(?P<volume>[\w\-]+)\s+of\s+(?P<series>[^,]{3,})$")
+
+
+def _booktitle_parts(booktitle: str) -> dict[str, str]:
+    """The booktitle without the editors before it and the "Vol. N of Series" after it,
+    and that volume and series (ADS exports of proceedings typeset by elsarticle: the
+    whole had been read as the booktitle, a false journal MINOR)."""
+    if not booktitle:
+        return {}
+    out: dict[str, str] = {}
+    text = _BOOK_EDITORS.sub("", booktitle, count=1)
+    sm = _BOOK_SERIES.search(text)
+    if sm:
+        out.update(volume=sm.group("volume"), series=sm.group("series").strip())
+        text = text[:sm.start()]
+    if text != booktitle and text.strip():
+        out["booktitle"] = text.strip(" ,")
+    return out
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -1031,6 +1055,7 @@ def _parse(text: str) -> dict[str, str]:
     book = _IN_PROCEEDINGS.search(rest)
     if book:  # elsarticle "..., Title, in: Booktitle, Vol. 141, 2026, p. 630."
         out.update({k: _dashes(v).strip(" ,") for k, v in book.groupdict().items() if v})
+        out.update(_booktitle_parts(out.get("booktitle", "")))
         rest = rest[:book.start()]
     rest = _venue_forms(rest)
     pn = _PUBNOTE.match(rest)
