@@ -275,6 +275,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             book = _astro_proceedings(free)
             if book is not None:
                 decoded.pop("title", None)
+                if book.get("booktitle"):  # ("Vol." had been read as a journal)
+                    decoded.pop("journal", None)
                 if "volume" not in book and (raw.get("doi") or raw.get("eprint")):
                     # mnras prints the volume only with a series: the booktitle alone
                     # cannot be told from the journal INSPIRE gives its proceedings
@@ -455,6 +457,14 @@ _AAS_BOOK = re.compile(r"^(?:(?P<series>[^,]+?),\s+Vol\.\s*(?P<volume>[\w\-]+),\
                        r"(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)[\s,.]*$", re.S)
 
 
+#: aasjournal.bst of INSPIRE's proceedings: "in Booktitle, Vol. 6, 025004" (the volume
+#: and page of the journal that publishes them).
+_BOOK_VOL_PAGES = re.compile(r"^(?P<booktitle>.+?),\s+Vol\.\s*(?P<volume>[\w\-]+),\s+"
+                             r"(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)[\s,.]*$", re.S)
+_TRAILING_IDS = re.compile(r"(?:[\s,]*(?:(?:doi:\s*)?10\.\d{4,9}/\S+|arXiv:\s*\S+|"
+                           r"https?://\S+))+[\s,.]*$", re.I)
+
+
 def _astro_proceedings(free: str) -> dict[str, str] | None:
     """The fields of mnras.bst's and aasjournal.bst's proceedings, which print no title:
     "Bailer-Jones C. A. L., 2003, in Munari U., ed., Astronomical Society of the Pacific
@@ -466,8 +476,9 @@ def _astro_proceedings(free: str) -> dict[str, str] | None:
     m = _ASTRO_IN.search(" ".join(free.split()))
     if m is None:
         return None
-    rest = m.group("rest")
-    bm = _MN_BOOK.match(rest) or _AAS_BOOK.match(rest)
+    # the identifiers the item ends with (aasjournal's \dodoi, \doarXiv) are read apart
+    rest = _TRAILING_IDS.sub("", m.group("rest"))
+    bm = _MN_BOOK.match(rest) or _BOOK_VOL_PAGES.match(rest) or _AAS_BOOK.match(rest)
     if bm is None:
         return None
     out = {k: re.sub(r"\s*[-–]+\s*", "-", v) if k == "pages" else v.strip(" ,.")

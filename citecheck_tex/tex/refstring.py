@@ -539,7 +539,7 @@ def parse_reference(text: str) -> dict[str, str]:
 #: and page separated by commas (journals the tables do not know included).
 _COMMA_VENUE = re.compile(
     r"(?:^|,\s*)(?P<year>(?:1[89]|20)\d{2})[a-z]?,\s*"
-    r"(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
+    r"(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]+\d{4}),\s*"
     r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
 #: "Title | Dr. A. Author, B. Author": a title, a bar, then the authors (honorifics dropped).
 _TITLE_BAR_AUTHORS = re.compile(
@@ -694,7 +694,8 @@ _FI_YEAR = re.compile(r"^(?:\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?|\(?n\.\s?d\.\
                       r"\s*(?:[,.:]\s*|$)(?P<rest>.*)$")
 #: AAS/A&A's reference after the year: "Phys. Dark Univ., 16, 22" (a journal the tables
 #: may lack, volume and page between commas).
-_AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
+_AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*"
+                        r"(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]+\d{4}),\s*"
                         r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
 
 
@@ -1002,6 +1003,11 @@ def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
     return names, bool(m.group("etal"))
 
 
+#: A collaboration as the author, then the year (mnras, aasjournal): "CMS Collaboration
+#: 2025n, PoS, ICHEP2024, 992"; the name and the year had been read as the title.
+_COLLABORATION_YEAR = re.compile(
+    r"^(?P<collab>(?:The\s+)?[A-Z][\w\-/&]*(?:\s+[A-Z][\w\-/&]*){0,3}\s+Collaboration)\s*[.,]?\s*"
+    r"\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?(?:[,.:]\s*|\s*$)(?P<rest>.*)$")
 #: elsarticle's proceedings: ", in: Booktitle, Vol. 141, 2026, p. 630" (its words had
 #: been read as a journal "Vol." with volume 141 and pages 2026).
 _IN_PROCEEDINGS = re.compile(
@@ -1049,6 +1055,9 @@ def _parse(text: str) -> dict[str, str]:
         text = " ".join([_MD_EMPHASIS.sub(r"\1", _MD_LINK.sub(r"\1", text)), *links])
     out: dict[str, str] = {}
     text = _NUMBERING.sub("", text)
+    # "---. 2025n, PoS, ICHEP2024, 992": the authors of the item before (aasjournal,
+    # apalike); none are read, the rest is the reference (the dash had begun a title)
+    text = re.sub(r"^(?:[\u2014\u2013]|-{2,3})\s*[.,]?\s*", "", text)
     rest = _take_ids(text, out)
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
@@ -1058,6 +1067,17 @@ def _parse(text: str) -> dict[str, str]:
         out.update(_booktitle_parts(out.get("booktitle", "")))
         rest = rest[:book.start()]
     rest = _venue_forms(rest)
+    cy = _COLLABORATION_YEAR.match(rest)
+    if cy:  # mnras: "{ATLAS Collaboration} 2024a" (a note of the collaboration alone)
+        out["author"] = "{" + cy.group("collab").strip() + "}"
+        out["year"] = cy.group("year")
+        rest = cy.group("rest")
+        aas = _AAS_VENUE.match(rest)
+        if aas:  # "PoS, ICHEP2024, 992"
+            out.update({k: _dashes(v) for k, v in aas.groupdict().items()})
+            return out
+        if not rest.strip(" ,.;"):
+            return out
     pn = _PUBNOTE.match(rest)
     if pn and all_names(pn.group("journal")):
         pn = None  # "B. McInnes and Y. C. Ong, 917, 86": names, volume and page (apsrev4-2

@@ -1,6 +1,6 @@
 """Real INSPIRE and ADS entries through real bibtex, checked against themselves.
 
-``data/bst_corpus/refs.bib`` holds twenty-five real exported entries (see
+``data/bst_corpus/refs.bib`` holds twenty-nine real exported entries (see
 ``data/bst_corpus/PROVENANCE.md``); an index is built from that .bib, bibtex typesets it with a
 style, and the .bbl must come out EXACT entry by entry, as the .bib itself does (the
 method of ``python -m bench.accuracy.bst_styles --corpus`` on the whole corpus). Each
@@ -36,12 +36,17 @@ ELSARTICLE = ("Erdmann:2025xpm", "Wang:2025eur", "Cosso:2026mly", "Plehn:2026gxv
 #: iopart-num prints no article titles and writes "Family I" names: its false flags
 IOPART = ("Kim:2026ali", "Sun:2026wtm", "Amaro:2026vga", "Rodrigo:2026xom", "Araz:2026img",
           "Kelleher:2026kbm", "Madison:2026fuz", "Cosso:2026mly", "Maidannyk:2026gbe")
+#: aasjournal and mnras: INSPIRE's proceedings ("2024, in Booktitle, Vol. 6, 025004"), a
+#: collaboration and a year alone ("{ATLAS Collaboration} 2024a"), PoS volumes
+ASTRO = ("Aarts:2024rsl", "Akchurin:2024ffj", "Cepaitis:2024yuy", "Sarkar:2024vjz",
+         "Aarts:2024agm")
 
 
 @pytest.mark.parametrize(("style", "keys"), [("plain", None), ("plainnat", None),
                                              ("apsrev4-2", None),
                                              ("elsarticle-num", ELSARTICLE),
-                                             ("iopart-num", IOPART)])
+                                             ("iopart-num", IOPART),
+                                             ("aasjournal", ASTRO), ("mnras", ASTRO)])
 def test_real_entries_typeset_by_bibtex_stay_exact(tmp_path: Path, style: str,
                                                    keys: tuple[str, ...] | None) -> None:
     index = tmp_path / "index.sqlite"
@@ -54,7 +59,7 @@ def test_real_entries_typeset_by_bibtex_stay_exact(tmp_path: Path, style: str,
                    check=False, timeout=60)
     entries, _ = parse_bbl_text((tmp_path / "paper.bbl").read_text(encoding="utf-8"),
                                 "paper.bbl")
-    assert len(entries) == 25
+    assert len(entries) == 29
     settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
                        index_complete=True, sources=("local",))
     labels = {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])

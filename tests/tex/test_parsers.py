@@ -185,3 +185,20 @@ def test_bare_initial_names_then_year_and_a_comma() -> None:
     fields = parse_reference("Mitra S, Choudhury T R, Ferrara A 2015, MNRAS, 454, L76")
     assert fields["author"] == "Mitra, S. and Choudhury, T. R. and Ferrara, A."
     assert "title" not in fields and fields["volume"] == "454" and fields["pages"] == "L76"
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    # mnras/aasjournal: a collaboration and its year alone, or with a PoS volume; the
+    # name and year had been read as the title (a false MAJOR); aasjournal's "---." (the
+    # authors of the item before) had begun a title
+    ("ATLAS Collaboration 2024a", {"author": "{ATLAS Collaboration}", "year": "2024"}),
+    ("CMS Collaboration. 2025, PoS, ICHEP2024, 992",
+     {"author": "{CMS Collaboration}", "year": "2025", "journal": "PoS",
+      "volume": "ICHEP2024", "pages": "992"}),
+    ("\u2014. 2025n, PoS, ICHEP2024, 992",
+     {"year": "2025", "journal": "PoS", "volume": "ICHEP2024", "pages": "992"}),
+])
+def test_collaboration_year_and_repeated_authors(text: str, want: dict[str, str]) -> None:
+    from citecheck_tex.tex.refstring import parse_reference
+
+    assert parse_reference(text) == want
