@@ -1009,6 +1009,23 @@ _IN_PROCEEDINGS = re.compile(
     r"(?:,\s*pp?\.\s*(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?))?[\s.,;]*$")
 
 
+def _name_before_title(piece: str) -> str:
+    """The name that opens ``piece`` when a full stop ends it and a title follows ("E.
+    Witten. Ultralight scalars as" -> "E. Witten"; "David A. Kosower. A Natural
+    Misalignment" -> "David A. Kosower"), else "". The name must end in a family word
+    (not an initial) and two words at least must follow it, the first no abbreviation
+    ("S. Pakvasa Phys. Lett. B" is a name and a journal)."""
+    for stop in re.finditer(r"\.\s+", piece):
+        lead = piece[:stop.start()].strip()
+        title = piece[stop.end():].split()
+        if len(title) < 2:
+            break
+        if not title[0].endswith(".") and re.search(r"[A-Za-z\u00C0-\u024F]*[a-z\u00DF-\u024F]{2}$", lead) \
+                and _looks_like_name(lead):
+            return lead
+    return ""
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -1188,6 +1205,12 @@ def _parse(text: str) -> dict[str, str]:
             author_pieces.append(p)
             collaboration = collaboration or bool(_COLLAB.search(p))
         else:
+            # plain.bst and its kin end the list with a full stop, not a comma: "S.
+            # Tremaine, and E. Witten. Ultralight scalars ..." (the last name and the title
+            # had been one piece, and the whole of it the title)
+            lead = _name_before_title(p)
+            if lead:
+                author_pieces.append(lead)
             break
     if author_pieces and not initialled and re.match(
             r"\s*,?\s*(?:and|&)\s", head[head.find(author_pieces[-1]) + len(author_pieces[-1]):]):
