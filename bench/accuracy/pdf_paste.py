@@ -69,6 +69,7 @@ class PasteScore(StyleScore):
     """One style and extraction mode over both sample papers."""
 
     lost: int = 0
+    unnumbered: bool = False  # no "[n]"/"n." labels: the list is read one line per item
 
 
 def tools() -> tuple[str, str]:
@@ -159,6 +160,8 @@ def run(setups: list[Setup], modes: list[str], index: Path, extractor: str,
                     if keep is not None:
                         (keep / setup.style).mkdir(parents=True, exist_ok=True)
                         shutil.copy(txt, keep / setup.style / f"{paper}-{mode}.txt")
+                    sc.unnumbered |= not re.search(r"^\s*(?:\[\d+\]|\d+\.)\s", txt.read_text(
+                        encoding="utf-8"), re.M)
                     got = check_file(txt, index, work / f"out-{mode}")
                     by_key = {}
                     for n, key in enumerate(keys, start=1):
@@ -194,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
           f"\n\n    {COMMAND}\n")
     print(table(scores, what="style/extraction pairs", failed_as="Not typeset",
                 floor_note=False))
+    loose = [s.style for s in scores if s.unnumbered]
+    if loose:
+        print("\nUnnumbered lists (each line read as a reference, items mapped by position, "
+              "so these rows compare misaligned items): " + ", ".join(loose))
     print("\nLost (faithful or planted entries no pasted item maps to): "
           + (", ".join(f"{s.style} {s.lost}" for s in scores if s.lost) or "none"))
     return 0

@@ -1012,15 +1012,20 @@ _IN_PROCEEDINGS = re.compile(
 def _name_before_title(piece: str) -> str:
     """The name that opens ``piece`` when a full stop ends it and a title follows ("E.
     Witten. Ultralight scalars as" -> "E. Witten"; "David A. Kosower. A Natural
-    Misalignment" -> "David A. Kosower"), else "". The name must end in a family word
-    (not an initial) and two words at least must follow it, the first no abbreviation
+    Misalignment" -> "David A. Kosower"; "C.-I. Tan (2014)" -> "C.-I. Tan"), else "". The name must end in a family word
+    (not an initial) and a word must follow it (the title up to its first comma), no abbreviation
     ("S. Pakvasa Phys. Lett. B" is a name and a journal)."""
+    year = re.match(r"(?P<lead>.+?)\s*\(\s*(?:1[89]|20)\d\d[a-z]?\s*\)", piece)
+    if year and _looks_like_name(year.group("lead")):
+        # apsrev4-2 without a title: "... and C.-I. Tan (2014) arXiv:1412.3443"
+        return year.group("lead").strip()
     for stop in re.finditer(r"\.\s+", piece):
         lead = piece[:stop.start()].strip()
         title = piece[stop.end():].split()
-        if len(title) < 2:
+        if not title:
             break
-        if not title[0].endswith(".") and re.search(r"[A-Za-z\u00C0-\u024F]*[a-z\u00DF-\u024F]{2}$", lead) \
+        if not title[0].endswith(".") and re.search(r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F-]*"
+                                                    r"[a-z\u00DF-\u024F]$", lead) \
                 and _looks_like_name(lead):
             return lead
     return ""

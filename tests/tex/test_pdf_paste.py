@@ -49,6 +49,19 @@ def test_plain_style_author_list_ends_with_a_full_stop() -> None:
     assert got["9"]["title"].startswith("Experimental Limits")
 
 
+# apsrev4-2 (revtex4-2), pdftotext: no title, the year in parentheses after the names
+APSREV = """[7] R. Brower, M. Djuric\u0301, T. Raben, and C.-I. Tan (2014) arXiv:1412.3443 [hep-ph].
+[16] S. P. Bartz and J. I. Kapusta (2013) p. 029, arXiv:1309.3823 [hep-ph].
+"""
+
+
+def test_apsrev_names_then_a_year_in_parentheses() -> None:
+    got = _fields(APSREV)
+    assert got["7"]["author"] == "R. Brower and M. Djuri\u0107 and T. Raben and C.-I. Tan"
+    assert got["16"]["author"] == "S. P. Bartz and J. I. Kapusta"
+    assert got["16"]["year"] == "2013"
+
+
 # unsrt.bst on a small page with running heads (\\pagestyle{headings}), pdftotext
 # -layout: a word TeX hyphenated at a line end, and the head of the next page
 UNSRT_LAYOUT = (
@@ -144,4 +157,4 @@ def test_real_pipeline_pdf_paste(index: Path) -> None:
 
 
 #: The styles whose pasted lists read without a false flag (see bench.accuracy.pdf_paste)
-CLEAN: tuple[str, ...] = ()
+CLEAN = ("apsrev4-2", "elsarticle-num", "ieeetr")
