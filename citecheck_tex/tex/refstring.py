@@ -1039,6 +1039,28 @@ def _booktitle_parts(booktitle: str) -> dict[str, str]:
     return out
 
 
+def _name_before_title(piece: str) -> str:
+    """The name that opens ``piece`` when a full stop ends it and a title follows ("E.
+    Witten. Ultralight scalars as" -> "E. Witten"; "David A. Kosower. A Natural
+    Misalignment" -> "David A. Kosower"; "C.-I. Tan (2014)" -> "C.-I. Tan"), else "". The name must end in a family word
+    (not an initial) and a word must follow it (the title up to its first comma), no abbreviation
+    ("S. Pakvasa Phys. Lett. B" is a name and a journal)."""
+    year = re.match(r"(?P<lead>.+?)\s*\(\s*(?:1[89]|20)\d\d[a-z]?\s*\)", piece)
+    if year and _looks_like_name(year.group("lead")):
+        # apsrev4-2 without a title: "... and C.-I. Tan (2014) arXiv:1412.3443"
+        return year.group("lead").strip()
+    for stop in re.finditer(r"\.\s+", piece):
+        lead = piece[:stop.start()].strip()
+        title = piece[stop.end():].split()
+        if not title:
+            break
+        if not title[0].endswith(".") and re.search(r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F-]*"
+                                                    r"[a-z\u00DF-\u024F]$", lead) \
+                and _looks_like_name(lead):
+            return lead
+    return ""
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -1233,6 +1255,12 @@ def _parse(text: str) -> dict[str, str]:
             author_pieces.append(p)
             collaboration = collaboration or bool(_COLLAB.search(p))
         else:
+            # plain.bst and its kin end the list with a full stop, not a comma: "S.
+            # Tremaine, and E. Witten. Ultralight scalars ..." (the last name and the title
+            # had been one piece, and the whole of it the title)
+            lead = _name_before_title(p)
+            if lead:
+                author_pieces.append(lead)
             break
     if author_pieces and not initialled and re.match(
             r"\s*,?\s*(?:and|&)\s", head[head.find(author_pieces[-1]) + len(author_pieces[-1]):]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import unicodedata
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene
@@ -25,7 +26,7 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
     numbered, else the 1-based position). Continuation lines of a numbered item
     are joined to it. Never raises.
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = clean_pasted_text(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
     numbered = sum(1 for ln in lines if _ITEM.match(ln) and not ln.lstrip().startswith(("-", "*", "+", "•"))) >= 1
     items: list[tuple[str, int, int, str]] = []  # key, first line, last line, text
     for i, ln in enumerate(lines, start=1):
@@ -55,6 +56,80 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
             entries.append(entry)
             problems.extend(entry_hygiene(entry))
     return entries, problems
+
+
+#: Ligatures a PDF's text can keep as one character ("ﬁelds", "eﬀect").
+_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi",
+                            "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"})
+#: Spacing accents an extractor can put before their letter ("Te´ramond"), as combining ones.
+_SPACING_ACCENTS = {"\u00b4": "\u0301", "`": "\u0300", "\u00a8": "\u0308", "\u02c6": "\u0302",
+                    "\u02dc": "\u0303", "\u02c7": "\u030c", "\u00b8": "\u0327"}
+_SPACED_ACCENT = re.compile("([" + "".join(_SPACING_ACCENTS) + r"])([A-Za-z])")
+_PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$")
+_LINE_END_HYPHEN = re.compile(r"(?P<prefix>[\w\u00C0-\u024F'\u2019-]*[A-Za-z\u00C0-\u024F])-[ \t]*$")
+_LINE_START_WORD = re.compile(r"^[ \t]*(?P<word>[A-Za-z\u00C0-\u024F]+)")
+
+
+def clean_pasted_text(text: str) -> str:
+    """Undo what copying a reference list out of a PDF does to it: letters the PDF
+    stores as ligatures or as a letter and a separate accent ("ﬁeld", "Djuric\u0301"),
+    page numbers and running headers/footers around page breaks (form feeds), and
+    words hyphenated at a line break ("cosmo-\\nlogical" -> "cosmological", while
+    "Gauss-\\nBonnet" -> "Gauss-Bonnet"). Text without such artefacts is unchanged but
+    for Unicode normalisation (NFC)."""
+    text = _SPACED_ACCENT.sub(lambda m: m.group(2) + _SPACING_ACCENTS[m.group(1)], text)
+    text = unicodedata.normalize("NFC", text.translate(_LIGATURES))
+    lines = _without_page_furniture(text).split("\n")
+    out: list[str] = []
+    for ln in lines:
+        if _PAGE_NUMBER.match(ln):
+            continue  # a page number between two lines of one reference
+        if out and not _ITEM.match(ln) and ln.strip():
+            hyphen = _LINE_END_HYPHEN.search(out[-1])
+            word = _LINE_START_WORD.match(ln)
+            if hyphen and word:
+                keep = _real_hyphen(hyphen.group("prefix"), word.group("word"), text)
+                out[-1] = out[-1].rstrip()[:-1] + ("-" if keep else "") + ln.lstrip()
+                continue
+        out.append(ln)
+    return "\n".join(out)
+
+
+def _real_hyphen(prefix: str, word: str, text: str) -> bool:
+    """Whether the hyphen between ``prefix`` (the end of a line) and ``word`` (the start
+    of the next) is the word's own ("Yang-Mills", "photon-photon", "Bose-Einstein-
+    condensed") rather than TeX's line-break hyphenation ("cosmo-logical"). TeX does not
+    hyphenate a word that already has a hyphen, nor breaks before a capital; a compound
+    written elsewhere in the text with its hyphen keeps it."""
+    last = prefix.rsplit("-", 1)[-1]
+    return ("-" in prefix or word[0].isupper() or last.lower() == word.lower()
+            or (len(last) > 4 and last.endswith("ly"))
+            or re.search(rf"\b{re.escape(last)}-{re.escape(word)}", text, re.I) is not None)
+
+
+def _without_page_furniture(text: str) -> str:
+    """``text`` without the page numbers and running headers/footers at its page breaks
+    (form feeds, as ``pdftotext`` writes them): the first and last lines of a page that a
+    blank line sets apart from the references, or that recur at other page breaks."""
+    if "\f" not in text:
+        return text
+    pages = [p.split("\n") for p in text.split("\f")]
+
+    def edges(page: list[str]) -> list[int]:
+        filled = [i for i, ln in enumerate(page) if ln.strip()]
+        return [i for i in (filled[:1] + filled[-1:])] if filled else []
+
+    masked = [re.sub(r"\d+", "#", page[i].strip()) for page in pages for i in edges(page)]
+    for page in pages:
+        for i in edges(page):
+            ln = page[i]
+            if _ITEM.match(ln):
+                continue
+            apart = (i + 1 >= len(page) or not page[i + 1].strip()) if i == edges(page)[0] \
+                else not page[i - 1].strip()
+            if apart and len(" ".join(ln.split())) <= 60 or masked.count(re.sub(r"\d+", "#", ln.strip())) > 1:
+                page[i] = ""
+    return "\n".join("\n".join(p) for p in pages)
 
 
 def _entry(filename: str, key: str, first: int, last: int, n: int, text: str,
