@@ -1042,9 +1042,10 @@ def _booktitle_parts(booktitle: str) -> dict[str, str]:
 def _name_before_title(piece: str) -> str:
     """The name that opens ``piece`` when a full stop ends it and a title follows ("E.
     Witten. Ultralight scalars as" -> "E. Witten"; "David A. Kosower. A Natural
-    Misalignment" -> "David A. Kosower"; "C.-I. Tan (2014)" -> "C.-I. Tan"), else "". The name must end in a family word
-    (not an initial) and a word must follow it (the title up to its first comma), no abbreviation
-    ("S. Pakvasa Phys. Lett. B" is a name and a journal)."""
+    Misalignment" -> "David A. Kosower"; "C.-I. Tan (2014)" -> "C.-I. Tan"), else "". The
+    name must end in a family word (not an initial) and a word must follow it (the title
+    up to its first comma), no abbreviation ("S. Pakvasa Phys. Lett. B" is a name and a
+    journal)."""
     year = re.match(r"(?P<lead>.+?)\s*\(\s*(?:1[89]|20)\d\d[a-z]?\s*\)", piece)
     if year and _looks_like_name(year.group("lead")):
         # apsrev4-2 without a title: "... and C.-I. Tan (2014) arXiv:1412.3443"
@@ -1054,6 +1055,9 @@ def _name_before_title(piece: str) -> str:
         title = piece[stop.end():].split()
         if not title:
             break
+        if len(title) == 1 and re.fullmatch(r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F-]*",
+                                            title[0]):
+            continue  # "Irina Ya. Aref'eva": "Ya." was an initial, the name goes on
         if not title[0].endswith(".") and re.search(r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F-]*"
                                                     r"[a-z\u00DF-\u024F]$", lead) \
                 and _looks_like_name(lead):
