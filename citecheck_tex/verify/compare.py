@@ -377,8 +377,12 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     # record: where the record's texkey ("Aushev:2008su") names him, or last (4.7% of
     # INSPIRE records with a texkey list their first author last, a rotated order);
     # the names before him are then not missing
+    # (when the record's first author has the texkey's name, the texkey is his: "S.
+    # Zhang" matched to a third author Zhang is not the first author J. Zhang)
+    texkey_is_first = bool(rec_keys) and rec_keys[0] in texkey_names
     texkey_first = next((j for i, j, _ in pairs if i == 0 and (
-        j == len(rec) - 1 or (rec_keys[j] and rec_keys[j] in texkey_names))), -1)
+        j == len(rec) - 1 or (rec_keys[j] and rec_keys[j] in texkey_names
+                              and (j == 0 or not texkey_is_first)))), -1)
     # a rotated list: the cited first author last in the record, the cited second and
     # third ones first and second ("Afonin, Baranov, Baranov, ..." for "Baranov,
     # Baranov, ..., Afonin"): the record is read in the paper's order. (Two authors
@@ -841,6 +845,11 @@ def _identity(t: float | None, a: float | None, first: bool | None, id_agree: in
     base = sum(v * w for v, w in parts) / sum(w for _, w in parts)
     if a is not None and a < 0.3:
         base = min(base, 0.35)  # identifiers/pubnote alone never vouch for other authors
+    if id_disagree and not id_agree and first is False:
+        # the citation's own identifier names another work and its first author is not
+        # the record's: a co-author's name alone does not make it this work ("S. Zhang,
+        # 2011, arXiv:1109.6936" is not J. Zhang, ..., S.-N. Zhang, arXiv:1108.0146)
+        base = min(base, 0.35)
     if a is None and not id_agree and (pub is None or pub_n < 3):
         base *= 0.7  # too little stated to be sure
     return base

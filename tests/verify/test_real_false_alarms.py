@@ -265,3 +265,36 @@ def test_journal_reference_behind_a_free_text_title_is_no_title_word() -> None:
     # another journal's name behind the title is still a title difference
     other = replace(entry, title=rec.title + ", and beyond 9")
     assert [d for d in compare(other, rec).discrepancies if d.field == "title"]
+
+
+
+#: INSPIRE's record 921631 (the shared dump, verbatim): J. Zhang, E.-W. Liang, S.-N.
+#: Zhang, J.-M. Bai, "Radiation Mechanisms and Physical Properties of GeV-TeV BL Lac
+#: Objects", arXiv:1108.0146.
+RECORD_921631 = '{"id": "921631", "metadata": {"$schema": "https://inspirehep.net/schemas/records/hep.json", "_collections": ["Literature"], "control_number": 921631, "titles": [{"title": "Radiation Mechanisms and Physical Properties of GeV-TeV BL Lac Objects"}], "authors": [{"full_name": "Zhang, Jin", "first_name": "Jin", "last_name": "Zhang"}, {"full_name": "Liang, En-Wei", "first_name": "En-Wei", "last_name": "Liang"}, {"full_name": "Zhang, Shuang-Nan", "first_name": "Shuang-Nan", "last_name": "Zhang"}, {"full_name": "Bai, Jin-Ming", "first_name": "Jin-Ming", "last_name": "Bai"}], "author_count": 4, "first_author": {"full_name": "Zhang, Jin", "first_name": "Jin", "last_name": "Zhang"}, "arxiv_eprints": [{"value": "1108.0146", "categories": ["hep-ph"]}], "publication_info": [{"journal_title": "Astrophys.J.", "journal_volume": "752", "page_start": "157", "year": 2012}], "texkeys": ["Zhang:2011sf"], "preprint_date": "2011-08", "earliest_date": "2011-08", "document_type": ["article"], "citeable": true, "core": true, "refereed": true}, "links": {"bibtex": "https://inspirehep.net/api/literature/921631?format=bibtex", "json": "https://inspirehep.net/api/literature/921631?format=json", "latex-eu": "https://inspirehep.net/api/literature/921631?format=latex-eu", "latex-us": "https://inspirehep.net/api/literature/921631?format=latex-us", "citations": "https://inspirehep.net/api/literature/?q=refersto%3Arecid%3A921631"}}'
+
+
+def test_a_co_author_alone_does_not_make_a_title_less_citation_another_work(
+        tmp_path: Path) -> None:
+    # real reference ref34601 of bench.accuracy.real_references (INSPIRE's reference
+    # list, refextract): "S. Zhang, 2011, arXiv:1109.6936" (a CMB paper not in the
+    # index) was matched to record 921631, where S.-N. Zhang is the third author and the
+    # e-print differs, and called MINOR ("real work found") once the matcher paired the
+    # cited name with the author whose initials agree (2026-12-02). Its own identifier
+    # names another work and its first author is not the record's: no real work found.
+    dump = tmp_path / "r.jsonl"
+    dump.write_text(RECORD_921631 + "\n", encoding="utf-8")
+    index = tmp_path / "i.sqlite"
+    with LocalIndex.open(index) as idx:
+        idx.add_file(dump)
+    entries, _ = parse_bib_text("@misc{z, author = {S. Zhang}, year = {2011}, "
+                                "eprint = {1109.6936}}\n", "z.bib")
+    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
+                       sources=("local",))
+    (verdict,) = check_entries(entries, settings)
+    assert verdict.label is Label.UNVERIFIED, (verdict.label, verdict.reason)
+    # the same citation with the record's own e-print is that work
+    entries, _ = parse_bib_text("@misc{z, author = {S. Zhang}, year = {2011}, "
+                                "eprint = {1108.0146}}\n", "z.bib")
+    (right,) = check_entries(entries, settings)
+    assert right.label is not Label.MAJOR and right.match is not None
