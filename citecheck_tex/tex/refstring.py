@@ -780,6 +780,8 @@ _BARE_NAME = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le)\s+)*"  #
 _BARE_RUN = re.compile(
     rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*(?:,?\s+and\s+{_BARE_NAME})?)"
     r"(?P<etal>,?\s*et\s*al\.?)?"
+    # iopart-num names the collaboration after the authors: "... and Wolf M (CMS) 2023"
+    r"(?:\s*\((?P<collab>[A-Z][\w\-/]*(?:\s[A-Z][\w\-/]*){0,2})\))?"
     # IOP: "2017 Title Journal vol page"; Vancouver: ". Title. Journal. 2017;95(4):043541."
     # (a dotted initial after the full stop is MNRAS's "Family A. B.", no Vancouver name)
     # (iopart-num prints no title: "Araz J Y and Spannowsky M 2026" may end at the year)

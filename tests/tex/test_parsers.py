@@ -202,3 +202,14 @@ def test_collaboration_year_and_repeated_authors(text: str, want: dict[str, str]
     from citecheck_tex.tex.refstring import parse_reference
 
     assert parse_reference(text) == want
+
+
+def test_iopart_collaboration_after_the_names() -> None:
+    # iopart-num prints INSPIRE's collaboration field after the authors: "... and Wolf M
+    # (CMS) 2023 Title" (real HEPML.bib entry Bein:2023ylt); the list had not been read
+    from citecheck_tex.tex.refstring import parse_reference
+
+    fields = parse_reference("Bein S, Connor P, Pedro K, Schleper P and Wolf M (CMS) 2023 "
+                             "Refining fast simulation using machine learning")
+    assert fields["author"].endswith("Wolf, M.") and fields["year"] == "2023"
+    assert fields["title"] == "Refining fast simulation using machine learning"
