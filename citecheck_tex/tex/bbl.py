@@ -16,7 +16,9 @@ from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import (
+    PAGE_RANGE,
     all_names,
+    dashes,
     listed_names,
     parse_issue,
     parse_reference,
@@ -434,9 +436,9 @@ def _proceedings(block: str) -> dict[str, str] | None:
     vm = re.search(r"\b(?:volume|vol\.)\s+([\w\-]+)", rest)
     if vm:
         out["volume"] = vm.group(1)
-    pm = re.search(r"\bpages?\s+(\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)", rest)  # "page 245.05"
+    pm = re.search(r"\bpages?\s+(" + PAGE_RANGE + ")", rest)  # "page 245.05"
     if pm:
-        out["pages"] = re.sub(r"\s*[-–]+\s*", "-", pm.group(1))
+        out["pages"] = dashes(pm.group(1))
     years = re.findall(r"(?<!\d)((?:1[89]|20)\d\d)(?!\d)", rest)
     if years:
         out["year"] = years[-1]
@@ -448,19 +450,19 @@ _ASTRO_IN = re.compile(r"(?:^|[\s,])(?P<year>(?:1[5-9]|20)\d\d)[a-z]?,\s+in\s+(?
 #: mnras.bst: "in Munari U., ed., Series Vol. 298, Booktitle. p. 199" (pages "pp 1--5")
 _MN_BOOK = re.compile(r"^(?:(?P<eds>.+?),\s+eds?\.?,\s+)?(?:(?P<series>[^.]+?)\s+Vol\.\s*"
                       r"(?P<volume>[\w\-]+),\s+)?(?P<booktitle>.+?)\.\s+(?:.*?,\s+)?"
-                      r"pp?\.?\s*(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)[\s,.]*$", re.S)
+                      r"pp?\.?\s*(?P<pages>" + PAGE_RANGE + r")[\s,.]*$", re.S)
 #: aasjournal.bst: "in Series, Vol. 298, Booktitle, ed. U. Munari, 199" (no editors in
 #: meeting abstracts: "in AAS/DPS Meeting Abstracts, Vol. 52, AAS/DPS Meeting Abstracts,
 #: 211.01")
 _AAS_BOOK = re.compile(r"^(?:(?P<series>[^,]+?),\s+Vol\.\s*(?P<volume>[\w\-]+),\s+)?"
                        r"(?P<booktitle>.+?)(?:,\s+eds?\.\s+.+?)?,\s+"
-                       r"(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)[\s,.]*$", re.S)
+                       r"(?P<pages>" + PAGE_RANGE + r")[\s,.]*$", re.S)
 
 
 #: aasjournal.bst of INSPIRE's proceedings: "in Booktitle, Vol. 6, 025004" (the volume
 #: and page of the journal that publishes them).
 _BOOK_VOL_PAGES = re.compile(r"^(?P<booktitle>.+?),\s+Vol\.\s*(?P<volume>[\w\-]+),\s+"
-                             r"(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?)[\s,.]*$", re.S)
+                             r"(?P<pages>" + PAGE_RANGE + r")[\s,.]*$", re.S)
 _TRAILING_IDS = re.compile(r"(?:[\s,]*(?:(?:doi:\s*)?10\.\d{4,9}/\S+|arXiv:\s*\S+|"
                            r"https?://\S+))+[\s,.]*$", re.I)
 
@@ -481,7 +483,7 @@ def _astro_proceedings(free: str) -> dict[str, str] | None:
     bm = _MN_BOOK.match(rest) or _BOOK_VOL_PAGES.match(rest) or _AAS_BOOK.match(rest)
     if bm is None:
         return None
-    out = {k: re.sub(r"\s*[-–]+\s*", "-", v) if k == "pages" else v.strip(" ,.")
+    out = {k: dashes(v) if k == "pages" else v.strip(" ,.")
            for k, v in bm.groupdict().items() if v and k != "eds"}
     out["year"] = m.group("year")
     return out

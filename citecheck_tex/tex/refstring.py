@@ -431,7 +431,11 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
     return None
 
 
-def _dashes(pages: str) -> str:
+#: A page or a page range of a proceedings venue, AAS abstracts' "245.05" included.
+PAGE_RANGE = r"\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?"
+
+
+def dashes(pages: str) -> str:
     """A page range with one plain hyphen: "677 – 681" -> "677-681"."""
     return re.sub(r"\s*[-–]+\s*", "-", pages)
 
@@ -448,7 +452,7 @@ def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] 
             return None
         journal = text[jstart:m.start()].strip(" ,;:")
         fields = {"journal": journal, "volume": m.group("volume"),
-                  "pages": _dashes(m.group("pages"))}
+                  "pages": dashes(m.group("pages"))}
         year = m.group("year1") or m.group("year2")
         if year:
             fields["year"] = year
@@ -458,7 +462,7 @@ def _find_journal_ref(text: str, start: int) -> tuple[int, int, dict[str, str]] 
             # ACS "Phys. Rev. D 2017, 95, 043541", RSC "Phys. Lett. B, 2016, 753, 677":
             # the year comes first (read as volume 2017, pages 95: a false MINOR)
             fields = {"journal": journal, "year": fields["volume"], "volume": fields["pages"],
-                      "pages": _dashes(after.group("pages"))}
+                      "pages": dashes(after.group("pages"))}
             end = after.end()
         return jstart, end, fields
     return None
@@ -727,7 +731,7 @@ def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] |
                 and re.search(r"[A-Za-z]{2}", cand["journal"]) \
                 and not _is_initialled_name(cand["journal"]):
             return cand.start(), {"journal": cand["journal"].strip(" ,"),
-                                  "volume": cand["volume"], "pages": _dashes(cand["pages"])}
+                                  "volume": cand["volume"], "pages": dashes(cand["pages"])}
     return None
 
 
@@ -755,7 +759,7 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     elif not tail[:1].isupper():
         return None
     aas = _AAS_VENUE.match(tail) if ym else None
-    venue = (0, {k: _dashes(v) for k, v in aas.groupdict().items()}) if aas else \
+    venue = (0, {k: dashes(v) for k, v in aas.groupdict().items()}) if aas else \
         _venue_in(tail)
     quotes = " ,.;:'`\"\u2018\u2019\u201c\u201d"  # (harvard.sty quotes the title: `...')
     if venue is not None:
@@ -877,7 +881,7 @@ def _iop_unpublished(tail: str, out: dict[str, str]) -> str:
     read as one long title (a false title MINOR)."""
     iv = _IOP_VOL_PAGE.search(tail)
     if iv:
-        out["volume"], out["pages"] = iv.group("volume"), _dashes(iv.group("pages"))
+        out["volume"], out["pages"] = iv.group("volume"), dashes(iv.group("pages"))
         tail = tail[:iv.start()]
     q = re.fullmatch(r"(?P<title>.*?)\s*\u201c(?P<quoted>[^\u201d]{4,})\u201d[\s,.]*(?P<rest>.*)", tail)
     if q is None:
@@ -1015,7 +1019,7 @@ _COLLABORATION_YEAR = re.compile(
 _IN_PROCEEDINGS = re.compile(
     r",\s*(?:in:\s+(?P<booktitle>.{4,}?)|(?=Vol\.))(?:,?\s*Vol\.\s*(?P<volume>[\w\-]+))?"
     r"(?:,\s*(?:[A-Z][a-z]+\.?\s+)?(?P<year>(?:1[89]|20)\d\d))"
-    r"(?:,\s*pp?\.\s*(?P<pages>\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?))?[\s.,;]*$")
+    r"(?:,\s*pp?\.\s*(?P<pages>" + PAGE_RANGE + r"))?[\s.,;]*$")
 
 
 #: elsarticle's booktitle with its editors and series: "F. V. Prochazka, R. H. Tucker
@@ -1091,7 +1095,7 @@ def _parse(text: str) -> dict[str, str]:
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
     book = _IN_PROCEEDINGS.search(rest)
     if book:  # elsarticle "..., Title, in: Booktitle, Vol. 141, 2026, p. 630."
-        out.update({k: _dashes(v).strip(" ,") for k, v in book.groupdict().items() if v})
+        out.update({k: dashes(v).strip(" ,") for k, v in book.groupdict().items() if v})
         out.update(_booktitle_parts(out.get("booktitle", "")))
         rest = rest[:book.start()]
     rest = _venue_forms(rest)
@@ -1102,7 +1106,7 @@ def _parse(text: str) -> dict[str, str]:
         rest = cy.group("rest")
         aas = _AAS_VENUE.match(rest)
         if aas:  # "PoS, ICHEP2024, 992"
-            out.update({k: _dashes(v) for k, v in aas.groupdict().items()})
+            out.update({k: dashes(v) for k, v in aas.groupdict().items()})
             return out
         if not rest.strip(" ,.;"):
             return out
@@ -1134,14 +1138,14 @@ def _parse(text: str) -> dict[str, str]:
                 out["title"] = f"{out['title']}. {between}"
         elif (apa_venue := _APA_VENUE.match(tail)) is not None:
             # "Physical Review D, 95(4), 043541.": the journal ends at a comma
-            out.update({k: _dashes(v).strip()
+            out.update({k: dashes(v).strip()
                         for k, v in apa_venue.groupdict().items() if v})
         else:
             jm2 = _JOURNAL_REF.search(tail)
             if jm2:
                 out["journal"] = jm2.group("journal").strip().rstrip(",")
                 out["volume"] = jm2.group("volume")
-                out["pages"] = _dashes(jm2.group("pages"))
+                out["pages"] = dashes(jm2.group("pages"))
         return out
     fi = _family_initials(rest) or _family_bare_initials(rest, vancouver)
     if fi is not None:
@@ -1183,7 +1187,7 @@ def _parse(text: str) -> dict[str, str]:
         out.update(found[2])
     elif comma_venue:
         jspan = (comma_venue.start("journal"), comma_venue.end())
-        out.update({k: _dashes(v).strip()
+        out.update({k: dashes(v).strip()
                     for k, v in comma_venue.groupdict().items() if v})
     else:
         for cand in _JOURNAL_REF.finditer(rest, search_from):
@@ -1196,7 +1200,7 @@ def _parse(text: str) -> dict[str, str]:
                 jspan = cand.span()
                 out["journal"] = journal.rstrip(",")
                 out["volume"] = cand.group("volume")
-                out["pages"] = _dashes(cand.group("pages"))
+                out["pages"] = dashes(cand.group("pages"))
                 year = cand.group("year1") or cand.group("year2")
                 if year:
                     out["year"] = year
@@ -1207,7 +1211,7 @@ def _parse(text: str) -> dict[str, str]:
             av = _ABBREV_COMMA_VENUE.search(rest, search_from)
             if av:
                 jspan = (av.start("journal"), av.end())
-                out.update({k: _dashes(v).strip() for k, v in av.groupdict().items()})
+                out.update({k: dashes(v).strip() for k, v in av.groupdict().items()})
     if "year" not in out:
         # a page number is no year ("Phys. Rev. Lett., 78, 1861")
         unpaged = rest[:jspan[0]] + " " + rest[jspan[1]:] if jspan else rest
