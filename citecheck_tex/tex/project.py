@@ -533,10 +533,20 @@ def _load_tex(main: Path, *, input_: Path, project_root: Path | None = None) -> 
                 "(\"Repeated entry\"), biber for two", key=e.key, file=e.file, line=e.line,
                 level="warning"))
     used: set[str] = set()
+    unreadable = {p.key.lower(): p for p in bib_problems if p.code == "parse-error" and p.key}
     for key, site in cited.items():
         entry = by_key.get(key) or by_lower.get(key.lower())
         if entry is None:
             count = sum(1 for s in st.sites if s.key == key)
+            broken = unreadable.get(key.lower())
+            if broken is not None:  # defined, but its entry could not be read
+                problems.append(Problem(
+                    "undefined-key", f"{key!r} is cited ({count} time"
+                    f"{'s' if count != 1 else ''}) but its entry at {broken.file}:"
+                    f"{broken.line} could not be read (see the parse error there)", key=key,
+                    file=site.file if site else build_file.get(key, ""),
+                    line=site.line if site else 0))
+                continue
             if site is None and key in build_file:  # cited by the build file alone
                 problems.append(Problem("undefined-key", f"{key!r} is cited in the build "
                                         f"file {build_file[key]} (not in the source files) "

@@ -213,3 +213,20 @@ def test_iopart_collaboration_after_the_names() -> None:
                              "Refining fast simulation using machine learning")
     assert fields["author"].endswith("Wolf, M.") and fields["year"] == "2023"
     assert fields["title"] == "Refining fast simulation using machine learning"
+
+
+def test_a_cited_key_whose_entry_is_malformed_points_at_the_entry(tmp_path: Path) -> None:
+    # a missing closing brace: the entry is unreadable, not absent; the cited key's
+    # problem says where it is instead of "defined in no bibliography"
+    (tmp_path / "refs.bib").write_text(
+        "@article{good, author = {A. Author}, title = {T}, year = {2000}}\n\n"
+        "@article{Broken, author = {B. Author},\n  title = {Unclosed},\n", encoding="utf-8")
+    (tmp_path / "p.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n\\cite{good}\n\\cite{broken}\n"
+        "\\cite{absent}\n\\bibliography{refs}\n\\end{document}\n", encoding="utf-8")
+    problems = {p.key: p for p in load_project(tmp_path / "p.tex").problems
+                if p.code == "undefined-key"}
+    assert set(problems) == {"broken", "absent"}
+    assert "its entry at refs.bib:3 could not be read" in problems["broken"].message
+    assert (problems["broken"].file, problems["broken"].line) == ("p.tex", 4)
+    assert "defined in no bibliography" in problems["absent"].message
