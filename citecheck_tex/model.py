@@ -118,6 +118,11 @@ class VerdictCode(enum.Enum):
     UNSETTLED_INTERRUPTED = ("unsettled-interrupted", Label.UNVERIFIED,
                              "The run was interrupted (Ctrl-C) before every source that could "
                              "settle the reference was asked: the report is partial.")
+    GREY_LITERATURE = ("grey-literature", Label.UNVERIFIED,
+                       "Would be MAJOR, but the citation is of a kind scholarly sources list "
+                       "only in part (a technical report, a thesis, an unpublished or "
+                       "submitted work, a private communication): finding no record of it "
+                       "is no evidence it does not exist.")
     PROPOSED_UNCONFIRMED = ("proposed-unconfirmed", Label.UNVERIFIED,
                             "Only the LLM web search proposes a work that fits; no "
                             "authoritative record confirms it.")

@@ -214,6 +214,13 @@ def _too_few_sources(v: Verdict, advice: bool) -> str:
     return f"{was} {tail}" if was else tail
 
 
+def _grey_literature(v: Verdict, advice: bool) -> str:
+    kind = v.facts.get("kind", "document")
+    head = (f"No scholarly source lists this {kind}, but they list few of its kind: "
+            "not called fabricated; check it by hand")
+    return head + (" (or accept it with `citecheck-tex ignore`)." if advice else ".")
+
+
 def _unsettled(v: Verdict, advice: bool) -> str:
     why = (f"the run's deadline ({v.facts.get('deadline_s', '?')} s) passed"
            if v.code.value == "unsettled-deadline" else "the run was interrupted")
@@ -297,6 +304,7 @@ _RENDER: dict[str, Callable[[Verdict, bool], str]] = {
     "poor-parse": _poor_parse,
     "unreliable-parse": _unreliable_parse,
     "too-few-sources": _too_few_sources,
+    "grey-literature": _grey_literature,
     "unsettled-deadline": _unsettled,
     "unsettled-interrupted": _unsettled,
     "proposed-unconfirmed": _proposed,

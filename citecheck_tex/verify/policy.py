@@ -147,6 +147,89 @@ def is_web_like(entry: Entry) -> bool:
                 and not _SCHOLARLY_HOSTS.search(url))
 
 
+#: Entry types of works the scholarly sources index only in part (an institution's
+#: report, a thesis, a manuscript): not finding one is no evidence it does not exist.
+_GREY_TYPES = {
+    "techreport": "technical report", "report": "report", "unpublished": "unpublished work",
+    "phdthesis": "thesis", "mastersthesis": "thesis", "thesis": "thesis",
+    "booklet": "booklet", "letter": "letter",
+}
+#: The entry types of BibTeX and biblatex (and the aliases biber knows): any other type
+#: (``@LiveLink``, ``@Other``) is a document class of its own, indexed nowhere.
+_STANDARD_TYPES = frozenset((
+    "article", "book", "booklet", "conference", "inbook", "incollection", "inproceedings",
+    "manual", "mastersthesis", "misc", "phdthesis", "proceedings", "techreport",
+    "unpublished", "mvbook", "bookinbook", "suppbook", "collection", "mvcollection",
+    "suppcollection", "dataset", "online", "patent", "periodical", "suppperiodical",
+    "mvproceedings", "reference", "mvreference", "inreference", "report", "set",
+    "software", "thesis", "xdata", "artwork", "audio", "bibnote", "commentary", "image",
+    "jurisdiction", "legislation", "legal", "letter", "movie", "music", "performance",
+    "review", "standard", "video", "electronic", "www", "webpage", "preprint", "data",
+    "codefragment", "repository", "customa", "customb", "customc", "customd", "custome",
+    "customf", "",
+))
+#: What a reference says of a work that is not (yet) in the literature: a private
+#: communication, a work in preparation or submitted, a thesis, a technical report.
+_GREY_NOTE = re.compile(
+    r"\b(?:(?P<comm>(?:private|personal)\s+comm\w*|priv\.\s*comm\b)"
+    r"|(?P<prep>in\s+prep(?:aration\b|\.)|inpreparation\b)"
+    r"|(?P<unpub>unpublished\b|forthcoming\b|submitted\b|to\s+(?:be\s+published|appear)\b"
+    r"|in\s+press\b|inpress\b)"
+    r"|(?P<thesis>thesis\b|theses\b|dissertation\b|habilitation\b)"
+    r"|(?P<report>tech(?:nical|\.)\s*(?:rep(?:ort)?|note|memo)\b|internal\s+(?:note|report|memo)\b"
+    r"|lecture\s+notes\b(?!\s+in\b)|white\s*paper\b))",  # (not Springer's "Lecture Notes in")
+    re.IGNORECASE)
+_GREY_KINDS = {"comm": "private communication", "prep": "work in preparation",
+               "unpub": "work not yet published", "thesis": "thesis",
+               "report": "technical report"}
+#: Fields where an entry says what kind of document it is (biblatex ``pubstate``:
+#: ``inpreparation``, ``submitted``, ``forthcoming``, ``inpress``).
+_GREY_FIELDS = ("note", "howpublished", "type", "addendum", "pubstate", "journal")
+
+
+def grey_kind(entry: Entry) -> str | None:
+    """The kind of document ``entry`` cites when scholarly sources list few of its kind
+    ("thesis", "technical report", "private communication", "document (@livelink)"),
+    or None for a journal article, a paper, a book or a preprint.
+
+    An ESA technical note, a CCSDS Blue Book, a 1998 thesis of a Swiss university or a
+    colleague's "in preparation" is in none of Crossref, OpenAlex, INSPIRE, Semantic
+    Scholar or DBLP, so finding no record of it is no evidence of fabrication. An entry
+    with a DOI or an arXiv id is checked at that identifier as any other.
+    """
+    if entry.doi or entry.arxiv:
+        return None
+    etype = entry.entry_type.lower()
+    if etype in _GREY_TYPES:
+        return _GREY_TYPES[etype]
+    if etype not in _STANDARD_TYPES:
+        return f"document (@{etype})"
+    if etype == "misc" and entry.get("school"):
+        return "thesis"
+    if etype == "misc" and entry.get("institution"):
+        return "technical report"
+    said = " ".join(entry.get(f) for f in _GREY_FIELDS)
+    if entry.raw_text:  # a .bbl or list item: what it says besides the title
+        said += " " + (entry.raw_text.replace(entry.title, " ") if entry.title
+                       else entry.raw_text)
+    m = _GREY_NOTE.search(said)
+    if m is not None and m.lastgroup:
+        return _GREY_KINDS[m.lastgroup]
+    # a free-text title that swallowed the note ("Ph.D. thesis, University of Geneva",
+    # "Unpublished lecture notes", "..., Blue Book, Tech. Rep. CCSDS 301.0-B-3"): a cue
+    # that opens the title or follows a comma or period (not "The thesis of ...")
+    for m in _GREY_NOTE.finditer(entry.title):
+        before = _DEGREE_END.sub("", entry.title[:m.start()]).rstrip()
+        if m.lastgroup and (not before or before[-1] in ",.;:("):
+            return _GREY_KINDS[m.lastgroup]
+    return None
+
+
+#: A degree before "thesis" ("Ph.D.", "PhD", "Master's", "Diploma"), at the end of a text.
+_DEGREE_END = re.compile(r"(?:ph\.?\s?d\.?|doctoral|master'?s?|diploma|bachelor'?s?|"
+                         r"m\.?\s?sc\.?|b\.?\s?sc\.?|d\.?\s?phil\.?)\s*$", re.IGNORECASE)
+
+
 def skip_reason(entry: Entry) -> str | None:
     """Why ``entry`` is not a scholarly work to verify, or None when it is one.
 
@@ -169,6 +252,9 @@ def skip_reason(entry: Entry) -> str | None:
         return "a technical standard"
     if not has_id and url and _SOFTWARE_HOSTS.search(url) and not entry.venue:
         return "software or dataset (repository URL, no DOI or arXiv id)"
+    if not has_id and not entry.title and grey_kind(entry) in (
+            "private communication", "work in preparation"):
+        return f"a {grey_kind(entry)}: nothing published to check"
     if etype in ("misc", "") or entry.origin.value == "text":
         if not has_id and not entry.venue:
             if url and not entry.title and not entry.authors:
@@ -592,7 +678,19 @@ def decide(entry: Entry, answers: Sequence[Answer], settings: Settings,
                        code=VerdictCode.UNRELIABLE_PARSE,
                        facts={**verdict.facts, "issue": entry.parse_issue,
                               "was": verdict.code.value})
+    if verdict.code in _ABSENCE_CODES:
+        kind = grey_kind(entry)
+        if kind is not None:
+            return replace(verdict, label=Label.UNVERIFIED, confidence=0.0, suggested=None,
+                           match=None, code=VerdictCode.GREY_LITERATURE,
+                           facts={**verdict.facts, "kind": kind, "was": verdict.code.value})
     return verdict
+
+
+#: MAJOR verdicts that rest on the absence of a fitting record (not on a record that
+#: identifies the work and contradicts the citation): no evidence for a grey document.
+_ABSENCE_CODES = frozenset((VerdictCode.NO_RECORD, VerdictCode.NO_MATCH,
+                            VerdictCode.AMBIGUOUS_NO_MATCH))
 
 
 def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings,
