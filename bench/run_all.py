@@ -22,6 +22,7 @@ MODULES = (
     "bench.accuracy.bst_styles",  # real bibtex with every TeX Live style (skipped without it)
     "bench.accuracy.biber_styles",  # real biber with common biblatex styles (skipped without it)
     "bench.accuracy.pdf_paste",  # reference lists pasted from real PDFs (pdflatex, pdftotext)
+    "bench.accuracy.grey_literature",  # grey documents in real bibliographies, and the cost
     "bench.accuracy.real_judged",
     "bench.accuracy.self_check",
     "bench.accuracy.online_vs_offline",
