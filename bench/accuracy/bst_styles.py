@@ -23,8 +23,10 @@ Per style:
   to decide: never a false flag, but a miss).
 
 Part two, the real corpus (skipped with ``--no-corpus``): the shared corpus's
-``HEPML.bib`` (2,423 INSPIRE-HEP exports) and ``lsst_refs_ads.bib`` (448 NASA ADS
-exports) typeset by the common physics and astronomy styles, each ``.bbl`` checked
+``HEPML.bib`` (2,423 INSPIRE-HEP exports), ``lsst_refs_ads.bib`` (448 NASA ADS
+exports) and ``lsst_refs.bib`` (239 hand-written entries: ESA and Gaia technical notes,
+standards, software, theses, articles) typeset by the common physics and astronomy
+styles, each ``.bbl`` checked
 against an index built from its own ``.bib``: every entry that is EXACT when the
 ``.bib`` itself is checked must stay EXACT from the ``.bbl`` (any MINOR/MAJOR is a false
 flag of the ``.bbl`` reader).
@@ -308,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip the real corpus .bib files")
     ap.add_argument("--corpus", action="store_true", default=True,
                     help="(the default) also typeset the real corpus .bib files (HEPML.bib, "
-                         "lsst_refs_ads.bib) with the common styles")
+                         "lsst_refs_ads.bib, lsst_refs.bib) with the common styles")
     ap.add_argument("--examples", type=int, default=0, metavar="N",
                     help="with --corpus: list N false flags per style")
     args = ap.parse_args(argv)
@@ -325,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.corpus:
         from bench.paths import CORPUS
 
-        bibs = [CORPUS / "bib" / "HEPML.bib", CORPUS / "bib" / "lsst_refs_ads.bib"]
+        bibs = [CORPUS / "bib" / name
+                for name in ("HEPML.bib", "lsst_refs_ads.bib", "lsst_refs.bib")]
         have = [st for st in CORPUS_STYLES if st in set(all_styles())]
         cs = corpus_run(have, bibs)
         print(f"\n## Real .bib files typeset by {len(have)} common styles, each .bbl checked "

@@ -230,7 +230,12 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     raw[k] = parsed[k]
     else:
         blocks = [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]
-        if len(blocks) >= 3 or (len(blocks) == 2 and _names_block(blocks[0])):
+        two = _two_blocks(blocks) if len(blocks) == 2 else ""
+        if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
+            decoded = parse_reference(latex_to_unicode(blocks[1]))
+            decoded.pop("author", None)
+            decoded["title"] = without_type_mark(latex_to_unicode(blocks[0]).strip().rstrip(".,"))
+        elif len(blocks) >= 3 or two == "names":
             # natbib/plain layout: authors. title. venue.
             title = latex_to_unicode(blocks[1]).strip()
             venue_text = latex_to_unicode(" ".join(blocks[2:]))
@@ -240,6 +245,12 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded_year = lead.group("year")
             else:
                 decoded_year = ""
+            if len(blocks) > 2 and not re.search(r"(?:1[89]|20)\d\d", venue_text):
+                # plain's @misc: "Title, 2006. \newblock CU6 Workshop2." (the date ends
+                # the title's block when the entry has no howpublished)
+                dm = _TRAILING_DATE.search(title)
+                if dm:
+                    title, decoded_year = title[:dm.start()], dm.group("year")
             if len(blocks) == 2:
                 # a @misc or an article without a journal: "Authors. \newblock Title, 2013."
                 # (the names and the title had been read as one: a false MINOR), or a
@@ -390,7 +401,8 @@ def _quote_title(body: str) -> str:
 
 
 #: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".
-_TRAILING_DATE = re.compile(r"[,;]\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?"  # vancouver: "; 2013."
+_TRAILING_DATE = re.compile(r"[,;]\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
+                            r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".
 _LEADING_YEAR = re.compile(r"^\(\s*(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)\s*")
@@ -508,6 +520,32 @@ def _braced_back(authors: str) -> str:
     return re.sub(rf"[^\s,{_JOINER}]+(?:{_JOINER}[^\s,{_JOINER}]+)+",
                   lambda m: "{" + m.group(0).replace(_JOINER, " ") + "}",
                   authors).replace(_JOINER, " ")
+
+
+def _two_blocks(blocks: list[str]) -> str:
+    """What the first of a plain item's two blocks is: "names" (persons, or an
+    organisation: "{ESA Publications Division}. \newblock Project Organisation, April
+    2000.", "Computer~Security Division. \newblock Publication 200, ..., mar 2006."),
+    "title" (an item without author: "Title. \newblock {\em Long Range Planning},
+    2024.") or "" (neither: the item is read as free text)."""
+    if _names_block(blocks[0]):
+        return "names"
+    first = latex_to_unicode(blocks[0]).strip().rstrip(".")
+    second = latex_to_unicode(blocks[1]).strip()
+    if len(first.split()) < 2 or re.search(r"\d", first) \
+            or re.search(r",\s*(?:editors?|eds?\.?)$", first):  # "C. Turon, ..., editors."
+        return ""
+    if len(first.split()) <= 8 and not re.search(r"[.:;,]\s", first) \
+            and _TRAILING_DATE.search(second) and not parse_reference(second).get("journal"):
+        return "names"  # an organisation, then the title and its date
+    if _EM_VENUE.match(blocks[1]) and "author" not in parse_reference(f"{first}.") \
+            and not re.search(r"\b[A-Z]\.(?:~|\s|-)", blocks[0]):
+        return "title"  # (not "Hui, L., ...: Title." nor "Stanley~J. Brodsky, ...")
+    return ""
+
+
+#: A block that opens with an italic venue ("{\em Long Range Planning}, 2024.").
+_EM_VENUE = re.compile(r"\s*(?:\{\\(?:em|it)\b|\\(?:emph|textit)\s*\{)")
 
 
 def _names_block(block: str) -> bool:
