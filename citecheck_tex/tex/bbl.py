@@ -245,7 +245,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded_year = lead.group("year")
             else:
                 decoded_year = ""
-            if len(blocks) > 2 and not re.search(r"(?:1[89]|20)\d\d", venue_text):
+            if len(blocks) > 2 and not re.search(r"(?:1[89]|20)\d\d",
+                                                 _LINKS.sub(" ", venue_text)):
                 # plain's @misc: "Title, 2006. \newblock CU6 Workshop2." (the date ends
                 # the title's block when the entry has no howpublished)
                 dm = _TRAILING_DATE.search(title)
@@ -520,6 +521,11 @@ def _braced_back(authors: str) -> str:
     return re.sub(rf"[^\s,{_JOINER}]+(?:{_JOINER}[^\s,{_JOINER}]+)+",
                   lambda m: "{" + m.group(0).replace(_JOINER, " ") + "}",
                   authors).replace(_JOINER, " ")
+
+
+#: A link of a venue block ("URL https://web.archive.org/web/2009..."): its digits are
+#: no date.
+_LINKS = re.compile(r"(?:\bURL\s+)?\b(?:https?://|www\.|doi:)\S+", re.IGNORECASE)
 
 
 def _two_blocks(blocks: list[str]) -> str:

@@ -39,6 +39,14 @@ ITEMS = {
     "WS2CU6:extraction": ("\\bibitem{WS2CU6:extraction}\nM.~Cropper and S.R. Rosen.\n"
                           "\\newblock Spectra extraction, 2006.\n\\newblock {CU6 W}orkshop2.\n",
                           {"title": "Spectra extraction", "year": "2006"}),
+    # plainnat: @misc{DeWitt:2008:MapReduce, ..., month = "January", year = "2008", url =
+    # ...} (the link's "2009" is no date of the item)
+    "DeWitt:2008:MapReduce": (
+        "\\bibitem[DeWitt(2008{\\natexlab{a}})]{DeWitt:2008:MapReduce}\nDavid DeWitt.\n"
+        "\\newblock {MapReduce: A major step backwards}, January 2008{\\natexlab{a}}.\n"
+        "\\newblock URL\n  \\url{https://web.archive.org/web/20090327050223/http://www."
+        "databasecolumn.com/2008/01/mapreduce-a-major-step-back.html}.\n",
+        {"title": "MapReduce: A major step backwards", "year": "2008"}),
 }
 
 
