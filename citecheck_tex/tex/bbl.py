@@ -530,9 +530,9 @@ _LINKS = re.compile(r"(?:\bURL\s+)?\b(?:https?://|www\.|doi:)\S+", re.IGNORECASE
 
 def _two_blocks(blocks: list[str]) -> str:
     """What the first of a plain item's two blocks is: "names" (persons, or an
-    organisation: "{ESA Publications Division}. \newblock Project Organisation, April
-    2000.", "Computer~Security Division. \newblock Publication 200, ..., mar 2006."),
-    "title" (an item without author: "Title. \newblock {\em Long Range Planning},
+    organisation: "{ESA Publications Division}. \\newblock Project Organisation, April
+    2000.", "Computer~Security Division. \\newblock Publication 200, ..., mar 2006."),
+    "title" (an item without author: "Title. \\newblock {\\em Long Range Planning},
     2024.") or "" (neither: the item is read as free text)."""
     if _names_block(blocks[0]):
         return "names"
