@@ -94,7 +94,8 @@ class VerdictCode(enum.Enum):
                      "A source that could have held the work could not be consulted (network "
                      "error, rate limit), and the others do not settle the reference.")
     NO_SOURCE = ("no-source", Label.UNVERIFIED,
-                 "No source could be consulted (offline with no local record).")
+                 "No source could be consulted (offline with no local record, or the "
+                 "reference gives nothing to look it up by).")
     INDEX_ONLY = ("index-only", Label.UNVERIFIED,
                   "Only the local index was consulted and it is not declared complete: it "
                   "holds no record that fits, which is no evidence. Re-run online.")

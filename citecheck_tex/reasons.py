@@ -162,6 +162,8 @@ def _source_failed(v: Verdict, advice: bool) -> str:
 
 
 def _no_source(v: Verdict, advice: bool) -> str:
+    if v.facts.get("why"):  # online: nothing could be asked
+        return f"No source could be consulted: {v.facts['why']}."
     return "No source could be consulted (offline with no local record)."
 
 

@@ -11,11 +11,12 @@ import contextlib
 import logging
 import os
 import shutil
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import IO, TYPE_CHECKING, TextIO
 from urllib.parse import urlsplit
 
-from citecheck_tex.model import Label, Verdict
+from citecheck_tex.model import Label, Verdict, VerdictCode
 from citecheck_tex.report.base import (
     INDEX_ONLY_ADVICE,
     LABEL_ORDER,
@@ -186,7 +187,10 @@ def render_terminal(
     # a failing source: one line per source (in Problems), not one per reference
     failed_only = [] if verbose else [v for v in verdicts if _source_failed(v)]
     failed_only = failed_only if len(failed_only) > 1 else []
-    verdicts = [v for v in verdicts if v not in failed_only]
+    # grey literature no source lists (an ESA bibliography has dozens): one count by kind
+    grey = [] if verbose else [v for v in verdicts if v.code is VerdictCode.GREY_LITERATURE]
+    grey = grey if len(grey) > 1 else []
+    verdicts = [v for v in verdicts if v not in failed_only and v not in grey]
     lines: list[str] = []
     if not quiet:
         mode = "offline" if result.offline else "online"
@@ -197,15 +201,18 @@ def render_terminal(
     loc_w = min(max((len(location(v.entry.file, v.entry.line)) for v in verdicts), default=0), 40)
     for v in verdicts:
         lines.extend(_row(v, paint, key_w, loc_w, verbose))
-    collapsed = [(lab, summary[lab.value]) for lab in LABEL_ORDER
+    collapsed = [f"{summary[lab.value]} {lab.value}" for lab in LABEL_ORDER
                  if lab not in listed_labels and summary[lab.value]]
+    if grey:
+        kinds = Counter(v.facts.get("kind", "document") for v in grey)
+        collapsed.insert(0, f"{len(grey)} UNVERIFIED grey literature no scholarly source "
+                         "lists (" + ", ".join(f"{k} {n}" for k, n in kinds.most_common())
+                         + "; --verbose lists them)")
     if failed_only:
-        collapsed.insert(0, (Label.UNVERIFIED, len(failed_only)))
+        collapsed.insert(0, f"{len(failed_only)} UNVERIFIED because a source failed (see "
+                         "Problems; --verbose lists them)")
     if collapsed and not quiet:
-        lines.append(paint("dim", "+ " + ", ".join(
-            f"{n} {lab.value}" + (" because a source failed (see Problems; --verbose lists "
-                                  "them)" if i == 0 and failed_only else "")
-            for i, (lab, n) in enumerate(collapsed))))
+        lines.append(paint("dim", "+ " + ", ".join(collapsed)))
     if result.problems and not quiet:
         lines.extend(_problem_lines(result, paint, verbose))
     counts = " · ".join(paint(lab.value, f"{summary[lab.value]} {lab.value}")

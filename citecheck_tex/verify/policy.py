@@ -253,7 +253,7 @@ def skip_reason(entry: Entry) -> str | None:
     if not has_id and url and _SOFTWARE_HOSTS.search(url) and not entry.venue:
         return "software or dataset (repository URL, no DOI or arXiv id)"
     if not has_id and not entry.title and grey_kind(entry) in (
-            "private communication", "work in preparation"):
+            "private communication", "work in preparation", "work not yet published"):
         return f"a {grey_kind(entry)}: nothing published to check"
     if etype in ("misc", "") or entry.origin.value == "text":
         if not has_id and not entry.venue:
@@ -721,8 +721,9 @@ def _decide(entry: Entry, answers: Sequence[Answer], settings: Settings,
     if not comps:
         if failed:
             return unverified(VerdictCode.SOURCE_FAILED, sources=failed_names)
-        if not asked:
-            return unverified(VerdictCode.NO_SOURCE)
+        if not asked:  # offline without a record, or nothing to look the entry up by
+            return unverified(VerdictCode.NO_SOURCE, **({} if answers else {
+                "why": "it gives no title, identifier or journal reference to look it up by"}))
         if index_only:
             return Verdict(entry, Label.UNVERIFIED, 0.0, 0.0, VerdictCode.INDEX_ONLY,
                            attempts=attempts, index_only=True)

@@ -166,3 +166,35 @@ def test_free_text_grey_references_online() -> None:
     for key in ("2", "3", "5"):
         assert got[key].code is VerdictCode.GREY_LITERATURE, (key, got[key].reason)
     assert got["8"].label is Label.MAJOR
+
+
+def test_the_terminal_counts_grey_literature_by_kind_instead_of_a_line_each() -> None:
+    from dataclasses import replace
+
+    from citecheck_tex.report.terminal import render_terminal
+    from tests.report.factories import run_result
+
+    base = run_result()
+    kinds = ("technical report", "technical report", "thesis")
+    vs = tuple(replace(v, label=Label.UNVERIFIED, discrepancies=(), suggested=None,
+                       match=None, code=VerdictCode.GREY_LITERATURE,
+                       facts={"kind": kind, "was": "no-record"})
+               for v, kind in zip(base.verdicts, kinds, strict=False))
+    res = replace(base, verdicts=vs)
+    out = render_terminal(res, color=False)
+    assert ("3 UNVERIFIED grey literature no scholarly source lists (technical report 2, "
+            "thesis 1; --verbose lists them)") in out
+    assert "check it by hand" not in out
+    assert render_terminal(res, color=False, verbose=True).count("check it by hand") == 3
+
+
+def test_online_an_entry_with_nothing_to_look_up_by_says_so() -> None:
+    """lsst_refs.bib's 'gaia:elevreductcalc' (author and a note, no title): online it had
+    said "offline with no local record"."""
+    (entry,), _ = parse_bib_text("@misc{gaia:elevreductcalc, author = {Lammers, U.},\n"
+                                 "  note = {see also the ground station visibility page}}",
+                                 "refs.bib")
+    got = _check([entry])["gaia:elevreductcalc"]
+    assert got.code is VerdictCode.NO_SOURCE
+    assert "look it up by" in got.reason
+    assert "offline" not in got.reason
