@@ -30,6 +30,8 @@ logger = logging.getLogger(__name__)
 
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z@])\s*")
 _BIBINFO = re.compile(r"\\bibinfo\s*\{(\w+)\}\s*")
+#: revtex's link on a title ("\\href {https://mariadb.com/} {\\bibinfo {title} ...").
+_HREF_TITLE_URL = re.compile(r"\\href\s*\{\s*(https?://[^}\s]+)\s*\}\s*\{\s*\\bibinfo\s*\{title\}")
 _HREF_DOI = re.compile(r"\\(?:href|url)\s*\{\s*(?:https?://)?(?:dx\.)?doi\.org/([^}\s]+)\}", re.I)
 #: An arXiv link (JHEP.bst writes an arXiv-only reference as \href{https://arxiv.org/abs/
 #: ID}{{\ttfamily ID}}, with no "arXiv:" and no brackets: the id was never read).
@@ -206,14 +208,18 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     am = _HREF_ARXIV.search(body)
     if am:
         raw.setdefault("eprint", am.group(1) or am.group(2))
-    um = _URLCMD.search(body)
+    um = _URLCMD.search(body) or (_HREF_TITLE_URL.search(body) if "\\BibitemOpen" in body
+                                  else None)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
     cleaned = _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body)))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
-    if authors or len(raw) >= 3:
+    # revtex's \bibinfo fields are the item's own, however few: an @misc of a title and a
+    # link ("GPFS,\ \href {URL} {\bibinfo {title} {{IBM Spectrum Scale}}}"), an article
+    # of a journal and a year; read as free text, the label went into the title
+    if authors or len(raw) >= 3 or ("\\BibitemOpen" in body and raw.keys() & {"title", "journal"}):
         if authors:
             people = [_bibinfo_name(a) for a in authors]
             if re.search(r"et\s*(?:~|\s)\s*al", body):

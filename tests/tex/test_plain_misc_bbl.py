@@ -87,3 +87,25 @@ def test_editors_then_an_italic_booktitle_are_not_a_title_and_a_venue() -> None:
     (entry,), _ = parse_bbl_text("\\begin{thebibliography}{9}\n" + text
                                  + "\\end{thebibliography}\n", "refs.bbl")
     assert "Turon" not in entry.fields.get("title", "")
+
+
+@pytest.mark.parametrize("text, want", [
+    # @Misc{GPFS, key = "GPFS", title = "{IBM Spectrum Scale}", url = ...}: the key is
+    # printed as the label, the title is a link
+    ("\\bibitem [{GPFS()}]{GPFS}%\n  \\BibitemOpen\n  GPFS,\\ \\href\n  "
+     "{https://www.ibm.com/us-en/marketplace/scale-out-file-and-object-storage}\n  "
+     "{\\bibinfo {title} {{IBM Spectrum Scale}}}\\BibitemShut {NoStop}%\n",
+     {"title": "IBM Spectrum Scale",
+      "url": "https://www.ibm.com/us-en/marketplace/scale-out-file-and-object-storage"}),
+    # @article{perini2024strategic} without author: a journal and a year, no "noop" title
+    ("\\bibitem [{per(2024)}]{perini2024strategic}%\n  \\BibitemOpen\n  \\href@noop {} "
+     "{\\bibfield  {journal} {\\bibinfo  {journal} {Long Range\n  Planning}\\ } (\\bibinfo "
+     "{year} {2024})}\\BibitemShut {NoStop}%\n",
+     {"title": "", "journal": "Long Range Planning", "year": "2024"}),
+])
+def test_apsrev_items_of_few_fields_are_read_from_their_bibinfo(text: str,
+                                                                want: dict[str, str]) -> None:
+    """apsrev4-2 (lsst_refs.bib: 5 -> 0 false flags)."""
+    (entry,), _ = parse_bbl_text("\\begin{thebibliography}{9}\n" + text
+                                 + "\\end{thebibliography}\n", "refs.bbl")
+    assert {k: entry.fields.get(k, "") for k in want} == want
