@@ -713,6 +713,11 @@ def _parse_biber(text: str, filename: str, offset: int) -> tuple[list[Entry], li
 _ELS_INITIALS = r"(?:[^\W\d_][a-z]?\.(?:\s*-\s*[^\W\d_][a-z]?\.)?\s*)+"
 _ELS_NAME = re.compile(rf"(?:{_ELS_INITIALS})?[^\W\d_][^\s,\d]*(?:\s+\u2060*[^\W\d_][^\s,\d]*){{0,4}}"
                        r"|(?:Jr|Sr)\.?|I{2,3}|IV|et\s*al\.?|others")
+#: A font command: the style marks its fields itself (JHEP, ieeetr), not elsarticle's layout.
+_FONT = r"\s*\\(?:em|it|bf|sl|sc|rm|tt|sf|emph|textit|textbf|textsc|textsl|enquote)\b"
+#: The lower-case words of a family name ("J. vandenBerg" is one word).
+_ELS_PARTICLES = frozenset("van von der den de del della dei degli di da das dos du des la "
+                           "le les los las ter ten zu vom e y".split())
 #: Initials alone: a family-first list ("Kosower, D.~A., {Title}", agu.bst), not
 #: elsarticle's.
 _ELS_INITIALS_ONLY = re.compile(rf"(?!(?:Jr|Sr)\.$){_ELS_INITIALS}")
@@ -749,8 +754,8 @@ def _names_braced_title(cleaned: str) -> dict[str, str] | None:
             inner, end = f"{inner}: {g2[0]}", g2[1]
         title = " ".join(latex_to_unicode(inner).split()).strip(" ,.")
         head = text[:m.start()]
-        if re.match(r"\s*\\(?:em|it|bf|sl|sc|rm|tt|sf)\b", inner):
-            return None  # the style's own font group: ieeetr's "{\em et~al.}", "{\em Journal}"
+        if re.match(_FONT, inner) or re.search(_FONT, head):
+            return None  # the style's own fonts: ieeetr's "{\em et~al.}", JHEP's "\emph{Title}"
         if len(title.split()) < 2 or re.match(r"\s*(?:[~A-Za-z\\{])", text[end:]):
             continue  # one word, or a family name in braces ("{Van Klaveren}~Jr")
         if _COLLAB_WORD.search(title) and _ELS_NAME.fullmatch(title) \
@@ -762,7 +767,7 @@ def _names_braced_title(cleaned: str) -> dict[str, str] | None:
             else head)).split())
         pieces = [p.strip() for p in re.split(r",\s*and\s+|\s+and\s+|,", names) if p.strip()]
         if not pieces or not all(_ELS_NAME.fullmatch(p) and not _ELS_INITIALS_ONLY.fullmatch(p)
-                                 for p in pieces) \
+                                 and _lower_words_are_particles(p) for p in pieces) \
                 or not any(re.match(_ELS_INITIALS, p) or _COLLAB_WORD.search(p)
                            for p in pieces) and not edited:
             return None
@@ -836,3 +841,21 @@ def _use_braced_title(decoded: dict[str, str], cleaned: str) -> None:
         for k in ("journal", "volume", "number", "pages", "booktitle", "note"):
             decoded.pop(k, None)
     decoded.update(found)
+
+
+def _lower_words_are_particles(piece: str) -> bool:
+    """Every lower-case word of a family name but its first is a particle ("M. de los Rios",
+    "R. Spinola e Castro"); title words ("Warped Gravitons at the LHC") and "Ball et al."
+    are no name."""
+    if re.fullmatch(r"et\s*al\.?", piece):
+        return True
+    im = re.match(_ELS_INITIALS, piece)
+    family = piece[im.end() if im else 0:].replace("\u2060", " ")
+    # ADS's "Pe{\textasciitilde n}a" decodes as "Pe textasciitilde na", bibtex's "Go~ni"
+    # (Goñi) as "Go ni": one word
+    family = re.sub(r"\s*textasciitilde\s*", "~", family)
+    return all(w in _ELS_PARTICLES or (len(w) <= 2 and w not in _TITLE_SMALL_WORDS)
+               for w in family.split()[1:] if w[:1].islower())
+
+
+_TITLE_SMALL_WORDS = frozenset("a an as at by in is of on or to".split())

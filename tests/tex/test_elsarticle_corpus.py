@@ -88,3 +88,29 @@ def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: 
     assert n == 1
     label, fields = _labels(tmp_path, text[:start] + item + text[end:])[key]
     assert label in ("MINOR", "MAJOR"), (label, fields)
+
+
+#: Other layouts with a brace group after a comma, read as before: JHEP's \emph title and
+#: linked venue (bench.accuracy.freetext_parse), agu's family-first names (TeX Live's
+#: agu.bst of the sample papers), ieeetr's "{\em et~al.}" (ieeetr.bst).
+OTHER_LAYOUTS = [
+    ("\\bibitem{Agashe} K.~Agashe, H.~Davoudiasl and G.~Perez et~al., \\emph{Warped Gravitons"
+     " at the LHC and Beyond}, \\href{https://doi.org/10.1103/physrevd.76.036006}{\\emph{Phys."
+     " Rev. D} \\textbf{76} (2007) 036006}.\n",
+     "Warped Gravitons at the LHC and Beyond", "Agashe"),
+    ("\\bibitem[{\\textit{Kosower}(1987)}]{Kosower:1987em}\nKosower, D.~A., {A Natural "
+     "Misalignment Mechanism}, \\textit{Nucl. Phys. B},\n  \\textit{294}, 244--252, "
+     "\\doi{10.1016/0550-3213(87)90581-5}, 1987.\n",
+     "A Natural Misalignment Mechanism", "Kosower"),
+    ("\\bibitem{Barbieri2017}\nR.~Barbieri, C.~Braggio, G.~Carugno, {\\em et~al.}, ``Searching"
+     " for galactic\n  axions through magnetized media: the {QUAX} proposal,'' {\\em Phys. "
+     "Dark\n  Univ.}, vol.~15, p.~135, 2017.\n",
+     "Searching for galactic axions through magnetized media: the QUAX proposal", "Barbieri"),
+]
+
+
+@pytest.mark.parametrize(("text", "title", "first"), OTHER_LAYOUTS)
+def test_other_layouts_keep_their_title_and_names(text: str, title: str, first: str) -> None:
+    (entry,), _ = parse_bbl_text(text, "paper.bbl")
+    assert entry.fields["title"] == title
+    assert entry.authors[0].family == first
