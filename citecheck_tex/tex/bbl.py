@@ -304,6 +304,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     # finds the record
                     del book["booktitle"]
                 decoded.update(book)
+            _use_braced_title(decoded, cleaned)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -754,3 +755,157 @@ def _parse_biber(text: str, filename: str, offset: int) -> tuple[list[Entry], li
         entries.append(build_entry(key, etype, filename, line, raw, origin=EntryOrigin.BBL,
                                    end_line=end_line))
     return entries, problems
+
+
+#: One name as elsarticle-num prints it after decoding: initials ("J.", "Ž.", "L.-J.",
+#: "Ch.") and a family name of a few words, lower-case particles too ("J. vandenBerg",
+#: "M. de los Rios"); a mononym ("Anisha", "Yi"); a suffix ("Jr.", "III"); "et al.".
+_ELS_INITIALS = r"(?:[^\W\d_][a-z]?\.(?:\s*-\s*[^\W\d_][a-z]?\.)?\s*)+"
+_ELS_NAME = re.compile(rf"(?:{_ELS_INITIALS})?[^\W\d_][^\s,\d]*(?:\s+\u2060*[^\W\d_][^\s,\d]*){{0,4}}"
+                       r"|(?:Jr|Sr)\.?|I{2,3}|IV|et\s*al\.?|others")
+#: A font command: the style marks its fields itself (JHEP, ieeetr), not elsarticle's layout.
+_FONT = r"\s*\\(?:em|it|bf|sl|sc|rm|tt|sf|emph|textit|textbf|textsc|textsl|enquote)\b"
+#: The lower-case words of a family name ("J. vandenBerg" is one word).
+_ELS_PARTICLES = frozenset("van von der den de del della dei degli di da das dos du des la "
+                           "le les los las ter ten zu vom e y".split())
+#: Initials alone: a family-first list ("Kosower, D.~A., {Title}", agu.bst), not
+#: elsarticle's.
+_ELS_INITIALS_ONLY = re.compile(rf"(?!(?:Jr|Sr)\.$){_ELS_INITIALS}")
+#: elsarticle-num's article venue: "Journal 9~(3) (2014) C03048" ("\\apj 159 (1970)
+#: 379" decoded "ApJ 159 (1970) 379"; a journal name of several words and commas:
+#: "Journal of Astronomical Telescopes, Instruments, and Systems 11~(1) (2025) 011209").
+_ELS_VENUE = re.compile(r"^\s*(?P<journal>[^()]*?[^\W\d_][^()]*?)\s+(?P<volume>[A-Za-z\-]*\d+[A-Za-z]?)"
+                        r"(?:\s*\((?P<number>[^()]*)\))?\s+\((?:[A-Za-z.]+\s+|\d{1,2}\s+)?"
+                        r"(?P<year>(?:1[6-9]|20)\d\d)\)\s+(?P<pages>" + PAGE_RANGE + r")"
+                        r"[\s.,]*$")
+#: Where a title may begin after the names: a comma, then a brace group, or the title's
+#: link, "\href{URL}{{Title}}".
+_ELS_TITLE_AT = re.compile(r",\s*(?:\\href\s*\{[^{}]*\}\s*)?(?=\{)")
+
+
+def _names_braced_title(cleaned: str) -> dict[str, str] | None:
+    """The names, the title and the article venue of an elsarticle-num item, "A.~B.
+    {Family}, C.~Name, {Title}, Journal 9~(3) (2014) C03048.": the title is the first
+    brace group of several words after a comma that only names precede (INSPIRE and ADS
+    brace every title they export; the style prints it as it is, or as the text of its
+    link). The free-text reading had ended the names at the first it did not know
+    ("Anisha", "J. vandenBerg", "Ž. Ivezić", "Jr.": authors missing or added, false
+    MINORs) and the title at the last word before a number (", Journal of" left in the
+    title, journal "Instrumentation"). None when no such title is found: the item is
+    read as before."""
+    text = re.split(r"\\newblock\b|\\newline\b", cleaned)[0]
+    for m in _ELS_TITLE_AT.finditer(text):
+        g = _group(text, m.end())
+        if g is None:
+            continue
+        inner, end = g
+        more = re.match(r"\s*:\s*(?=\{)", text[end:])  # "{Title}: {Subtitle}"
+        if more and (g2 := _group(text, end + more.end())) is not None:
+            inner, end = f"{inner}: {g2[0]}", g2[1]
+        title = " ".join(latex_to_unicode(inner).split()).strip(" ,.")
+        head = text[:m.start()]
+        if re.match(_FONT, inner) or re.search(_FONT, head):
+            return None  # the style's own fonts: ieeetr's "{\em et~al.}", JHEP's "\emph{Title}"
+        if len(title.split()) < 2 or re.match(r"\s*(?:[~A-Za-z\\{])", text[end:]):
+            continue  # one word, or a family name in braces ("{Van Klaveren}~Jr")
+        if _COLLAB_WORD.search(title) and _ELS_NAME.fullmatch(title) \
+                or _braced_name_before_title(text, end):
+            continue  # "{LSST Dark Energy Science Collaboration}", "{Astropy Contributors}"
+        edited = re.search(r"\s*\(Eds?\.\)\s*$", head)  # "{ESA} (Ed.), {Title}"
+        names = " ".join(latex_to_unicode(_BRACED_WORDS.sub(
+            lambda b: b.group(1).replace(" ", _JOINER), head[:edited.start()] if edited
+            else head)).split())
+        pieces = [p.strip() for p in re.split(r",\s*and\s+|\s+and\s+|,", names) if p.strip()]
+        if not pieces or not all(_ELS_NAME.fullmatch(p) and not _ELS_INITIALS_ONLY.fullmatch(p)
+                                 and _lower_words_are_particles(p) for p in pieces) \
+                or not any(re.match(_ELS_INITIALS, p) or _COLLAB_WORD.search(p)
+                           for p in pieces) and not edited:
+            return None
+        out = {"title": title} if edited else {"author": _els_bibtex_names(pieces),
+                                               "title": title}
+        rest = text[end:]
+        jg = re.match(r"\s*,\s*(?=\{)", rest)
+        journal = _group(rest, jg.end()) if jg else None
+        if journal is not None:  # "{Proceedings, 18th ... (ACAT 2017); J. Phys. Conf. Ser.}"
+            rest = f", Journal{rest[journal[1]:]}"
+        vm = _ELS_VENUE.match(" ".join(latex_to_unicode(_spaced_macros(rest)).split())
+                              .lstrip(" ,"))
+        if vm:
+            out.update({k: dashes(v).strip() for k, v in vm.groupdict().items() if v})
+            if journal is not None:
+                out["journal"] = " ".join(latex_to_unicode(journal[0]).split())
+        return out
+    return None
+
+
+def _els_bibtex_names(pieces: list[str]) -> str:
+    """elsarticle's names ("J.~J. Martínez de Lejarza~Samper", "Anisha", "W.~K. {Ford},
+    Jr.", "et~al.") as BibTeX's "Family, Jr., Initials": the family name is all that
+    follows the initials, since the style abbreviates every given name (read as "First
+    von Last", "Martínez" had become a given name)."""
+    names: list[str] = []
+    truncated = False
+    for p in pieces:
+        p = p.replace(_JOINER, " ")
+        if re.fullmatch(r"et\s*al\.?|others", p):
+            truncated = True
+        elif names and re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", p):
+            family, _, given = names[-1].partition(", ")
+            names[-1] = ", ".join(x for x in (family, p, given) if x)
+        else:
+            im = re.match(_ELS_INITIALS, p)
+            given = im.group(0).strip() if im else ""
+            family = p[len(im.group(0)):].strip() if im else p
+            family = family.replace("~", "{\\textasciitilde}")  # ADS's "Ba{\textasciitilde n}ados"
+            if " " in family:
+                family = "{" + family + "}"
+            names.append(f"{family}, {given}" if given else family)
+    return " and ".join([*names, *(["others"] if truncated else [])])
+
+
+_COLLAB_WORD = re.compile(r"\b(?:Collaboration|Consortium|Team|Group)\b", re.I)
+
+
+def _braced_name_before_title(text: str, end: int) -> bool:
+    """The brace group that ends at ``end`` is a name in braces, not the title: another
+    group follows after a comma that no volume follows ("{Astropy Contributors}, {The
+    Astropy Project: ...}, \\aj 156", "{Nearby SuperNova Factory}, {Atmospheric ...}").
+    A group that a volume or a date follows is a journal in braces ("{Title},
+    {Proceedings, 18th ...; J. Phys. Conf. Ser.} 1085~(3) (2018) 032016", "{Title},
+    {ACAT 2019} (2019).")."""
+    nxt = re.match(r"\s*,\s*(?=\{)", text[end:])
+    if nxt is None:
+        return False
+    g = _group(text, end + nxt.end())
+    return g is not None and bool(re.match(r"\s*,", text[g[1]:]))
+
+
+def _use_braced_title(decoded: dict[str, str], cleaned: str) -> None:
+    """Put :func:`_names_braced_title`'s names, title and venue over the free-text
+    reading's (its venue only when it read one: the fields of a proceedings or a thesis
+    stay the free-text reading's)."""
+    found = _names_braced_title(cleaned)
+    if found is None:
+        return
+    if "journal" in found:
+        for k in ("journal", "volume", "number", "pages", "booktitle", "note"):
+            decoded.pop(k, None)
+    decoded.update(found)
+
+
+def _lower_words_are_particles(piece: str) -> bool:
+    """Every lower-case word of a family name but its first is a particle ("M. de los Rios",
+    "R. Spinola e Castro"); title words ("Warped Gravitons at the LHC") and "Ball et al."
+    are no name."""
+    if re.fullmatch(r"et\s*al\.?", piece):
+        return True
+    im = re.match(_ELS_INITIALS, piece)
+    family = piece[im.end() if im else 0:].replace("\u2060", " ")
+    # ADS's "Pe{\textasciitilde n}a" decodes as "Pe textasciitilde na", bibtex's "Go~ni"
+    # (Goñi) as "Go ni": one word
+    family = re.sub(r"\s*textasciitilde\s*", "~", family)
+    return all(w in _ELS_PARTICLES or (len(w) <= 2 and w not in _TITLE_SMALL_WORDS)
+               for w in family.split()[1:] if w[:1].islower())
+
+
+_TITLE_SMALL_WORDS = frozenset("a an as at by in is of on or to".split())

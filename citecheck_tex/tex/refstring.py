@@ -1025,7 +1025,10 @@ _IN_PROCEEDINGS = re.compile(
 #: elsarticle's booktitle with its editors and series: "F. V. Prochazka, R. H. Tucker
 #: (Eds.), IAU Colloquium 48: Modern Astrometry, Vol. 402 of ESA Special Publication".
 _BOOK_EDITORS = re.compile(r"^[^()]{2,300}?\((?:Eds?|eds?)\.\),\s*")
-_BOOK_SERIES = re.compile(r",\s*Vol\.\s*(?P<volume>[\w\-]+)\s+of\s+(?P<series>[^,]{3,})$")
+_BOOK_SERIES = re.compile(r",\s*Vol\.\s*(?P<volume>[\w\-]+)(?:\s+of\s+(?P<series>[^,]{3,}))?"
+                          r"(?:,\s*(?P<publisher>[^,]{2,}(?:,\s*(?:Inc|Ltd|LLC)\.?)?))?$")
+#: (a publisher after the volume: ", Vol.~33, Curran Associates, Inc., 2020, pp. 1-9", ",
+#: Vol. 337 of European Physical Journal Web of Conferences, EDP, 2025, p. 01129")
 
 
 def _booktitle_parts(booktitle: str) -> dict[str, str]:
@@ -1038,7 +1041,9 @@ def _booktitle_parts(booktitle: str) -> dict[str, str]:
     text = _BOOK_EDITORS.sub("", booktitle, count=1)
     sm = _BOOK_SERIES.search(text)
     if sm:
-        out.update(volume=sm.group("volume"), series=sm.group("series").strip())
+        out.update(volume=sm.group("volume"))
+        if sm.group("series"):
+            out["series"] = sm.group("series").strip()
         text = text[:sm.start()]
     if text != booktitle and text.strip():
         out["booktitle"] = text.strip(" ,")

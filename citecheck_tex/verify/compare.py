@@ -135,6 +135,25 @@ def _collab_key(name: str) -> str:
     return nz.name_key(_COLLAB.sub(" ", name))
 
 
+def _abbreviated_collaboration(cited: str, names: list[str]) -> bool:
+    """``cited`` is one of ``names`` as BibTeX abbreviates an unbraced collaboration in a
+    style that prints initials: "SuperCDMS Collaboration" read as given name and family,
+    "S.~Collaboration"; "The BOREXINO Collaboration", "T.~B. Collaboration" (elsarticle-
+    num, abbrv). The initials must be the first letters of the name's words, in order
+    ("C. Collaboration" is no abbreviation of the ATLAS Collaboration). The full stops
+    may be gone ("{S Collaboration}"), a letter stands alone."""
+    m = re.fullmatch(r"((?:[A-Z](?:\.\s*|\s+))+)(\w+\.?)", " ".join(cited.split()))
+    if m is None or not _COLLAB.fullmatch(m.group(2)):
+        return False
+    initials = re.findall(r"[A-Z]", m.group(1))
+    for name in names:
+        words = [w for w in re.findall(r"[^\W_][\w\-]*", _COLLAB.sub(" ", name))]
+        firsts = [w[0].upper() for w in words]
+        if firsts and initials in (firsts, ["T", *firsts]):
+            return True
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class AuthorMatch:
     """Alignment of the cited author list with the record's."""
@@ -241,7 +260,9 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     kinds: list[DiscrepancyCode] = []
     collab_ok = 0
     for c in collabs:
-        if _collab_key(_person_text(c)) in collab_keys:
+        if _collab_key(_person_text(c)) in collab_keys or _abbreviated_collaboration(
+                _person_text(c), [*collaborations, *(_person_text(p) for p in found
+                                                     if _is_collaboration(p))]):
             collab_ok += 1
         elif collab_keys:
             kinds.append(DiscrepancyCode.COLLABORATION_MISMATCH)
