@@ -273,6 +273,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 # journal without volume and page is the journal, not unread text
                 del decoded["note"]
                 decoded.setdefault("journal", mn_journal)
+            decoded = _with_markup_journal(decoded, _markup_journal(cleaned, mn_journal))
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -296,6 +297,64 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+#: iopart-num's journal: an italic name, then the volume in bold, then the page ("{\\em
+#: Astronomy and Computing\\/} {\\bf 7} 12--26"). Only the markup tells where the name
+#: begins: iopart-num prints no title before it.
+_ITALIC_BOLD_JOURNAL = re.compile(
+    r"\{\\(?:em|it)(?:\{\})?\s+(?P<journal>(?:[^{}]|\{[^{}]*\})+?)\s*(?:\\/)?\s*\}"
+    r"\s*\{\\bf(?:\{\})?\s+(?P<volume>[^{}]+?)\s*\}"
+    r"(?:\s*(?P<pages>[A-Za-z]{0,3}\d[\w.]*(?:\s*--?\s*[A-Za-z]{0,3}\d[\w.]*)?))?")
+
+
+def _markup_journal(body: str, mn_journal: str) -> dict[str, str]:
+    """The journal that the markup of a free-text bibitem names, with the volume and
+    page that come with it: mnras.bst's ``\\mn@doi [Journal]`` (``mn_journal``) or
+    iopart-num's italic name before a bold volume; {} when there is none."""
+    if mn_journal:
+        return {"journal": mn_journal}
+    m = _ITALIC_BOLD_JOURNAL.search(body)
+    if m is None:
+        return {}
+    journal = latex_to_unicode(m.group("journal")).strip(" ,")
+    if not re.search(r"[^\W\d_]{2}", journal) or re.fullmatch(r"et\s*al\.?", journal):
+        return {}
+    out = {"journal": journal, "volume": latex_to_unicode(m.group("volume")).strip()}
+    if m.group("pages"):
+        out["pages"] = dashes(m.group("pages"))
+    return out
+
+
+def _name_words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.lower())
+
+
+def _with_markup_journal(decoded: dict[str, str], venue: dict[str, str]) -> dict[str, str]:
+    """``decoded`` with the journal the markup names (:func:`_markup_journal`). The free
+    text cannot tell a title from the head of a journal's name: "Swinbank J., 2014,
+    Astronomy and Computing, 7, 12" had become the title "Astronomy and" in the journal
+    "Computing", "Lejeune T ... 1998 A&AS 130 65" the journal "AS" (false MINORs). Title
+    words that are the head of that journal (and a volume after it) are no title."""
+    journal = venue.get("journal", "")
+    if not journal:
+        return decoded
+    out = {**decoded, **venue}
+    jw = _name_words(journal)
+    title = decoded.get("title", "")
+    tw = _name_words(title)
+    pw = _name_words(decoded.get("journal", ""))
+    head = jw[:len(jw) - len(pw)] if pw and jw[-len(pw):] == pw else jw
+    if tw and tw[:len(jw)] == jw and all(w.isdigit() for w in tw[len(jw):]):
+        del out["title"]  # "Transactions of the IAU, Series B, 24": the journal and volume
+    elif tw and head and tw[-len(head):] == head:
+        cut = re.search(r"\W*".join(re.escape(w) for w in head) + r"[\W_]*$", title, re.I)
+        rest = title[:cut.start()].strip(" ,.;:") if cut else title
+        if rest and len(rest.split()) >= 2:
+            out["title"] = rest
+        else:
+            del out["title"]
+    return out
 
 
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with

@@ -1,0 +1,76 @@
+"""iopart-num and mnras .bbl items of real ADS and INSPIRE entries.
+
+``data/markup/refs.bib`` holds the real exports (see ``data/markup/PROVENANCE.md``); an
+index is built from it and each excerpt below, copied from the .bbl that bibtex made of
+those entries with the named style, must come out EXACT, as the .bib itself does (the
+method of ``python -m bench.accuracy.bst_styles``, part two). Each excerpt was a false
+MINOR or MAJOR on 2026-12-02.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.config import Settings
+from citecheck_tex.pipeline import check_entries
+from citecheck_tex.sources.local_index import import_files
+from citecheck_tex.tex.bbl import parse_bbl_text
+
+BIB = Path(__file__).parent / "data" / "markup" / "refs.bib"
+
+
+def _labels(tmp_path: Path, bbl: str) -> dict[str, tuple[str, list[str]]]:
+    """Each item of ``bbl`` checked against an index of :data:`BIB`."""
+    index = tmp_path / "index.sqlite"
+    import_files(index, [BIB])
+    entries, _ = parse_bbl_text(f"\\begin{{thebibliography}}{{1}}\n{bbl}\n"
+                                "\\end{thebibliography}\n", "paper.bbl")
+    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
+                       index_complete=True, sources=("local",))
+    return {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
+            for v in check_entries(entries, settings)}
+
+
+#: the journal the markup names: iopart-num's italic name before a bold volume, mnras's
+#: "\mn@doi [Journal]" (the free text had read the head of the name as a title, or lost
+#: it: "Astronomy and" + "Computing", "A&AS" -> "AS")
+MARKUP_JOURNAL = r"""
+\bibitem{2014A&C.....7...12S}
+{Swinbank} J 2014 {\em Astronomy and Computing\/} {\bf 7} 12--26
+  (\textit{Preprint} \eprint{1409.4805})
+
+\bibitem{1998A&AS..130...65L}
+{Lejeune} T, {Cuisinier} F and {Buser} R 1998 {\em \aaps\/} {\bf 130} 65--75
+  (\textit{Preprint} \eprint{astro-ph/9710350})
+
+\bibitem{Holmberg:2023rfr}
+Holmberg D, Golubovic D and Kirschenmann H 2023 {\em Comput. Softw. Big Sci.\/}
+  {\bf 7} 9 (\textit{Preprint} \eprint{2308.12724})
+
+\bibitem{Mumpower:2023lch}
+Mumpower M, Li M, Sprouse T~M, Meyer B~S, Lovell A~E and Mohan A~T 2023 {\em
+  Front. in Phys.\/} {\bf 11} 1198572 (\textit{Preprint} \eprint{2304.08546})
+"""
+
+MNRAS_MARKUP_JOURNAL = r"""
+\bibitem[\protect\citeauthoryear{{Swinbank}}{{Swinbank}}{2014}]{2014A&C.....7...12S}
+{Swinbank} J.,  2014, \mn@doi [Astronomy and Computing]
+  {10.1016/j.ascom.2014.09.001}, \href
+  {https://ui.adsabs.harvard.edu/abs/2014A&C.....7...12S} {7, 12}
+"""
+
+
+@pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL])
+def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
+    labels = _labels(tmp_path, bbl)
+    assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
+
+
+def test_markup_journal_still_catches_a_wrong_journal(tmp_path: Path) -> None:
+    """The journal the markup names is compared: another journal is flagged."""
+    wrong = MARKUP_JOURNAL.split("\n\n")[0].replace("Astronomy and Computing", "Icarus")
+    label, fields = _labels(tmp_path, wrong)["2014A&C.....7...12S"]
+    assert label in ("MINOR", "MAJOR") and "journal" in fields
