@@ -776,13 +776,28 @@ def _family_initials(rest: str) -> dict[str, str] | None:
 
 #: One "Family I" name as IOP's iopart-num and Vancouver/NLM write it: "Hui L", "Ostriker J P",
 #: "Ostriker JP", "Liu G-C".
-_BARE_NAME = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le)\s+)*"  # "de Téramond GF"
-              rf"{_FI_WORD}(?:[\s\-]{_FI_WORD}){{0,2}}"
-              # (a lower-case or accented second initial: "Yang U k" for Un-ki, "Sahin M Ö")
-              r"\s+(?:[A-Z](?:-[A-Z])?(?:\s(?=[A-Z](?:\W|$)))?){1,3}"
-              r"(?:\s(?=[a-z\u00C0-\u00DE](?:\W|$))[a-z\u00C0-\u00DE])?")
+_BARE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las)"
+#: (a capital initial may be accented beyond Latin-1, "Ivezić Ž", "Wyrzykowski Ł"; a
+#: given name's particle is a lower-case initial: "Lagos C d P", "Silva J a P")
+_BARE_UPPER = "A-Z\u00C0-\u00DE\u0100-\u017F"
+_BARE_INITIALS = (rf"[{_BARE_UPPER}](?:-[A-Za-z])?"
+                  rf"(?:(?:\s(?=[{_BARE_UPPER}](?:-[A-Za-z])?(?:\W|$))|(?<=[{_BARE_UPPER}]))"
+                  rf"[{_BARE_UPPER}](?:-[A-Za-z])?|\s[a-z\u00DF-\u00FF](?=\W|$)){{0,4}}")
+#: "Jr"/"III" between the family name and the initials: iopart-num's "Denneau Jr L"
+#: ("Jr" had been read as two initials "J. r.": a false MINOR)
+_BARE_SUFFIX = r"(?:\s+(?:Jr\.?|Sr\.?|II|III|IV)(?=\s))"
+#: a family word; ADS's unspaced particles too ("vandenBerg", "vanderPlas")
+_BARE_WORD = rf"(?:(?!(?:Jr|Sr)\b){_FI_WORD}|[a-z]{{2,6}}[A-Z][a-z\u00DF-\u024F'\u2019]+)"
+_BARE_NAME = (rf"(?:{_BARE_PARTICLE}\s+)*"  # "de Téramond GF", "de los Rios M"
+              # (a particle inside: "Ruiz de Austri R", "Spinola e Castro R")
+              rf"{_BARE_WORD}(?:(?:\s(?:{_BARE_PARTICLE}|e|y)(?=\s))*[\s\-]{_BARE_WORD}){{0,2}}"
+              rf"{_BARE_SUFFIX}?\s+{_BARE_INITIALS}")
+#: A name of one word after the first name of the list: INSPIRE's mononyms ("Rai S, Prisha
+#: and Kumar J 2025")
+_BARE_MONONYM = rf"{_FI_WORD}(?=,|\s+and\s|\s+(?:1[89]|20)\d\d)"
 _BARE_RUN = re.compile(
-    rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*(?:,?\s+and\s+{_BARE_NAME})?)"
+    rf"^(?P<names>{_BARE_NAME}(?:,\s*(?:{_BARE_NAME}|{_BARE_MONONYM}))*"
+    rf"(?:,?\s+and\s+(?:{_BARE_NAME}|{_BARE_MONONYM}))?)"
     r"(?P<etal>,?\s*et\s*al\.?)?"
     # iopart-num names the collaboration after the authors: "... and Wolf M (CMS) 2023"
     r"(?:\s*\((?P<collab>[A-Z][\w\-/]*(?:\s[A-Z][\w\-/]*){0,2})\))?"
@@ -829,13 +844,18 @@ def listed_names(text: str) -> tuple[list[str], bool] | None:
 
 
 def _bare_to_bibtex(name: str) -> str:
-    """ "Ostriker JP" -> "Ostriker, J. P.", "Liu G-C" -> "Liu, G.-C." (BibTeX's family-first
-    form: "Hui L" read as given "Hui", family "L")."""
-    family, given = re.fullmatch(r"(.+?)\s+((?:[A-Za-z\u00C0-\u00DE](?:-[A-Za-z])?\s?){1,3})",
-                                 name).groups()  # type: ignore[union-attr]
+    """ "Ostriker JP" -> "Ostriker, J. P.", "Liu G-C" -> "Liu, G.-C.", "Denneau Jr L" ->
+    "Denneau, Jr., L." (BibTeX's family-first form: "Hui L" read as given "Hui", family
+    "L"); a mononym as it is."""
+    m = re.fullmatch(rf"(?P<family>.+?)(?:\s+(?P<jr>Jr\.?|Sr\.?|II|III|IV))?"
+                     rf"\s+(?P<given>{_BARE_INITIALS})", name)
+    if m is None:
+        return name  # "Prisha"
     initials = [f"{part}." if "-" not in part else ".-".join(part.split("-")) + "."
-                for part in re.findall(r"[A-Za-z\u00C0-\u00DE](?:-[A-Za-z])?", given)]
-    return f"{family}, {' '.join(initials)}"
+                for part in re.findall(r"[^\W\d_](?:-[A-Za-z])?", m.group("given"))]
+    jr = m.group("jr")
+    return ", ".join(x for x in (m.group("family"), f"{jr.rstrip('.')}." if jr and
+                                 jr.startswith(("J", "S")) else jr, " ".join(initials)) if x)
 
 
 def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
@@ -848,7 +868,8 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     if m is None:
         return None
     names = [n.strip() for n in re.split(r",\s*|\s+and\s+", m.group("names")) if n.strip()]
-    if not all(re.fullmatch(_BARE_NAME, n) for n in names):
+    if not all(re.fullmatch(_BARE_NAME, n) or (k and re.fullmatch(_FI_WORD, n))
+               for k, n in enumerate(names)):
         return None
     out = {"author": _bibtex_authors([_bare_to_bibtex(n) for n in names],
                                      bool(m.group("etal")))}

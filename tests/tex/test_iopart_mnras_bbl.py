@@ -62,8 +62,49 @@ MNRAS_MARKUP_JOURNAL = r"""
   {https://ui.adsabs.harvard.edu/abs/2014A&C.....7...12S} {7, 12}
 """
 
+#: iopart-num's "Family I" names: "Jr" between the family name and the initials, a
+#: capital initial beyond Latin-1 ("Ž"), a given name's particle as a lower-case initial
+#: ("C~d~P"), two particles ("de~los"), a particle inside the family name ("Ruiz~de
+#: Austri"), ADS's unspaced particle ("vandenBerg"), INSPIRE's mononym ("Prisha"): the
+#: name list had ended before them, and the rest of it become the title
+IOP_NAMES = r"""
+\bibitem{2007ASPC..376..395K}
+{Kubica} J, {Denneau} Jr L, {Moore} A, {Jedicke} R and {Connolly} A 2007
+  {Efficient Algorithms for Large-Scale Asteroid Discovery} {\em Astronomical
+  Data Analysis Software and Systems XVI\/} ({\em Astronomical Society of the
+  Pacific Conference Series\/} vol 376) ed {Shaw} R~A, {Hill} F and {Bell} D~J
+  p 395
 
-@pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL])
+\bibitem{2015ApJ...812...18V}
+{VanderPlas} J~T and {Ivezi{\'c}} {\v{Z}} 2015 {\em \apj\/} {\bf 812} 18
+  (\textit{Preprint} \eprint{1502.01344})
+
+\bibitem{2002cs........8011G}
+{Gray} J, {Chong} W, {Barclay} T, {Szalay} A and {vandenBerg} J 2002 {\em arXiv
+  e-prints\/} cs/0208011 (\textit{Preprint} \eprint{cs/0208011})
+
+\bibitem{2013MNRAS.429..556M}
+{Merson} A~I, {Baugh} C~M, {Helly} J~C, {Gonzalez-Perez} V, {Cole} S, {Bielby}
+  R, {Norberg} P, {Frenk} C~S, {Benson} A~J, {Bower} R~G, {Lacey} C~G and
+  {Lagos} C~d~P 2013 {\em \mnras\/} {\bf 429} 556--578 (\textit{Preprint}
+  \eprint{1206.4049})
+
+\bibitem{Rai:2025cog}
+Rai S, Prisha and Kumar J 2025 {\em Eur.Phys.J.C\/} {\bf 86} 758
+  (\textit{Preprint} \eprint{2508.07431})
+
+\bibitem{Arganda:2022zbs}
+Arganda E, Perez A~D, de~los Rios M and Sand\'a~Seoane R~M 2022 {\em
+  Eur.Phys.J.C\/} {\bf 83} 1158 (\textit{Preprint} \eprint{2211.04806})
+
+\bibitem{vanBeekveld:2020txa}
+van Beekveld M, Caron S, Hendriks L, Jackson P, Leinweber A, Otten S, Patrick
+  R, Ruiz~de Austri R, Santoni M and White M 2020 {\em JHEP\/} {\bf 09} 024
+  (\textit{Preprint} \eprint{2010.07940})
+"""
+
+
+@pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES])
 def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
@@ -74,3 +115,10 @@ def test_markup_journal_still_catches_a_wrong_journal(tmp_path: Path) -> None:
     wrong = MARKUP_JOURNAL.split("\n\n")[0].replace("Astronomy and Computing", "Icarus")
     label, fields = _labels(tmp_path, wrong)["2014A&C.....7...12S"]
     assert label in ("MINOR", "MAJOR") and "journal" in fields
+
+
+def test_iopart_names_still_catch_a_dropped_author(tmp_path: Path) -> None:
+    """The whole list is read: a co-author left out is flagged."""
+    item = IOP_NAMES.split("\n\n")[4].replace("Rai S, Prisha and", "Rai S and")
+    label, fields = _labels(tmp_path, item)["Rai:2025cog"]
+    assert label in ("MINOR", "MAJOR") and "author" in fields
