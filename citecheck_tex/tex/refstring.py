@@ -900,6 +900,7 @@ def _iop_unpublished(tail: str, out: dict[str, str]) -> str:
     ``out``: "Title “Booktitle”, vol 141 p 630" (proceedings: the booktitle is in
     italics, so quoted), "Title vol 21 p C07016", "“Title”, Other thesis". Each had been
     read as one long title (a false title MINOR)."""
+    tail = _IOP_REPORT.sub("", tail)
     iv = _IOP_VOL_PAGE.search(tail)
     if iv:
         out["volume"], out["pages"] = iv.group("volume"), dashes(iv.group("pages"))
@@ -911,6 +912,26 @@ def _iop_unpublished(tail: str, out: dict[str, str]) -> str:
         out["booktitle"] = q.group("quoted").strip(" ,.")
         return q.group("title")
     return q.group("quoted")  # an italic title: a thesis, a book
+
+
+def _iop_after_year(tail: str) -> dict[str, str]:
+    """The fields of what iopart-num prints after the year of a collaboration's work:
+    "Title {\\em Journal} {\\bf 16} 22", "Title “Booktitle”, vol 320 p 48", "Title Tech.
+    Rep. ..." (the collaboration, the year and all that had been read as one title)."""
+    out: dict[str, str] = {}
+    venue = _venue_in(tail, untitled=True)
+    title = tail[:venue[0]] if venue is not None else _iop_unpublished(tail, out)
+    if venue is not None:
+        out.update(venue[1])
+    title = title.strip(" ,.;:")
+    if len(title.split()) >= 2:
+        out["title"] = title
+    return out
+
+
+#: iopart-num's report after its title: "Title Tech. Rep. ATL-PHYS-PUB-2020-014 CERN
+#: Geneva" (the number is read apart; the institution had stayed in the title)
+_IOP_REPORT = re.compile(r"\s+Tech\.\s+Rep\.(?:\s.*)?$")
 
 
 _SURNAME_YEAR = re.compile(
@@ -1034,7 +1055,8 @@ def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
 #: 2025n, PoS, ICHEP2024, 992"; the name and the year had been read as the title.
 _COLLABORATION_YEAR = re.compile(
     r"^(?P<collab>(?:The\s+)?[A-Z][\w\-/&]*(?:\s+[A-Z][\w\-/&]*){0,3}\s+Collaboration)\s*[.,]?\s*"
-    r"\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?(?:[,.:]\s*|\s*$)(?P<rest>.*)$")
+    r"\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?(?:[,.:]\s*|\s*$|(?P<bare>\s+(?=[A-Z\u201c])))"
+    r"(?P<rest>.*)$")  # (bare: iopart-num's "{CMS Collaboration} 2025 Title")
 #: elsarticle's proceedings: ", in: Booktitle, Vol. 141, 2026, p. 630" (its words had
 #: been read as a journal "Vol." with volume 141 and pages 2026).
 _IN_PROCEEDINGS = re.compile(
@@ -1131,6 +1153,8 @@ def _parse(text: str) -> dict[str, str]:
             return out
         if not rest.strip(" ,.;"):
             return out
+        if cy.group("bare"):
+            return {**out, **_iop_after_year(rest)}
     pn = _PUBNOTE.match(rest)
     if pn and all_names(pn.group("journal")):
         pn = None  # "B. McInnes and Y. C. Ong, 917, 86": names, volume and page (apsrev4-2

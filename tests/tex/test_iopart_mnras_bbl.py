@@ -103,8 +103,30 @@ van Beekveld M, Caron S, Hendriks L, Jackson P, Leinweber A, Otten S, Patrick
   (\textit{Preprint} \eprint{2010.07940})
 """
 
+#: iopart-num's collaboration, year and title without punctuation, then a booktitle or
+#: a report (the collaboration and the year had been read into the title, and a
+#: report's "Tech. Rep. ... CERN Geneva" too)
+IOP_COLLABORATION = r"""
+\bibitem{Harilal:2024tqq}
+{CMS Collaboration} 2024 {Anomaly Detection Based on Machine Learning for the
+  CMS Electromagnetic Calorimeter Online Data Quality Monitoring} {\em {20th
+  International Conference on Calorimetry in Particle Physics}\/} vol 320 p
+  00048 (\textit{Preprint} \eprint{2407.20278})
 
-@pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES])
+\bibitem{ATL-PHYS-PUB-2020-014}
+{ATLAS Collaboration} 2020 {Deep Sets based Neural Networks for Impact
+  Parameter Flavour Tagging in ATLAS} Tech. Rep. ATL-PHYS-PUB-2020-014 CERN
+  Geneva \urlprefix\url{https://cds.cern.ch/record/2718948}
+
+\bibitem{MozunMateo:2025hkc}
+{KM3NeT Collaboration} 2025 {Enhancing low energy reconstruction and
+  classification in KM3NeT/ORCA with transformers} {\em {2nd European AI for
+  Fundamental Physics Conference}\/} (\textit{Preprint} \eprint{2511.18999})
+"""
+
+
+@pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES,
+                                 IOP_COLLABORATION])
 def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
@@ -122,3 +144,10 @@ def test_iopart_names_still_catch_a_dropped_author(tmp_path: Path) -> None:
     item = IOP_NAMES.split("\n\n")[4].replace("Rai S, Prisha and", "Rai S and")
     label, fields = _labels(tmp_path, item)["Rai:2025cog"]
     assert label in ("MINOR", "MAJOR") and "author" in fields
+
+
+def test_iopart_collaboration_title_still_compared(tmp_path: Path) -> None:
+    """The title after a collaboration and its year is compared: another is flagged."""
+    item = IOP_COLLABORATION.split("\n\n")[1].replace("Deep Sets based", "Graph based")
+    label, fields = _labels(tmp_path, item)["ATL-PHYS-PUB-2020-014"]
+    assert label in ("MINOR", "MAJOR") and "title" in fields
