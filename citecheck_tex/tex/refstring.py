@@ -101,6 +101,30 @@ _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
 _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I)
 
 
+#: A family name first, then its initials, in the forms the patterns above miss (mnras's
+#: "Family I."): particles "los", "dos" ("de los Rios M."), a particle inside ("Ruiz de
+#: Austri R."), "Jr." before the initials ("Ford Jr. W. K.", read as an initial "Jr."),
+#: a capital beyond Latin-1 ("Ivezić Ž."), a given name's particle ("Almeida E. d. S.").
+_WIDE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las)"
+_WIDE_WORD = r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
+_WIDE_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*)"
+_FAMILY_FIRST_WIDE = re.compile(
+    rf"^(?P<family>(?:{_WIDE_PARTICLE}\s+)*(?!(?:Jr|Sr)\b){_WIDE_WORD}"
+    rf"(?:\s+(?:(?:{_WIDE_PARTICLE}|e|y)\s+)*(?!(?:Jr|Sr)\b){_WIDE_WORD}){{0,2}})"
+    rf"(?:\s+(?P<jr>Jr\.?|Sr\.?|II|III|IV))?\s+"
+    rf"(?P<given>{_WIDE_INI}(?:{_WIDE_INI}|[a-z]\.\s*){{0,4}})$")
+
+
+def _wide_family_first(piece: str) -> str | None:
+    """``piece`` as BibTeX's "Family, Jr., I." when it is a :data:`_FAMILY_FIRST_WIDE`
+    name that the narrower patterns miss or misread (a "Jr."), else None."""
+    m = _FAMILY_FIRST_WIDE.match(piece)
+    if m is None or (not m.group("jr") and _FAMILY_FIRST.match(piece)):
+        return None
+    return ", ".join(x.strip() for x in (m.group("family"), m.group("jr") or "",
+                                         m.group("given")) if x)
+
+
 def _spaced_initials(piece: str) -> str:
     """"D.Aloni" -> "D. Aloni", "A.J.Krasznahorkay" -> "A.J. Krasznahorkay"."""
     return re.sub(r"(?<![A-Za-z])([A-Z]\.)(?=[A-Z\u00C0-\u024F][a-z\u00DF-\u024F])", r"\1 ", piece)
@@ -108,7 +132,11 @@ def _spaced_initials(piece: str) -> str:
 
 def _looks_like_name(piece: str) -> bool:
     p = _spaced_initials(piece.strip())
-    if not p or any(ch.isdigit() for ch in p) or len(p.split()) > 5:
+    if not p or any(ch.isdigit() for ch in p):
+        return False
+    if _FAMILY_FIRST_WIDE.match(p):  # (up to four family words and five initials)
+        return True
+    if len(p.split()) > 5:
         return False
     return bool(_INITIALS_FIRST.match(p) or _FAMILY_FIRST.match(p) or _FULL_NAME.match(p)
                 or _FAMILY_FIRST_BARE.match(p)
@@ -147,6 +175,9 @@ def _bibtex_name(piece: str) -> str:
     m = _FAMILY_FIRST_BARE.match(p)
     if m:
         return f"{m.group('family')}, {m.group('given').strip()}"
+    wide = _wide_family_first(p)
+    if wide is not None:
+        return wide
     m = _FAMILY_GIVEN.match(p)
     if m and _FAMILY_FIRST.match(p):
         return f"{m.group('family')}, {m.group('given').strip()}"
@@ -159,7 +190,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     seg = _ET_AL.sub("", segment)
     seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.))\s*", ", ", seg)
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
-                                re.search(r"\b[A-Za-z]\.$", p.strip()) else "")  # "J.-c."
+                                re.search(r"\b[^\W\d_]\.$", p.strip()) else "")  # "J.-c.", "Ž."
               for p in seg.split(",")]
     pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
                                                            or [p.strip(" :")])]

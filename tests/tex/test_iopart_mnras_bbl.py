@@ -124,9 +124,36 @@ IOP_COLLABORATION = r"""
   Fundamental Physics Conference}\/} (\textit{Preprint} \eprint{2511.18999})
 """
 
+#: mnras's "Family I." names: "de~los", a particle inside the family name, "Jr." before
+#: the initials (it had been read as an initial), a capital beyond Latin-1 ("Ž.")
+MNRAS_NAMES = r"""
+\bibitem[\protect\citeauthoryear{Arganda, Perez, de~los Rios  \&
+  Sand\'a~Seoane}{Arganda et~al.}{2022b}]{Arganda:2022zbs}
+Arganda E.,  Perez A.~D.,  de~los Rios M.,   Sand\'a~Seoane R.~M.,  2022b,
+  \mn@doi [Eur.Phys.J.C] {10.1140/epjc/s10052-023-12314-z}, 83, 1158
+
+\bibitem[\protect\citeauthoryear{Caron, Dobreva, S\'anchez,
+  Mart\'\i{}n-Guerrero, Odyurt, Ruiz~de Austri~Bazan, Wolffs  \& Zhao}{Caron
+  et~al.}{2024}]{Caron:2024cyo}
+Caron S.,  Dobreva N.,  S\'anchez A.~F.,  Mart\'\i{}n-Guerrero J.~D.,  Odyurt
+  U.,  Ruiz~de Austri~Bazan R.~R.,  Wolffs Z.,   Zhao Y.,  2024, \mn@doi
+  [Eur.Phys.J.C] {10.1140/epjc/s10052-025-14156-3}, 85, 460
+
+\bibitem[\protect\citeauthoryear{{Rubin} \& {Ford}}{{Rubin} \&
+  {Ford}}{1970}]{1970ApJ...159..379R}
+{Rubin} V.~C.,  {Ford} Jr. W.~K.,  1970, \mn@doi [\apj] {10.1086/150317}, \href
+  {https://ui.adsabs.harvard.edu/abs/1970ApJ...159..379R} {159, 379}
+
+\bibitem[\protect\citeauthoryear{{Slater}, {Ivezi{\'c}}  \& {Lupton}}{{Slater}
+  et~al.}{2020}]{2020AJ....159...65S}
+{Slater} C.~T.,  {Ivezi{\'c}} {\v{Z}}.,   {Lupton} R.~H.,  2020, \mn@doi [\aj]
+  {10.3847/1538-3881/ab6166}, \href
+  {https://ui.adsabs.harvard.edu/abs/2020AJ....159...65S} {159, 65}
+"""
+
 
 @pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES,
-                                 IOP_COLLABORATION])
+                                 IOP_COLLABORATION, MNRAS_NAMES])
 def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
@@ -151,3 +178,11 @@ def test_iopart_collaboration_title_still_compared(tmp_path: Path) -> None:
     item = IOP_COLLABORATION.split("\n\n")[1].replace("Deep Sets based", "Graph based")
     label, fields = _labels(tmp_path, item)["ATL-PHYS-PUB-2020-014"]
     assert label in ("MINOR", "MAJOR") and "title" in fields
+
+
+def test_mnras_names_still_catch_a_wrong_initial(tmp_path: Path) -> None:
+    """The names after "de los" are read and compared: a wrong initial is flagged."""
+    item = MNRAS_NAMES.split("\n\n")[0].replace("Sand\\'a~Seoane R.~M.", "Sand\\'a~Seoane P.~M.")
+    assert "P.~M." in item
+    label, fields = _labels(tmp_path, item)["Arganda:2022zbs"]
+    assert label in ("MINOR", "MAJOR") and "author" in fields
