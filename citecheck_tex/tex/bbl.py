@@ -274,6 +274,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 del decoded["note"]
                 decoded.setdefault("journal", mn_journal)
             decoded = _with_markup_journal(decoded, _markup_journal(cleaned, mn_journal))
+            decoded = _with_label_year(decoded, label, free)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -345,8 +346,15 @@ def _with_markup_journal(decoded: dict[str, str], venue: dict[str, str]) -> dict
     tw = _name_words(title)
     pw = _name_words(decoded.get("journal", ""))
     head = jw[:len(jw) - len(pw)] if pw and jw[-len(pw):] == pw else jw
-    if tw and tw[:len(jw)] == jw and all(w.isdigit() for w in tw[len(jw):]):
-        del out["title"]  # "Transactions of the IAU, Series B, 24": the journal and volume
+    tail = tw[len(jw):]
+    if tw and tw[:len(jw)] == jw and len(tail) <= 2 and all(
+            re.search(r"\d", w) for w in tail):
+        # "Transactions of the IAU, Series B, 24", "PTEP, 2026, 063C02": the journal, its
+        # volume and page (mnras prints them after the DOI link when no link holds them)
+        del out["title"]
+        numbers = re.findall(r"[^\W_]*\d[^\W_]*", title)[-len(tail):] if tail else []
+        for name, value in zip(("volume", "pages"), numbers):
+            out.setdefault(name, value)
     elif tw and head and tw[-len(head):] == head:
         cut = re.search(r"\W*".join(re.escape(w) for w in head) + r"[\W_]*$", title, re.I)
         rest = title[:cut.start()].strip(" ,.;:") if cut else title
@@ -355,6 +363,24 @@ def _with_markup_journal(decoded: dict[str, str], venue: dict[str, str]) -> dict
         else:
             del out["title"]
     return out
+
+
+#: The year of an author-year label: natbib's "\\protect\\citeauthoryear{...}{...}{2022b}"
+#: (mnras) and "Arganda et~al.(2022)Arganda, ...".
+_LABEL_YEAR = re.compile(r"\{((?:1[89]|20)\d\d)[a-z]?\}\s*$|\(((?:1[89]|20)\d\d)[a-z]?\)")
+
+
+def _with_label_year(decoded: dict[str, str], label: str, free: str) -> dict[str, str]:
+    """``decoded`` with the year of the item's author-year label, when the text prints
+    that year too: the free text had taken another year it holds ("2021, in {2022
+    Snowmass Summer Study}", "2025, \\mn@doi [PTEP] {...}, 2026, 063C02": a false year
+    MINOR); the label's year is the entry's year field."""
+    m = _LABEL_YEAR.search(label)
+    year = (m.group(1) or m.group(2)) if m else ""
+    if not year or decoded.get("year", year) == year or not re.search(
+            rf"(?<!\d){year}[a-z]?(?!\d)", free):
+        return decoded
+    return {**decoded, "year": year}
 
 
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with

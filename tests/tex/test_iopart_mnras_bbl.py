@@ -151,9 +151,32 @@ Caron S.,  Dobreva N.,  S\'anchez A.~F.,  Mart\'\i{}n-Guerrero J.~D.,  Odyurt
   {https://ui.adsabs.harvard.edu/abs/2020AJ....159...65S} {159, 65}
 """
 
+#: mnras: the year of the author-year label, which the text prints after the names; the
+#: free text had taken another year of the item (a booktitle's, PTEP's volume, a
+#: conference's date)
+MNRAS_LABEL_YEAR = r"""
+\bibitem[\protect\citeauthoryear{Beauchesne \& di Cortona}{Beauchesne \&
+  di~Cortona}{2021}]{Beauchesne:2021qrw}
+Beauchesne H.,  di Cortona G.~G.,  2021, in {2022 Snowmass Summer Study}.
+  (\mn@eprint {arXiv} {2111.12156})
+
+\bibitem[\protect\citeauthoryear{Ait~Haddou, Belfkir  \& Harrauss}{Ait~Haddou
+  et~al.}{2025}]{AitHaddou:2025fam}
+Ait~Haddou M.,  Belfkir M.,   Harrauss S. E.~E.,  2025, \mn@doi [PTEP]
+  {10.1093/ptep/ptag079}, 2026, 063C02
+
+\bibitem[\protect\citeauthoryear{Carminati, Gheata, Khattak, Mendez~Lorenzo,
+  Sharan  \& Vallecorsa}{Carminati et~al.}{2018}]{Carminati:2018khv}
+Carminati F.,  Gheata A.,  Khattak G.,  Mendez~Lorenzo P.,  Sharan S.,
+  Vallecorsa S.,  2018, \mn@doi [{Proceedings, 18th International Workshop on
+  Advanced Computing and Analysis Techniques in Physics Research (ACAT 2017):
+  Seattle, WA, USA, August 21-25, 2017; J. Phys. Conf. Ser.}]
+  {10.1088/1742-6596/1085/3/032016}, 1085, 032016
+"""
+
 
 @pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES,
-                                 IOP_COLLABORATION, MNRAS_NAMES])
+                                 IOP_COLLABORATION, MNRAS_NAMES, MNRAS_LABEL_YEAR])
 def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
@@ -186,3 +209,12 @@ def test_mnras_names_still_catch_a_wrong_initial(tmp_path: Path) -> None:
     assert "P.~M." in item
     label, fields = _labels(tmp_path, item)["Arganda:2022zbs"]
     assert label in ("MINOR", "MAJOR") and "author" in fields
+
+
+def test_label_year_still_catches_a_wrong_year(tmp_path: Path) -> None:
+    """A wrong year in the label and the text is flagged: the label's year is compared."""
+    item = MNRAS_LABEL_YEAR.split("\n\n")[1].replace("{2025}", "{2023}").replace(
+        "E.~E.,  2025,", "E.~E.,  2023,")
+    assert item.count("2023") == 2
+    label, fields = _labels(tmp_path, item)["AitHaddou:2025fam"]
+    assert label in ("MINOR", "MAJOR") and "year" in fields
