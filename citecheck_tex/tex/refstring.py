@@ -105,7 +105,7 @@ _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I
 #: "Family I."): particles "los", "dos" ("de los Rios M."), a particle inside ("Ruiz de
 #: Austri R."), "Jr." before the initials ("Ford Jr. W. K.", read as an initial "Jr."),
 #: a capital beyond Latin-1 ("Ivezić Ž."), a given name's particle ("Almeida E. d. S.").
-_WIDE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las)"
+_WIDE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten)"
 _WIDE_WORD = r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
 _WIDE_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*)"
 _FAMILY_FIRST_WIDE = re.compile(
@@ -807,7 +807,7 @@ def _family_initials(rest: str) -> dict[str, str] | None:
 
 #: One "Family I" name as IOP's iopart-num and Vancouver/NLM write it: "Hui L", "Ostriker J P",
 #: "Ostriker JP", "Liu G-C".
-_BARE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las)"
+_BARE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten)"
 #: (a capital initial may be accented beyond Latin-1, "Ivezić Ž", "Wyrzykowski Ł"; a
 #: given name's particle is a lower-case initial: "Lagos C d P", "Silva J a P")
 _BARE_UPPER = "A-Z\u00C0-\u00DE\u0100-\u017F"
