@@ -878,7 +878,19 @@ def omitted_pubnote(entry: Entry, pub_checks: list[FieldCheck]) -> list[Discrepa
     return [Discrepancy(c.field, "", c.found, "not stated: without a title or identifier "
                         "the reference needs it to be found", _OMITTED_CODES[c.field])
             for c in pub_checks
-            if c.field in ("journal", "volume", "pages") and not c.cited and c.found]
+            if c.field in ("journal", "volume", "pages") and not c.cited and c.found
+            and not _proceedings_volume(entry, c.field)]
+
+
+def _proceedings_volume(entry: Entry, field: str) -> bool:
+    """The volume of a proceedings that a title-less reference states by its booktitle
+    and page: mnras.bst prints "2019, in American Astronomical Society Meeting Abstracts
+    \\#233. p. 245.05" and never the series' volume (233; 52 for "AAS/Division for
+    Planetary Sciences Meeting Abstracts. p. 211.01"). The booktitle, the page and the
+    year find the work; the omission is the style's, not an error (false MINORs).
+    Booktitle and page are still compared with the record's."""
+    return field == "volume" and bool(entry.fields.get("booktitle", "").strip()) \
+        and bool(entry.pages.strip())
 
 
 def _same_volume(cited: str, found: str, cited_year: str, found_year: str) -> bool:

@@ -174,9 +174,30 @@ Carminati F.,  Gheata A.,  Khattak G.,  Mendez~Lorenzo P.,  Sharan S.,
   {10.1088/1742-6596/1085/3/032016}, 1085, 032016
 """
 
+#: mnras's meeting abstracts print no volume: the booktitle, the page and the year find
+#: them (the omitted volume had been a MINOR); and the particle "ter" ("ter Hoeve J.")
+MNRAS_ABSTRACTS = r"""
+\bibitem[\protect\citeauthoryear{{Bektesevic}, {Mehta}, {Juric}, {Slater},
+  {Balazinska}  \& {Connolly}}{{Bektesevic} et~al.}{2019}]{2019AAS...23324505B}
+{Bektesevic} D.,  {Mehta} P.,  {Juric} M.,  {Slater} C.,  {Balazinska} M.,
+  {Connolly} A.,  2019, in American Astronomical Society Meeting Abstracts
+  \#233. p. 245.05
+
+\bibitem[\protect\citeauthoryear{{Eggl}, {Juric}, {Moeyens}  \& {Jones}}{{Eggl}
+  et~al.}{2020}]{2020DPS....5221101E}
+{Eggl} S.,  {Juric} M.,  {Moeyens} J.,   {Jones} L.,  2020, in AAS/Division for
+  Planetary Sciences Meeting Abstracts. p. 211.01
+
+\bibitem[\protect\citeauthoryear{Gomez~Ambrosio, ter Hoeve, Madigan, Rojo  \&
+  Sanz}{Gomez~Ambrosio et~al.}{2022}]{GomezAmbrosio:2022mpm}
+Gomez~Ambrosio R.,  ter Hoeve J.,  Madigan M.,  Rojo J.,   Sanz V.,  2022,
+  \mn@doi [JHEP] {10.1007/JHEP03(2023)033}, 03, 033
+"""
+
 
 @pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES,
-                                 IOP_COLLABORATION, MNRAS_NAMES, MNRAS_LABEL_YEAR])
+                                 IOP_COLLABORATION, MNRAS_NAMES, MNRAS_LABEL_YEAR,
+                                 MNRAS_ABSTRACTS])
 def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
@@ -218,3 +239,10 @@ def test_label_year_still_catches_a_wrong_year(tmp_path: Path) -> None:
     assert item.count("2023") == 2
     label, fields = _labels(tmp_path, item)["AitHaddou:2025fam"]
     assert label in ("MINOR", "MAJOR") and "year" in fields
+
+
+def test_meeting_abstract_still_catches_a_wrong_page(tmp_path: Path) -> None:
+    """The abstract's page is compared: another is flagged."""
+    item = MNRAS_ABSTRACTS.split("\n\n")[1].replace("p. 211.01", "p. 311.01")
+    label, fields = _labels(tmp_path, item)["2020DPS....5221101E"]
+    assert label in ("MINOR", "MAJOR") and "pages" in fields
