@@ -135,6 +135,21 @@ def _collab_key(name: str) -> str:
     return nz.name_key(_COLLAB.sub(" ", name))
 
 
+def _abbreviated_collaboration(cited: str, names: list[str]) -> bool:
+    """``cited`` is one of ``names`` as BibTeX abbreviates an unbraced "CMS
+    Collaboration" (given name "CMS", family "Collaboration"): iopart-num's
+    "Collaboration C", mnras's "Collaboration T. B." for "The BOREXINO Collaboration".
+    Only single-letter initials count, each the first letter of the name's word in
+    order (a false collaboration MINOR)."""
+    initials = [w.rstrip(".") for w in _COLLAB.sub(" ", cited).split()]
+    if not initials or len(initials) > 3 or not all(
+            len(w) == 1 and w.isupper() for w in initials):
+        return False
+    # (an index keeps "BOREXINO" of "The BOREXINO Collaboration", BibTeX "T. B.")
+    return any(initials in ([w[0] for w in words], ["T", *(w[0] for w in words)])
+               for words in (_COLLAB.sub(" ", n).split() for n in names))
+
+
 @dataclass(frozen=True, slots=True)
 class AuthorMatch:
     """Alignment of the cited author list with the record's."""
@@ -241,7 +256,9 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     kinds: list[DiscrepancyCode] = []
     collab_ok = 0
     for c in collabs:
-        if _collab_key(_person_text(c)) in collab_keys:
+        if _collab_key(_person_text(c)) in collab_keys or _abbreviated_collaboration(
+                _person_text(c), [*collaborations,
+                                  *(_person_text(p) for p in found if _is_collaboration(p))]):
             collab_ok += 1
         elif collab_keys:
             kinds.append(DiscrepancyCode.COLLABORATION_MISMATCH)

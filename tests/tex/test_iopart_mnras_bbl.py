@@ -194,10 +194,27 @@ Gomez~Ambrosio R.,  ter Hoeve J.,  Madigan M.,  Rojo J.,   Sanz V.,  2022,
   \mn@doi [JHEP] {10.1007/JHEP03(2023)033}, 03, 033
 """
 
+#: an unbraced "CMS Collaboration" in the .bib is given name "CMS", family
+#: "Collaboration" to BibTeX: iopart-num prints "Collaboration C", mnras "Collaboration
+#: T.~B." (for "The BOREXINO Collaboration")
+ABBREVIATED_COLLABORATION = r"""
+\bibitem{CMS:2019dqq}
+Collaboration C 2020 {\em Mach. Learn. Sci. Tech.\/} {\bf 1} 035012
+  (\textit{Preprint} \eprint{1912.12238})
+
+\bibitem{BOREXINO:2023pcv}
+Collaboration T~B 2023 {\em Phys.Rev.D\/} {\bf 109} 112014 (\textit{Preprint}
+  \eprint{2310.11826})
+
+\bibitem[\protect\citeauthoryear{Collaboration}{Collaboration}{2025}]{SuperCDMS:2025ywe}
+Collaboration S.,  2025, \mn@doi [Nucl.Instrum.Meth.A]
+  {10.1016/j.nima.2026.171437}, 1087, 171437
+"""
+
 
 @pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES,
                                  IOP_COLLABORATION, MNRAS_NAMES, MNRAS_LABEL_YEAR,
-                                 MNRAS_ABSTRACTS])
+                                 MNRAS_ABSTRACTS, ABBREVIATED_COLLABORATION])
 def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
@@ -246,3 +263,12 @@ def test_meeting_abstract_still_catches_a_wrong_page(tmp_path: Path) -> None:
     item = MNRAS_ABSTRACTS.split("\n\n")[1].replace("p. 211.01", "p. 311.01")
     label, fields = _labels(tmp_path, item)["2020DPS....5221101E"]
     assert label in ("MINOR", "MAJOR") and "pages" in fields
+
+
+@pytest.mark.parametrize("initial", ["A", "T~A", "C~M"])
+def test_abbreviated_collaboration_still_catches_another(tmp_path: Path, initial: str) -> None:
+    """A collaboration whose initials are not the record's is flagged."""
+    item = ABBREVIATED_COLLABORATION.split("\n\n")[0].replace(
+        "Collaboration C 2020", f"Collaboration {initial} 2020")
+    label, fields = _labels(tmp_path, item)["CMS:2019dqq"]
+    assert label in ("MINOR", "MAJOR") and "author" in fields
