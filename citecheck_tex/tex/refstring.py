@@ -817,17 +817,22 @@ _BARE_INITIALS = (rf"[{_BARE_UPPER}](?:-[A-Za-z])?"
 #: "Jr"/"III" between the family name and the initials: iopart-num's "Denneau Jr L"
 #: ("Jr" had been read as two initials "J. r.": a false MINOR)
 _BARE_SUFFIX = r"(?:\s+(?:Jr\.?|Sr\.?|II|III|IV)(?=\s))"
+#: ADS's "Mu{\\textasciitilde n}oz" for Muñoz, decoded "Mu~noz"
+_BARE_TILDE = r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]*~[a-z][\w'\u00C0-\u024F\-]*"
 #: a family word; ADS's unspaced particles too ("vandenBerg", "vanderPlas")
-_BARE_WORD = rf"(?:(?!(?:Jr|Sr)\b){_FI_WORD}|[a-z]{{2,6}}[A-Z][a-z\u00DF-\u024F'\u2019]+)"
+_BARE_WORD = rf"(?:(?!(?:Jr|Sr)\b){_FI_WORD}|[a-z]{{2,6}}[A-Z][a-z\u00DF-\u024F'\u2019]+|{_BARE_TILDE})"
 _BARE_NAME = (rf"(?:{_BARE_PARTICLE}\s+)*"  # "de Téramond GF", "de los Rios M"
-              # (a particle inside: "Ruiz de Austri R", "Spinola e Castro R")
-              rf"{_BARE_WORD}(?:(?:\s(?:{_BARE_PARTICLE}|e|y)(?=\s))*[\s\-]{_BARE_WORD}){{0,2}}"
+              # (a particle inside: "Ruiz de Austri R", "Spinola e Castro R"; ADS's en
+              # dash: "Gonz{\\'a}lez{\\textendash}Gait{\\'a}n")
+              rf"{_BARE_WORD}(?:(?:\s(?:{_BARE_PARTICLE}|e|y)(?=\s))*[\s\-\u2013]{_BARE_WORD}){{0,2}}"
               rf"{_BARE_SUFFIX}?\s+{_BARE_INITIALS}")
 #: A name of one word after the first name of the list: INSPIRE's mononyms ("Rai S, Prisha
 #: and Kumar J 2025")
-_BARE_MONONYM = rf"{_FI_WORD}(?=,|\s+and\s|\s+(?:1[89]|20)\d\d)"
+#: A collaboration among the names ("..., Tarle G and {DES Collaboration} 2017")
+_BARE_COLLAB = r"(?:[A-Z][\w\-/&]*\s+){1,3}Collaboration"
+_BARE_MONONYM = rf"(?:{_BARE_COLLAB}|{_FI_WORD})(?=,|\s+and\s|\s+(?:1[89]|20)\d\d)"
 _BARE_RUN = re.compile(
-    rf"^(?P<names>{_BARE_NAME}(?:,\s*(?:{_BARE_NAME}|{_BARE_MONONYM}))*"
+    rf"^(?P<names>(?:{_BARE_NAME}|{_BARE_COLLAB}(?=,))(?:,\s*(?:{_BARE_NAME}|{_BARE_MONONYM}))*"
     rf"(?:,?\s+and\s+(?:{_BARE_NAME}|{_BARE_MONONYM}))?)"
     r"(?P<etal>,?\s*et\s*al\.?)?"
     # iopart-num names the collaboration after the authors: "... and Wolf M (CMS) 2023"
@@ -899,7 +904,8 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     if m is None:
         return None
     names = [n.strip() for n in re.split(r",\s*|\s+and\s+", m.group("names")) if n.strip()]
-    if not all(re.fullmatch(_BARE_NAME, n) or (k and re.fullmatch(_FI_WORD, n))
+    if not all(re.fullmatch(_BARE_NAME, n) or re.fullmatch(_BARE_COLLAB, n)
+               or (k and re.fullmatch(_FI_WORD, n))
                for k, n in enumerate(names)):
         return None
     out = {"author": _bibtex_authors([_bare_to_bibtex(n) for n in names],

@@ -211,10 +211,35 @@ Collaboration S.,  2025, \mn@doi [Nucl.Instrum.Meth.A]
   {10.1016/j.nima.2026.171437}, 1087, 171437
 """
 
+#: iopart-num's names of ADS exports: a collaboration in the list, an en dash and ADS's
+#: "Mu{\textasciitilde n}oz" in family names
+IOP_ADS_NAMES = r"""
+\bibitem{2013A&A...558A..33A}
+{Astropy Collaboration}, {Robitaille} T~P, {Tollerud} E~J, {Greenfield} P,
+  {Droettboom} M, {Bray} E, {Aldcroft} T, {Davis} M, {Ginsburg} A,
+  {Price-Whelan} A~M, {Kerzendorf} W~E, {Conley} A, {Crighton} N, {Barbary} K,
+  {Muna} D, {Ferguson} H, {Grollier} F, {Parikh} M~M, {Nair} P~H, {Unther} H~M,
+  {Deil} C, {Woillez} J, {Conseil} S, {Kramer} R, {Turner} J~E~H, {Singer} L,
+  {Fox} R, {Weaver} B~A, {Zabalza} V, {Edwards} Z~I, {Azalee Bostroem} K,
+  {Burke} D~J, {Casey} A~R, {Crawford} S~M, {Dencheva} N, {Ely} J, {Jenness} T,
+  {Labrie} K, {Lim} P~L, {Pierfederici} F, {Pontzen} A, {Ptak} A, {Refsdal} B,
+  {Servillat} M and {Streicher} O 2013 {\em \aap\/} {\bf 558} A33
+  (\textit{Preprint} \eprint{1307.6212})
+
+\bibitem{2016ApJ...832..155F}
+{F{\"o}rster} F, {Maureira} J~C, {San Mart{\'\i}n} J, {Hamuy} M,
+  {Mart{\'\i}nez} J, {Huijse} P, {Cabrera} G, {Galbany} L, {de Jaeger} T,
+  {Gonz{\'a}lez{\textendash}Gait{\'a}n} S, {Anderson} J~P, {Kunkarayakti} H,
+  {Pignata} G, {Bufano} F, {Litt{\'\i}n} J, {Olivares} F, {Medina} G, {Smith}
+  R~C, {Vivas} A~K, {Est{\'e}vez} P~A, {Mu{\textasciitilde n}oz} R and {Vera} E
+  2016 {\em \apj\/} {\bf 832} 155 (\textit{Preprint} \eprint{1609.03567})
+"""
+
 
 @pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES,
                                  IOP_COLLABORATION, MNRAS_NAMES, MNRAS_LABEL_YEAR,
-                                 MNRAS_ABSTRACTS, ABBREVIATED_COLLABORATION])
+                                 MNRAS_ABSTRACTS, ABBREVIATED_COLLABORATION,
+                                 IOP_ADS_NAMES])
 def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
