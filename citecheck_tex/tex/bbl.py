@@ -305,8 +305,10 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
 #: begins: iopart-num prints no title before it.
 _ITALIC_BOLD_JOURNAL = re.compile(
     r"\{\\(?:em|it)(?:\{\})?\s+(?P<journal>(?:[^{}]|\{[^{}]*\})+?)\s*(?:\\/)?\s*\}"
-    r"\s*\{\\bf(?:\{\})?\s+(?P<volume>[^{}]+?)\s*\}"
-    r"(?:\s*(?P<pages>[A-Za-z]{0,3}\d[\w.]*(?:\s*--?\s*[A-Za-z]{0,3}\d[\w.]*)?))?")
+    r"\s*\{\\bf(?:\{\})?\s+(?P<volume>[^{}]+?)\s*\}(?!\s*,)"  # (jpc: "{\\bf 2017}, {\\em 95}")
+    # (the page after a space, or nothing: "{\\bf 116}(16), 161804" is another style's)
+    r"(?:\s+(?P<pages>[A-Za-z]{0,3}\d[\w.]*(?:\s*--?\s*[A-Za-z]{0,3}\d[\w.]*)?)(?=[\s(]|$)"
+    r"|(?=\s*$|\s+\())")
 
 
 def _markup_journal(body: str, mn_journal: str) -> dict[str, str]:

@@ -112,7 +112,8 @@ _FAMILY_FIRST_WIDE = re.compile(
     rf"^(?P<family>(?:{_WIDE_PARTICLE}\s+)*(?!(?:Jr|Sr)\b){_WIDE_WORD}"
     rf"(?:\s+(?:(?:{_WIDE_PARTICLE}|e|y)\s+)*(?!(?:Jr|Sr)\b){_WIDE_WORD}){{0,2}})"
     rf"(?:\s+(?P<jr>Jr\.?|Sr\.?|II|III|IV))?\s+"
-    rf"(?P<given>{_WIDE_INI}(?:{_WIDE_INI}|[a-z]\.\s*){{0,4}})$")
+    # (a lower-case initial after a space: "Gonçalves J. a."; apsr's "Wu. N.d." is no name)
+    rf"(?P<given>{_WIDE_INI}(?:{_WIDE_INI}|(?<=\s)[a-z]\.\s*){{0,4}})$")
 
 
 def _wide_family_first(piece: str) -> str | None:

@@ -297,3 +297,37 @@ def test_abbreviated_collaboration_still_catches_another(tmp_path: Path, initial
         "Collaboration C 2020", f"Collaboration {initial} 2020")
     label, fields = _labels(tmp_path, item)["CMS:2019dqq"]
     assert label in ("MINOR", "MAJOR") and "author" in fields
+
+
+def _fields(item: str) -> dict[str, str]:
+    entries, _ = parse_bbl_text(f"\\begin{{thebibliography}}{{1}}\n{item}\n"
+                                "\\end{thebibliography}\n", "paper.bbl")
+    return dict(entries[0].fields)
+
+
+def test_other_styles_bold_numbers_are_not_iopart_volumes() -> None:
+    """jpc's bold year before an italic volume and nar's bold volume before an issue
+    are not iopart-num's "{\\em Journal} {\\bf volume} page" (the sample papers' .bbl)."""
+    jpc = _fields(r"""\bibitem{Hui2017}
+Hui, L.; Ostriker, J.~P.; Tremaine, S.; Witten, E. {\em Phys.Rev.D} {\bf 2017},
+  {\em 95}, 043541.""")
+    assert jpc["volume"] == "95" and jpc["year"] == "2017"
+    nar = _fields(r"""\bibitem{McAllister:2015zcz}
+McAllister, B.~T., Parker, S.~R., and Tobar, M.~E. (2016)
+{Axion Dark Matter Coupling to Resonant Photons via Magnetic Field}.
+{\em Phys. Rev. Lett.,} {\bf 116}(16), 161804
+[Erratum: Phys.Rev.Lett. 117, 159901 (2016)].""")
+    # (the erratum's reference is read, as before; never the volume of one with the page
+    # of the other)
+    assert (nar.get("volume"), nar.get("pages")) != ("116", "159901")
+
+
+def test_a_date_is_no_lower_case_initial() -> None:
+    """apsr's "Yue-Liang Wu. N.d." (no date) is no name "Yue-Liang" with initials "Wu.
+    N. d." (a false author MINOR of the sample papers' .bbl)."""
+    fields = _fields(r"""\harvarditem[Fang, Li \harvardand\ Wu]{Fang, Li \harvardand\
+  Wu}{N.d.}{FangLiWu2016}
+Fang, Zhen, Danning Li \harvardand\ Yue-Liang Wu. N.d.
+\newblock ``{IR}-improved soft-wall {AdS/QCD} model for baryons.'' .
+  Forthcoming.""")
+    assert "N.d" not in fields.get("author", "")
