@@ -267,7 +267,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             if len(re.findall(r"[^\W\d_]{2,}", title)) >= 2:  # not a link's "1412.3443"
                 decoded["title"] = title
         else:
-            decoded = parse_reference(latex_to_unicode(_quote_title(cleaned)))
+            decoded = parse_reference(latex_to_unicode(_quote_title(_braced_title(cleaned))))
             if mn_journal and decoded.get("note", "").strip(" ,.;") == mn_journal:
                 # "Tanaka H., Lindqvist M., 2016, \mn@doi [Phys. Lett. B] {DOI}": the
                 # journal without volume and page is the journal, not unread text
@@ -474,6 +474,23 @@ def _quote_title(body: str) -> str:
             continue
         return f"{body[:start]} \u201c{inner.strip().rstrip(',')}\u201d, {body[end:]}"
     return body
+
+
+#: A group of words in braces right after the year: the title as INSPIRE and ADS brace
+#: it (title = "{TOPCAT: Tool for ...}"), which iopart-num and mnras print unmarked
+#: before a @misc's howpublished ("2011 {TOPCAT: ...} Astrophysics Source Code Library,
+#: record ascl:1101.010"): the two had been read as one title (a false MAJOR).
+_BRACED_TITLE = re.compile(r"(?<!\d)((?:1[89]|20)\d\d[a-z]?,?\s+)"
+                           r"\{([^{}\\]*[^\W\d_]{2}[^{}\\]*\s[^{}\\]*\s[^{}\\]*)\}")
+
+
+def _braced_title(body: str) -> str:
+    """``body`` with :data:`_BRACED_TITLE` quoted for the parser, when no italic group
+    (a booktitle, a journal, which :func:`_quote_title` reads) follows it."""
+    m = _BRACED_TITLE.search(body)
+    if m is None or _TITLE_MARK.search(body, m.end()):
+        return body
+    return f"{body[:m.start(2) - 1]}\u201c{m.group(2).strip()}\u201d,{body[m.end():]}"
 
 
 #: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".
