@@ -480,7 +480,9 @@ def _quote_title(body: str) -> str:
 #: it (title = "{TOPCAT: Tool for ...}"), which iopart-num and mnras print unmarked
 #: before a @misc's howpublished ("2011 {TOPCAT: ...} Astrophysics Source Code Library,
 #: record ascl:1101.010"): the two had been read as one title (a false MAJOR).
-_BRACED_TITLE = re.compile(r"(?<!\d)((?:1[89]|20)\d\d[a-z]?,?\s+)"
+_BRACED_TITLE = re.compile(r"(?<!\d)((?:1[89]|20)\d\d[a-z]?,?\s+"
+                           # (mnras's report: "2017a, Technical Report ATL-PHYS-..., {Title}")
+                           r"(?:Technical\s+Report\b[^,{}]*,\s+)?)"
                            r"\{([^{}\\]*[^\W\d_]{2}[^{}\\]*\s[^{}\\]*\s[^{}\\]*)\}")
 
 

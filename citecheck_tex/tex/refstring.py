@@ -1193,6 +1193,9 @@ def _parse(text: str) -> dict[str, str]:
             return out
         if cy.group("bare"):
             return {**out, **_iop_after_year(rest)}
+        # mnras's report: "{ATLAS Collaboration} 2017a, Technical Report NUMBER, Title"
+        # (the type had been read as an author's name)
+        rest = re.sub(r"^(?:Technical\s+Report|Tech\.\s+Rep\.)(?:\s[^,]*)?,\s*", "", rest)
     pn = _PUBNOTE.match(rest)
     if pn and all_names(pn.group("journal")):
         pn = None  # "B. McInnes and Y. C. Ong, 917, 86": names, volume and page (apsrev4-2

@@ -259,11 +259,29 @@ BRACED_TITLE = r"""
   Three-Dimensional Universe with Gaia}  ESA Special Publication Vol. 576
 """
 
+#: mnras's report: "Technical Report NUMBER, {Title}, \url{...}. Institution, Address"
+#: (the type had been read as an author, the institution as part of the title)
+MNRAS_REPORT = r"""
+\bibitem[\protect\citeauthoryear{{ATLAS Collaboration}}{{ATLAS
+  Collaboration}}{2017a}]{ATL-PHYS-PUB-2017-003}
+{ATLAS Collaboration} 2017a, Technical Report ATL-PHYS-PUB-2017-003,
+  {Identification of Jets Containing $b$-Hadrons with Recurrent Neural Networks
+  at the ATLAS Experiment}, \url {http://cdsweb.cern.ch/record/2255226}.
+CERN, Geneva, \url {http://cdsweb.cern.ch/record/2255226}
+
+\bibitem[\protect\citeauthoryear{{CMS Collaboration}}{{CMS
+  Collaboration}}{2011}]{CMS-PAS-EXO-10-021}
+{CMS Collaboration} 2011, Technical Report CMS-PAS-EXO-10-021, {Model
+  Unspecific Search for New Physics in pp Collisions at sqrt(s) = 7 TeV}, \url
+  {http://cds.cern.ch/record/1360173}.
+CERN, Geneva, \url {http://cds.cern.ch/record/1360173}
+"""
+
 
 @pytest.mark.parametrize("bbl", [MARKUP_JOURNAL, MNRAS_MARKUP_JOURNAL, IOP_NAMES,
                                  IOP_COLLABORATION, MNRAS_NAMES, MNRAS_LABEL_YEAR,
                                  MNRAS_ABSTRACTS, ABBREVIATED_COLLABORATION,
-                                 IOP_ADS_NAMES, BRACED_TITLE])
+                                 IOP_ADS_NAMES, BRACED_TITLE, MNRAS_REPORT])
 def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
