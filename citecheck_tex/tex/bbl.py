@@ -355,7 +355,7 @@ def _with_markup_journal(decoded: dict[str, str], venue: dict[str, str]) -> dict
         # volume and page (mnras prints them after the DOI link when no link holds them)
         del out["title"]
         numbers = re.findall(r"[^\W_]*\d[^\W_]*", title)[-len(tail):] if tail else []
-        for name, value in zip(("volume", "pages"), numbers):
+        for name, value in zip(("volume", "pages"), numbers, strict=False):
             out.setdefault(name, value)
     elif tw and head and tw[-len(head):] == head:
         cut = re.search(r"\W*".join(re.escape(w) for w in head) + r"[\W_]*$", title, re.I)
