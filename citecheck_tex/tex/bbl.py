@@ -285,12 +285,14 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             if len(re.findall(r"[^\W\d_]{2,}", title)) >= 2:  # not a link's "1412.3443"
                 decoded["title"] = title
         else:
-            decoded = parse_reference(latex_to_unicode(_quote_title(cleaned)))
+            decoded = parse_reference(latex_to_unicode(_quote_title(_braced_title(cleaned))))
             if mn_journal and decoded.get("note", "").strip(" ,.;") == mn_journal:
                 # "Tanaka H., Lindqvist M., 2016, \mn@doi [Phys. Lett. B] {DOI}": the
                 # journal without volume and page is the journal, not unread text
                 del decoded["note"]
                 decoded.setdefault("journal", mn_journal)
+            decoded = _with_markup_journal(decoded, _markup_journal(cleaned, mn_journal))
+            decoded = _with_label_year(decoded, label, free)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -315,6 +317,91 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+#: iopart-num's journal: an italic name, then the volume in bold, then the page ("{\\em
+#: Astronomy and Computing\\/} {\\bf 7} 12--26"). Only the markup tells where the name
+#: begins: iopart-num prints no title before it.
+_ITALIC_BOLD_JOURNAL = re.compile(
+    r"\{\\(?:em|it)(?:\{\})?\s+(?P<journal>(?:[^{}]|\{[^{}]*\})+?)\s*(?:\\/)?\s*\}"
+    r"\s*\{\\bf(?:\{\})?\s+(?P<volume>[^{}]+?)\s*\}(?!\s*,)"  # (jpc: "{\\bf 2017}, {\\em 95}")
+    # (the page after a space, or nothing: "{\\bf 116}(16), 161804" is another style's)
+    r"(?:\s+(?P<pages>[A-Za-z]{0,3}\d[\w.]*(?:\s*--?\s*[A-Za-z]{0,3}\d[\w.]*)?)(?=[\s(]|$)"
+    r"|(?=\s*$|\s+\())")
+
+
+def _markup_journal(body: str, mn_journal: str) -> dict[str, str]:
+    """The journal that the markup of a free-text bibitem names, with the volume and
+    page that come with it: mnras.bst's ``\\mn@doi [Journal]`` (``mn_journal``) or
+    iopart-num's italic name before a bold volume; {} when there is none."""
+    if mn_journal:
+        return {"journal": mn_journal}
+    m = _ITALIC_BOLD_JOURNAL.search(body)
+    if m is None:
+        return {}
+    journal = latex_to_unicode(m.group("journal")).strip(" ,")
+    if not re.search(r"[^\W\d_]{2}", journal) or re.fullmatch(r"et\s*al\.?", journal):
+        return {}
+    out = {"journal": journal, "volume": latex_to_unicode(m.group("volume")).strip()}
+    if m.group("pages"):
+        out["pages"] = dashes(m.group("pages"))
+    return out
+
+
+def _name_words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.lower())
+
+
+def _with_markup_journal(decoded: dict[str, str], venue: dict[str, str]) -> dict[str, str]:
+    """``decoded`` with the journal the markup names (:func:`_markup_journal`). The free
+    text cannot tell a title from the head of a journal's name: "Swinbank J., 2014,
+    Astronomy and Computing, 7, 12" had become the title "Astronomy and" in the journal
+    "Computing", "Lejeune T ... 1998 A&AS 130 65" the journal "AS" (false MINORs). Title
+    words that are the head of that journal (and a volume after it) are no title."""
+    journal = venue.get("journal", "")
+    if not journal:
+        return decoded
+    out = {**decoded, **venue}
+    jw = _name_words(journal)
+    title = decoded.get("title", "")
+    tw = _name_words(title)
+    pw = _name_words(decoded.get("journal", ""))
+    head = jw[:len(jw) - len(pw)] if pw and jw[-len(pw):] == pw else jw
+    tail = tw[len(jw):]
+    if tw and tw[:len(jw)] == jw and len(tail) <= 2 and all(
+            re.search(r"\d", w) for w in tail):
+        # "Transactions of the IAU, Series B, 24", "PTEP, 2026, 063C02": the journal, its
+        # volume and page (mnras prints them after the DOI link when no link holds them)
+        del out["title"]
+        numbers = re.findall(r"[^\W_]*\d[^\W_]*", title)[-len(tail):] if tail else []
+        for name, value in zip(("volume", "pages"), numbers, strict=False):
+            out.setdefault(name, value)
+    elif tw and head and tw[-len(head):] == head:
+        cut = re.search(r"\W*".join(re.escape(w) for w in head) + r"[\W_]*$", title, re.I)
+        rest = title[:cut.start()].strip(" ,.;:") if cut else title
+        if rest and len(rest.split()) >= 2:
+            out["title"] = rest
+        else:
+            del out["title"]
+    return out
+
+
+#: The year of an author-year label: natbib's "\\protect\\citeauthoryear{...}{...}{2022b}"
+#: (mnras) and "Arganda et~al.(2022)Arganda, ...".
+_LABEL_YEAR = re.compile(r"\{((?:1[89]|20)\d\d)[a-z]?\}\s*$|\(((?:1[89]|20)\d\d)[a-z]?\)")
+
+
+def _with_label_year(decoded: dict[str, str], label: str, free: str) -> dict[str, str]:
+    """``decoded`` with the year of the item's author-year label, when the text prints
+    that year too: the free text had taken another year it holds ("2021, in {2022
+    Snowmass Summer Study}", "2025, \\mn@doi [PTEP] {...}, 2026, 063C02": a false year
+    MINOR); the label's year is the entry's year field."""
+    m = _LABEL_YEAR.search(label)
+    year = (m.group(1) or m.group(2)) if m else ""
+    if not year or decoded.get("year", year) == year or not re.search(
+            rf"(?<!\d){year}[a-z]?(?!\d)", free):
+        return decoded
+    return {**decoded, "year": year}
 
 
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with
@@ -406,6 +493,25 @@ def _quote_title(body: str) -> str:
             continue
         return f"{body[:start]} \u201c{inner.strip().rstrip(',')}\u201d, {body[end:]}"
     return body
+
+
+#: A group of words in braces right after the year: the title as INSPIRE and ADS brace
+#: it (title = "{TOPCAT: Tool for ...}"), which iopart-num and mnras print unmarked
+#: before a @misc's howpublished ("2011 {TOPCAT: ...} Astrophysics Source Code Library,
+#: record ascl:1101.010"): the two had been read as one title (a false MAJOR).
+_BRACED_TITLE = re.compile(r"(?<!\d)((?:1[89]|20)\d\d[a-z]?,?\s+"
+                           # (mnras's report: "2017a, Technical Report ATL-PHYS-..., {Title}")
+                           r"(?:Technical\s+Report\b[^,{}]*,\s+)?)"
+                           r"\{([^{}\\]*[^\W\d_]{2}[^{}\\]*\s[^{}\\]*\s[^{}\\]*)\}")
+
+
+def _braced_title(body: str) -> str:
+    """``body`` with :data:`_BRACED_TITLE` quoted for the parser, when no italic group
+    (a booktitle, a journal, which :func:`_quote_title` reads) follows it."""
+    m = _BRACED_TITLE.search(body)
+    if m is None or _TITLE_MARK.search(body, m.end()):
+        return body
+    return f"{body[:m.start(2) - 1]}\u201c{m.group(2).strip()}\u201d,{body[m.end():]}"
 
 
 #: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".

@@ -101,6 +101,31 @@ _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
 _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I)
 
 
+#: A family name first, then its initials, in the forms the patterns above miss (mnras's
+#: "Family I."): particles "los", "dos" ("de los Rios M."), a particle inside ("Ruiz de
+#: Austri R."), "Jr." before the initials ("Ford Jr. W. K.", read as an initial "Jr."),
+#: a capital beyond Latin-1 ("Ivezić Ž."), a given name's particle ("Almeida E. d. S.").
+_WIDE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten)"
+_WIDE_WORD = r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
+_WIDE_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*)"
+_FAMILY_FIRST_WIDE = re.compile(
+    rf"^(?P<family>(?:{_WIDE_PARTICLE}\s+)*(?!(?:Jr|Sr)\b){_WIDE_WORD}"
+    rf"(?:\s+(?:(?:{_WIDE_PARTICLE}|e|y)\s+)*(?!(?:Jr|Sr)\b){_WIDE_WORD}){{0,2}})"
+    rf"(?:\s+(?P<jr>Jr\.?|Sr\.?|II|III|IV))?\s+"
+    # (a lower-case initial after a space: "Gonçalves J. a."; apsr's "Wu. N.d." is no name)
+    rf"(?P<given>{_WIDE_INI}(?:{_WIDE_INI}|(?<=\s)[a-z]\.\s*){{0,4}})$")
+
+
+def _wide_family_first(piece: str) -> str | None:
+    """``piece`` as BibTeX's "Family, Jr., I." when it is a :data:`_FAMILY_FIRST_WIDE`
+    name that the narrower patterns miss or misread (a "Jr."), else None."""
+    m = _FAMILY_FIRST_WIDE.match(piece)
+    if m is None or (not m.group("jr") and _FAMILY_FIRST.match(piece)):
+        return None
+    return ", ".join(x.strip() for x in (m.group("family"), m.group("jr") or "",
+                                         m.group("given")) if x)
+
+
 def _spaced_initials(piece: str) -> str:
     """"D.Aloni" -> "D. Aloni", "A.J.Krasznahorkay" -> "A.J. Krasznahorkay"."""
     return re.sub(r"(?<![A-Za-z])([A-Z]\.)(?=[A-Z\u00C0-\u024F][a-z\u00DF-\u024F])", r"\1 ", piece)
@@ -108,7 +133,11 @@ def _spaced_initials(piece: str) -> str:
 
 def _looks_like_name(piece: str) -> bool:
     p = _spaced_initials(piece.strip())
-    if not p or any(ch.isdigit() for ch in p) or len(p.split()) > 5:
+    if not p or any(ch.isdigit() for ch in p):
+        return False
+    if _FAMILY_FIRST_WIDE.match(p):  # (up to four family words and five initials)
+        return True
+    if len(p.split()) > 5:
         return False
     return bool(_INITIALS_FIRST.match(p) or _FAMILY_FIRST.match(p) or _FULL_NAME.match(p)
                 or _FAMILY_FIRST_BARE.match(p)
@@ -147,6 +176,9 @@ def _bibtex_name(piece: str) -> str:
     m = _FAMILY_FIRST_BARE.match(p)
     if m:
         return f"{m.group('family')}, {m.group('given').strip()}"
+    wide = _wide_family_first(p)
+    if wide is not None:
+        return wide
     m = _FAMILY_GIVEN.match(p)
     if m and _FAMILY_FIRST.match(p):
         return f"{m.group('family')}, {m.group('given').strip()}"
@@ -159,7 +191,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     seg = _ET_AL.sub("", segment)
     seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.))\s*", ", ", seg)
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
-                                re.search(r"\b[A-Za-z]\.$", p.strip()) else "")  # "J.-c."
+                                re.search(r"\b[^\W\d_]\.$", p.strip()) else "")  # "J.-c.", "Ž."
               for p in seg.split(",")]
     pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
                                                            or [p.strip(" :")])]
@@ -776,13 +808,33 @@ def _family_initials(rest: str) -> dict[str, str] | None:
 
 #: One "Family I" name as IOP's iopart-num and Vancouver/NLM write it: "Hui L", "Ostriker J P",
 #: "Ostriker JP", "Liu G-C".
-_BARE_NAME = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le)\s+)*"  # "de Téramond GF"
-              rf"{_FI_WORD}(?:[\s\-]{_FI_WORD}){{0,2}}"
-              # (a lower-case or accented second initial: "Yang U k" for Un-ki, "Sahin M Ö")
-              r"\s+(?:[A-Z](?:-[A-Z])?(?:\s(?=[A-Z](?:\W|$)))?){1,3}"
-              r"(?:\s(?=[a-z\u00C0-\u00DE](?:\W|$))[a-z\u00C0-\u00DE])?")
+_BARE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten)"
+#: (a capital initial may be accented beyond Latin-1, "Ivezić Ž", "Wyrzykowski Ł"; a
+#: given name's particle is a lower-case initial: "Lagos C d P", "Silva J a P")
+_BARE_UPPER = "A-Z\u00C0-\u00DE\u0100-\u017F"
+_BARE_INITIALS = (rf"[{_BARE_UPPER}](?:-[A-Za-z])?"
+                  rf"(?:(?:\s(?=[{_BARE_UPPER}](?:-[A-Za-z])?(?:\W|$))|(?<=[{_BARE_UPPER}]))"
+                  rf"[{_BARE_UPPER}](?:-[A-Za-z])?|\s[a-z\u00DF-\u00FF](?=\W|$)){{0,4}}")
+#: "Jr"/"III" between the family name and the initials: iopart-num's "Denneau Jr L"
+#: ("Jr" had been read as two initials "J. r.": a false MINOR)
+_BARE_SUFFIX = r"(?:\s+(?:Jr\.?|Sr\.?|II|III|IV)(?=\s))"
+#: ADS's "Mu{\\textasciitilde n}oz" for Muñoz, decoded "Mu~noz"
+_BARE_TILDE = r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]*~[a-z][\w'\u00C0-\u024F\-]*"
+#: a family word; ADS's unspaced particles too ("vandenBerg", "vanderPlas")
+_BARE_WORD = rf"(?:(?!(?:Jr|Sr)\b){_FI_WORD}|[a-z]{{2,6}}[A-Z][a-z\u00DF-\u024F'\u2019]+|{_BARE_TILDE})"
+_BARE_NAME = (rf"(?:{_BARE_PARTICLE}\s+)*"  # "de Téramond GF", "de los Rios M"
+              # (a particle inside: "Ruiz de Austri R", "Spinola e Castro R"; ADS's en
+              # dash: "Gonz{\\'a}lez{\\textendash}Gait{\\'a}n")
+              rf"{_BARE_WORD}(?:(?:\s(?:{_BARE_PARTICLE}|e|y)(?=\s))*[\s\-\u2013]{_BARE_WORD}){{0,2}}"
+              rf"{_BARE_SUFFIX}?\s+{_BARE_INITIALS}")
+#: A name of one word after the first name of the list: INSPIRE's mononyms ("Rai S, Prisha
+#: and Kumar J 2025")
+#: A collaboration among the names ("..., Tarle G and {DES Collaboration} 2017")
+_BARE_COLLAB = r"(?:[A-Z][\w\-/&]*\s+){1,3}Collaboration"
+_BARE_MONONYM = rf"(?:{_BARE_COLLAB}|{_FI_WORD})(?=,|\s+and\s|\s+(?:1[89]|20)\d\d)"
 _BARE_RUN = re.compile(
-    rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*(?:,?\s+and\s+{_BARE_NAME})?)"
+    rf"^(?P<names>(?:{_BARE_NAME}|{_BARE_COLLAB}(?=,))(?:,\s*(?:{_BARE_NAME}|{_BARE_MONONYM}))*"
+    rf"(?:,?\s+and\s+(?:{_BARE_NAME}|{_BARE_MONONYM}))?)"
     r"(?P<etal>,?\s*et\s*al\.?)?"
     # iopart-num names the collaboration after the authors: "... and Wolf M (CMS) 2023"
     r"(?:\s*\((?P<collab>[A-Z][\w\-/]*(?:\s[A-Z][\w\-/]*){0,2})\))?"
@@ -829,13 +881,18 @@ def listed_names(text: str) -> tuple[list[str], bool] | None:
 
 
 def _bare_to_bibtex(name: str) -> str:
-    """ "Ostriker JP" -> "Ostriker, J. P.", "Liu G-C" -> "Liu, G.-C." (BibTeX's family-first
-    form: "Hui L" read as given "Hui", family "L")."""
-    family, given = re.fullmatch(r"(.+?)\s+((?:[A-Za-z\u00C0-\u00DE](?:-[A-Za-z])?\s?){1,3})",
-                                 name).groups()  # type: ignore[union-attr]
+    """ "Ostriker JP" -> "Ostriker, J. P.", "Liu G-C" -> "Liu, G.-C.", "Denneau Jr L" ->
+    "Denneau, Jr., L." (BibTeX's family-first form: "Hui L" read as given "Hui", family
+    "L"); a mononym as it is."""
+    m = re.fullmatch(rf"(?P<family>.+?)(?:\s+(?P<jr>Jr\.?|Sr\.?|II|III|IV))?"
+                     rf"\s+(?P<given>{_BARE_INITIALS})", name)
+    if m is None:
+        return name  # "Prisha"
     initials = [f"{part}." if "-" not in part else ".-".join(part.split("-")) + "."
-                for part in re.findall(r"[A-Za-z\u00C0-\u00DE](?:-[A-Za-z])?", given)]
-    return f"{family}, {' '.join(initials)}"
+                for part in re.findall(r"[^\W\d_](?:-[A-Za-z])?", m.group("given"))]
+    jr = m.group("jr")
+    return ", ".join(x for x in (m.group("family"), f"{jr.rstrip('.')}." if jr and
+                                 jr.startswith(("J", "S")) else jr, " ".join(initials)) if x)
 
 
 def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
@@ -848,7 +905,9 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     if m is None:
         return None
     names = [n.strip() for n in re.split(r",\s*|\s+and\s+", m.group("names")) if n.strip()]
-    if not all(re.fullmatch(_BARE_NAME, n) for n in names):
+    if not all(re.fullmatch(_BARE_NAME, n) or re.fullmatch(_BARE_COLLAB, n)
+               or (k and re.fullmatch(_FI_WORD, n))
+               for k, n in enumerate(names)):
         return None
     out = {"author": _bibtex_authors([_bare_to_bibtex(n) for n in names],
                                      bool(m.group("etal")))}
@@ -879,6 +938,7 @@ def _iop_unpublished(tail: str, out: dict[str, str]) -> str:
     ``out``: "Title “Booktitle”, vol 141 p 630" (proceedings: the booktitle is in
     italics, so quoted), "Title vol 21 p C07016", "“Title”, Other thesis". Each had been
     read as one long title (a false title MINOR)."""
+    tail = _IOP_REPORT.sub("", tail)
     iv = _IOP_VOL_PAGE.search(tail)
     if iv:
         out["volume"], out["pages"] = iv.group("volume"), dashes(iv.group("pages"))
@@ -890,6 +950,26 @@ def _iop_unpublished(tail: str, out: dict[str, str]) -> str:
         out["booktitle"] = q.group("quoted").strip(" ,.")
         return q.group("title")
     return q.group("quoted")  # an italic title: a thesis, a book
+
+
+def _iop_after_year(tail: str) -> dict[str, str]:
+    """The fields of what iopart-num prints after the year of a collaboration's work:
+    "Title {\\em Journal} {\\bf 16} 22", "Title “Booktitle”, vol 320 p 48", "Title Tech.
+    Rep. ..." (the collaboration, the year and all that had been read as one title)."""
+    out: dict[str, str] = {}
+    venue = _venue_in(tail, untitled=True)
+    title = tail[:venue[0]] if venue is not None else _iop_unpublished(tail, out)
+    if venue is not None:
+        out.update(venue[1])
+    title = title.strip(" ,.;:")
+    if len(title.split()) >= 2:
+        out["title"] = title
+    return out
+
+
+#: iopart-num's report after its title: "Title Tech. Rep. ATL-PHYS-PUB-2020-014 CERN
+#: Geneva" (the number is read apart; the institution had stayed in the title)
+_IOP_REPORT = re.compile(r"\s+Tech\.\s+Rep\.(?:\s.*)?$")
 
 
 _SURNAME_YEAR = re.compile(
@@ -1013,7 +1093,8 @@ def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
 #: 2025n, PoS, ICHEP2024, 992"; the name and the year had been read as the title.
 _COLLABORATION_YEAR = re.compile(
     r"^(?P<collab>(?:The\s+)?[A-Z][\w\-/&]*(?:\s+[A-Z][\w\-/&]*){0,3}\s+Collaboration)\s*[.,]?\s*"
-    r"\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?(?:[,.:]\s*|\s*$)(?P<rest>.*)$")
+    r"\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?(?:[,.:]\s*|\s*$|(?P<bare>\s+(?=[A-Z\u201c])))"
+    r"(?P<rest>.*)$")  # (bare: iopart-num's "{CMS Collaboration} 2025 Title")
 #: elsarticle's proceedings: ", in: Booktitle, Vol. 141, 2026, p. 630" (its words had
 #: been read as a journal "Vol." with volume 141 and pages 2026).
 _IN_PROCEEDINGS = re.compile(
@@ -1115,6 +1196,11 @@ def _parse(text: str) -> dict[str, str]:
             return out
         if not rest.strip(" ,.;"):
             return out
+        if cy.group("bare"):
+            return {**out, **_iop_after_year(rest)}
+        # mnras's report: "{ATLAS Collaboration} 2017a, Technical Report NUMBER, Title"
+        # (the type had been read as an author's name)
+        rest = re.sub(r"^(?:Technical\s+Report|Tech\.\s+Rep\.)(?:\s[^,]*)?,\s*", "", rest)
     pn = _PUBNOTE.match(rest)
     if pn and all_names(pn.group("journal")):
         pn = None  # "B. McInnes and Y. C. Ong, 917, 86": names, volume and page (apsrev4-2
