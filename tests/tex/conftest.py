@@ -4,13 +4,17 @@ index, and a reference text checked through the command line against it."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from citecheck_tex.cli import main
+from citecheck_tex.config import Settings
+from citecheck_tex.pipeline import check_entries
 from citecheck_tex.sources.local_index import import_files
+from citecheck_tex.tex.bbl import parse_bbl_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,3 +40,19 @@ def checked(tmp_path: Path, index: Path, name: str, text: str,
     entries: list[dict[str, Any]] = json.loads(
         (out / "report.json").read_text(encoding="utf-8"))["entries"]
     return entries
+
+
+def bbl_labels(tmp_path: Path, bib: Path, bbl: str) -> dict[str, tuple[str, list[str]]]:
+    """Each item of ``bbl`` (a whole .bbl, or items alone) checked offline against an
+    index of ``bib`` declared complete, as ``python -m bench.accuracy.bst_styles`` part two
+    does: key -> (label, the fields flagged)."""
+    index = tmp_path / "index.sqlite"
+    if not index.exists():
+        import_files(index, [bib])
+    if "\\begin{thebibliography}" not in bbl:
+        bbl = f"\\begin{{thebibliography}}{{1}}\n{bbl}\n\\end{{thebibliography}}\n"
+    entries, _ = parse_bbl_text(bbl, "paper.bbl")
+    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
+                       index_complete=True, sources=("local",))
+    return {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
+            for v in check_entries(entries, settings)}

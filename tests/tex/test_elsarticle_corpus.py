@@ -14,15 +14,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from citecheck_tex.config import Settings
-from citecheck_tex.pipeline import check_entries
-from citecheck_tex.sources.local_index import import_files
 from citecheck_tex.tex.bbl import parse_bbl_text
+from tests.tex.conftest import bbl_labels
 
 BIB = Path(__file__).parent / "data" / "bst_elsarticle" / "refs.bib"
 
@@ -42,14 +39,8 @@ def _bbl(tmp_path: Path) -> str:
 
 
 def _labels(tmp_path: Path, text: str) -> dict[str, tuple[str, list[str]]]:
-    index = tmp_path / "index.sqlite"
-    if not index.exists():
-        import_files(index, [BIB])
-    entries, _ = parse_bbl_text(text, "paper.bbl")
-    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
-                       index_complete=True, sources=("local",))
-    return {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
-            for v in check_entries(entries, settings)}
+    """Each item of ``text`` checked against an index of :data:`BIB`."""
+    return bbl_labels(tmp_path, BIB, text)
 
 
 def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> None:
