@@ -136,6 +136,117 @@ def test_ligatures_are_spelt_out() -> None:
                                  "of axions")
 
 
+# mnras.bst, pdftotext (the same with -layout): an unnumbered author-year list without its
+# hanging indent, references wrapped anywhere; "57,\n95" (a page after a line-end comma is
+# no page number); an entry of names alone ending with a comma, then a short line;
+# a URL cut after "/"; a family name that bibtex gave a lower-case initial ("q. Zhang")
+MNRAS_RAW = """\f1
+REFERENCES
+Andersen J. O., Naylor W. R., Tranberg A., 2017, Rev. Mod. Phys.,
+88, 025001
+Aref\u2019eva I. Y., 2015, Theor. Math. Phys., 184, 1239
+Bartolini L., Bigazzi F., Bolognesi S., Cotrone A. L., Manenti A.,
+2017, Phys. Rev. Lett., 118, 091601
+Brodsky S. J., de T\u00e9ramond G. F., Dosch H. G., 2013.
+(arXiv:1310.8648)
+Chabysheva S. S., Hiller J. R.,
+Ding H.-T., 2014. (arXiv:1408.5236)
+Karch A., Katz E., Son D. T., 2017, Phys. Rev. Lett.
+Marolf D., Wien J., 2016, JHEP, 08, 015
+Noh H., Park C.-G., Hwang J.-c., 2013, Axion as a cold dark matter
+candidate: proof to second order (arXiv:1309.5692)
+O\u2019Hare C., 2020, AxionLimits, https://github.com/cajohare/
+AxionLimits
+Son D. T., Starinets A. O., 2007, Ann. Rev. Nucl. Part. Sci., 57,
+95
+Zeng X., Liu W., 2013, Phys. Lett. B, 726, 481
+q. Zhang Z., f. Hou D., Chen G., 2017, Nucl. Phys. A, 960, 1
+
+MNRAS 000, 000\u2013000 (0000)
+"""
+
+
+def test_unnumbered_author_year_list_is_split_where_references_begin() -> None:
+    entries, _ = parse_text_list(MNRAS_RAW, "refs.txt")
+    got = [e.raw_text for e in entries]
+    assert got == [
+        "Andersen J. O., Naylor W. R., Tranberg A., 2017, Rev. Mod. Phys., 88, 025001",
+        "Aref\u2019eva I. Y., 2015, Theor. Math. Phys., 184, 1239",
+        "Bartolini L., Bigazzi F., Bolognesi S., Cotrone A. L., Manenti A., 2017, Phys. Rev. "
+        "Lett., 118, 091601",
+        "Brodsky S. J., de T\u00e9ramond G. F., Dosch H. G., 2013. (arXiv:1310.8648)",
+        "Chabysheva S. S., Hiller J. R.,",
+        "Ding H.-T., 2014. (arXiv:1408.5236)",
+        "Karch A., Katz E., Son D. T., 2017, Phys. Rev. Lett.",
+        "Marolf D., Wien J., 2016, JHEP, 08, 015",
+        "Noh H., Park C.-G., Hwang J.-c., 2013, Axion as a cold dark matter candidate: proof "
+        "to second order (arXiv:1309.5692)",
+        "O\u2019Hare C., 2020, AxionLimits, https://github.com/cajohare/AxionLimits",
+        "Son D. T., Starinets A. O., 2007, Ann. Rev. Nucl. Part. Sci., 57, 95",
+        "Zeng X., Liu W., 2013, Phys. Lett. B, 726, 481",
+        "q. Zhang Z., f. Hou D., Chen G., 2017, Nucl. Phys. A, 960, 1"]
+    assert [e.key for e in entries][:3] == ["1", "2", "3"]
+    son = dict(entries[10].fields)
+    assert (son["volume"], son["pages"]) == ("57", "95")
+
+
+# apalike.bst, pdftotext: names and "(year)." end a line that the title goes on from
+APALIKE_RAW = """References
+Ahn, Y. H. and Chun, E. J. (2016). Minimal models for axion and neutrino.
+Phys.Lett.B, 752:333.
+Baer, H. (2015). (Mainly) axion dark matter.
+Derbin, A. V., Drachnev, I. S., Kayunov, A. S., and Muratova, V. N. (2012).
+Search for solar axions produced by Compton process and bremsstrahlung
+using axioelectric effect. JETP Lett., 95:379.
+Dobrynina, A., Kartavtsev, A., and Rafelt, G. (2015). Photon-photon dispersion
+of TeV gamma rays and its role for photon-ALP conversion. Phys. Rev. D,
+91:083003.
+"""
+
+
+def test_unnumbered_list_a_year_after_the_names_ends_no_reference() -> None:
+    entries, _ = parse_text_list(APALIKE_RAW, "refs.txt")
+    assert len(entries) == 4
+    assert entries[2].raw_text.startswith("Derbin, A. V.,")
+    assert entries[2].raw_text.endswith("axioelectric effect. JETP Lett., 95:379.")
+    assert entries[3].raw_text.endswith("Phys. Rev. D, 91:083003.")
+
+
+def test_one_reference_per_line_is_not_joined() -> None:
+    # nothing in the list shows a reference wrapped over lines: each line is one item
+    text = ("Marsh D. J. E., Silk J., 2011, JCAP\n"
+            "Planck Collaboration: Aghanim N., et al., 2020, A&A, 641, A6\n"
+            "Tanaka H., Lindqvist M., 2016, Phys. Lett. B\n")
+    entries, _ = parse_text_list(text, "refs.txt")
+    assert [e.key for e in entries] == ["1", "2", "3"]
+
+
+# plainnat.bst, pdftotext: TeX's url package cuts a DOI after "." or "/" at a line end
+PLAINNAT_DOI = """[19] Brett McInnes and Yen Chin Ong. On the existence of a holographic
+description of the LHC quark\u2013gluon plasmas. 917:86\u2013104. doi: 10.1016/j.
+nuclphysb.2017.01.028.
+[25] Leonardo Rastelli and Xinan Zhou. Mellin amplitudes for supergravity on
+AdS5 \u00d7 S 5 . Phys. Rev. Lett., 118:091602, 2017. doi: 10.1103/PhysRevLett.
+118.091602.
+[27] K. Sil and A. Misra. On aspects of holographic thermal QCD at finite
+coupling. Nucl.Phys.B, 910:754\u2013822, 2016. doi: 10.1016/j.nuclphysb.2016.
+07.014.
+[3] L. Bartolini, F. Bigazzi, S. Bolognesi, A. L. Cotrone, and A. Manenti.
+Neutron electric dipole moment from gauge-string duality. Phys. Rev. Lett.,
+118:091601, 2017. doi: 10.1103/PhysRevLett.118.091601.
+[4] Sean P. Bartz and Joseph I. Kapusta. Three-Field Potential for Soft-Wall
+"""
+
+
+def test_a_doi_cut_at_a_line_end_is_glued_back() -> None:
+    got = _fields(PLAINNAT_DOI)
+    assert got["19"]["doi"] == "10.1016/j.nuclphysb.2017.01.028"
+    assert got["25"]["doi"] == "10.1103/physrevlett.118.091602"
+    assert got["27"]["doi"] == "10.1016/j.nuclphysb.2016.07.014"
+    assert got["3"]["doi"] == "10.1103/physrevlett.118.091601"
+    assert got["4"]["author"] == "Sean P. Bartz and Joseph I. Kapusta"
+
+
 @pytest.mark.skipif(not __import__("shutil").which("pdflatex"),
                     reason="needs TeX Live (pdflatex, bibtex): apt-get install texlive")
 def test_real_pipeline_pdf_paste(index: Path) -> None:
@@ -160,4 +271,4 @@ def test_real_pipeline_pdf_paste(index: Path) -> None:
 
 
 #: The styles whose pasted lists read without a false flag (see bench.accuracy.pdf_paste)
-CLEAN = ("apsrev4-2", "elsarticle-num", "ieeetr")
+CLEAN = ("apsrev4-2", "elsarticle-num", "ieeetr", "mnras")
