@@ -247,6 +247,81 @@ def test_a_doi_cut_at_a_line_end_is_glued_back() -> None:
     assert got["4"]["author"] == "Sean P. Bartz and Joseph I. Kapusta"
 
 
+# plain.bst, pdftotext -layout: names written out in full, no comma before the title
+PLAIN_NAMES = (
+    " [2] Irina Ya. Aref\u2019eva. QGP time formation in holographic shock waves model\n"
+    "     of heavy ion collisions. Theor. Math. Phys., 184:1239\u20131255, 2015.\n"
+    " [6] Stanley J. Brodsky, Guy F. de T\u00e9ramond, and Hans G\u00fcnter Dosch. QCD\n"
+    "     on the Light-Front \u2013 A Systematic Approach to Hadron Physics. 10 2013.\n"
+    "[19] Brett McInnes and Yen Chin Ong. On the existence of a holographic\n"
+    "     description of the LHC quark\u2013gluon plasmas. 917:86\u2013104.\n"
+    "[28] D. T. Son and A. O. Starinets. Viscosity, black holes, and quantum field\n"
+    "     theory. Ann. Rev. Nucl. Part. Sci., 57:95\u2013118, 2007.\n")
+
+
+def test_plain_style_names_written_out_end_before_the_title() -> None:
+    got = _fields(PLAIN_NAMES)
+    assert got["2"]["author"] == "Irina Ya. Aref\u2019eva"
+    assert got["2"]["title"].startswith("QGP time formation")
+    assert got["6"]["author"].endswith("and Hans G\u00fcnter Dosch")
+    assert got["6"]["title"].startswith("QCD on the Light-Front")
+    assert got["19"]["author"] == "Brett McInnes and Yen Chin Ong"
+    # the journal is missing (bibtex did not know the field): volume and pages stay
+    assert got["19"]["title"].endswith("quark\u2013gluon plasmas")
+    assert (got["19"]["volume"], got["19"]["pages"]) == ("917", "86-104")
+    # a comma after the title's first word: "Viscosity, black holes, ..."
+    assert got["28"]["author"] == "D. T. Son and A. O. Starinets"
+    assert got["28"]["title"] == "Viscosity, black holes, and quantum field theory"
+
+
+# naturemag.bst, pdftotext -layout: "Family, I." names with a particle and a lower-case
+# initial; a title in brackets; "(year). arXiv id" closing an entry without a journal
+NATUREMAG = (
+    " [9] Noh, H., Park, C.-G. & Hwang, J.-c. Axion as a cold dark matter candidate:\n"
+    "     proof to second order (2013). 1309.5692.\n"
+    "[20] Baer, H. (Mainly) axion dark matter (2015). 1510.07501.\n"
+    "[18] Brodsky, S. J., de T\u00e9ramond, G. F. & Dosch, H. G. QCD on the Light-Front\n"
+    "     \u2013 A Systematic Approach to Hadron Physics (2013). 1310.8648.\n")
+
+
+def test_naturemag_names_and_the_closing_year_and_arxiv_id() -> None:
+    got = _fields(NATUREMAG)
+    assert got["9"]["author"] == "Noh, H. and Park, C.-G. and Hwang, J.-c."
+    assert got["9"]["title"] == "Axion as a cold dark matter candidate: proof to second order"
+    assert (got["9"]["year"], got["9"]["eprint"]) == ("2013", "1309.5692")
+    assert got["20"]["author"] == "Baer, H."
+    assert got["20"]["title"] == "(Mainly) axion dark matter"
+    assert got["18"]["author"] == "Brodsky, S. J. and de T\u00e9ramond, G. F. and Dosch, H. G."
+    assert got["18"]["title"] == "QCD on the Light-Front \u2013 A Systematic Approach to Hadron Physics"
+
+
+def test_names_before_a_colon_are_not_cut_after_an_initial() -> None:
+    from citecheck_tex.tex.refstring import parse_reference
+
+    # fbs.bst (its .bbl as text): "Dosch, H. G.:" had been "Dosch, H." and a title "G.: QCD"
+    got = parse_reference("Brodsky, S. J., de T\u00e9ramond, G. F., and Dosch, H. G.: QCD on "
+                          "the Light-Front -- A Systematic Approach to Hadron Physics (2013)")
+    assert got["title"].startswith("QCD on the Light-Front")
+    assert got["author"].endswith("Dosch, H. G.")
+
+
+def test_a_journal_less_volume_and_page_after_the_title() -> None:
+    from citecheck_tex.tex.refstring import parse_reference
+
+    # cv.bst: the journal unknown to bibtex; the page (planted wrong) is now compared
+    got = parse_reference("E. F. Capossoli, D. Li, H. Boschi-Filho. Pomeron and odderon Regge "
+                          "trajectories from a dynamical holographic model. 760, 110.")
+    assert (got["volume"], got["pages"]) == ("760", "110")
+    assert got["title"].endswith("dynamical holographic model")
+    # agu.bst: "p. 029, 2013" is a page and a year, no volume; revcompchem.bst's "Vol."
+    # ends no name
+    got = parse_reference("Bartz, S. P., and J. I. Kapusta, Three-Field Potential for "
+                          "Soft-Wall AdS/QCD, p. 029, 2013.")
+    assert "volume" not in got
+    got = parse_reference("S. P. Bartz and J. I. Kapusta Vol. CD12, page 029, 2013.")
+    assert "Vol" not in got.get("author", "")
+
+
 @pytest.mark.skipif(not __import__("shutil").which("pdflatex"),
                     reason="needs TeX Live (pdflatex, bibtex): apt-get install texlive")
 def test_real_pipeline_pdf_paste(index: Path) -> None:
