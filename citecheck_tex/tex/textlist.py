@@ -38,11 +38,14 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
                 continue
             continue
         m = _ITEM.match(ln)
+        if m and numbered and items and _stray_number(m, items[-1][0]):
+            m = None  # "161804. doi:..." goes on with "[19] ... Phys. Rev. Lett. 116,"
         if m:
             number = next((g for g in m.groups() if g), "")
             key = number or str(len(items) + 1)
             items.append((key, i, i, ln[m.end():].strip()))
-        elif items and (numbered or width and _continues(prev, ln, width)):
+        elif items and (numbered or width and _continues(
+                prev, ln, width, next((n for n in lines[i:] if n.strip()), ""))):
             key, first, _, body = items[-1]
             items[-1] = (key, first, i, f"{body} {ln.strip()}")
         else:
@@ -101,17 +104,29 @@ def _wrap_width(lines: list[str]) -> float | None:
 _FULL_LINE_SHARE = 0.9
 
 
-def _continues(prev: str, line: str, width: float) -> bool:
+def _stray_number(item: re.Match[str], last_key: str) -> bool:
+    """Whether the "161804." or "(2013)" that begins a line of a numbered list is a page or
+    a year that a line break put first, not the next item's number: a number without
+    brackets is an item's only when it follows the one before (or starts again at 1)."""
+    number = item.group(2) or item.group(3)
+    return bool(number) and last_key.isdigit() and int(number) not in (int(last_key) + 1, 1)
+
+
+def _continues(prev: str, line: str, width: float, following: str = "") -> bool:
     """Whether ``line`` goes on with the reference whose last line is ``prev``, in an
     unnumbered list wrapped at ``width`` characters (mnras, aasjournal, apalike lists
     copied from a PDF, where the hanging indent is lost). A reference begins with its
     first author (:data:`_REFERENCE_START`) after a line that ends it; a line that ends
     with a comma goes on, unless it stops so short that the next line's first word
-    would have fitted on it (an entry of names alone, "Chabysheva S. S., Hiller J. R.,")."""
+    would have fitted on it (an entry of names alone, "Chabysheva S. S., Hiller J. R.,").
+    A family name alone on its line ("O'Hare,") begins a reference with the initials on
+    the ``following`` line (pdftotext's raw mode breaks a widely spaced line apart)."""
     p, s = prev.strip(), line.strip()
     if _CONTINUATION.match(s):
         return True
-    starts = _REFERENCE_START.match(s) is not None
+    starts = _REFERENCE_START.match(s) is not None or (
+        s.endswith(",") and len(s.split()) == 1
+        and _REFERENCE_START.match(f"{s} {following.strip()}") is not None)
     if _OPEN_END.search(p):
         return not (starts and len(p) + 1 + len(s.split()[0]) < _FULL_LINE_SHARE * width)
     return not starts and not (_REFERENCE_END.search(p) and not _NAMES_YEAR_END.search(p))

@@ -190,6 +190,42 @@ def test_unnumbered_author_year_list_is_split_where_references_begin() -> None:
     assert (son["volume"], son["pages"]) == ("57", "95")
 
 
+# agsm.bst (harvard), pdftotext without -layout: a widely spaced line broken apart, the
+# family name alone on its line
+AGSM_RAW = """Natarajan, A. & Sikivie, P. (2007), \u2018Does the second caustic ring of dark matter
+cause the Monoceros ring of stars?\u2019, Phys.Rev.D 76, 023505.
+Noh, H., Park, C.-G. & Hwang, J.-c. (2013), \u2018Axion as a cold dark matter
+candidate: proof to second order\u2019.
+O\u2019Hare,
+C. (2020),
+\u2018AxionLimits\u2019,
+AxionLimits. GitHub repository.
+
+https://github.com/cajohare/
+
+Popov, V. (2016), \u2018SQUID-based Resonant Detection of Axion Dark Matter\u2019,
+J. Exp. Theor. Phys. 122, 236\u2013242.
+"""
+
+
+def test_unnumbered_list_a_family_name_alone_on_its_line_begins_a_reference() -> None:
+    entries, _ = parse_text_list(AGSM_RAW, "refs.txt")
+    assert [e.raw_text.split(",")[0] for e in entries] == [
+        "Natarajan", "Noh", "O\u2019Hare", "Popov"]
+    assert entries[1].raw_text.endswith("proof to second order\u2019.")
+
+
+def test_a_page_at_the_start_of_a_line_is_no_item_number() -> None:
+    # elsarticle-harv.bst, pdftotext: "161804." had become item 161804, [19] lost its page
+    got = _fields("[19] McAllister, B.T., Parker, S.R., Tobar, M.E., 2016. Axion Dark Matter\n"
+                  "Coupling to Resonant Photons via Magnetic Field. Phys. Rev. Lett. 116,\n"
+                  "161804. doi:10.1103/PhysRevLett.116.161804, arXiv:1512.05547. [Erratum: "
+                  "Phys.Rev.Lett. 117, 159901 (2016)].\n"
+                  "[20] Natarajan, A., Sikivie, P., 2007. Does the second caustic ring of dark\n")
+    assert sorted(got) == ["19", "20"]
+    assert (got["19"]["volume"], got["19"]["pages"]) == ("116", "161804")
+
+
 # apalike.bst, pdftotext: names and "(year)." end a line that the title goes on from
 APALIKE_RAW = """References
 Ahn, Y. H. and Chun, E. J. (2016). Minimal models for axion and neutrino.
