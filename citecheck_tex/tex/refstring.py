@@ -710,9 +710,10 @@ def _repeats(title: str, n: int = 4) -> bool:
 _FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-]*"
 #: (each family word has a lower-case letter after its capital, and there are at most
 #: four: "LG Jin R Tang F Zhang, L.G. ..." is no family name)
-#: (particles may lead: "de Téramond, G. F."; an initial after a hyphen may be lower-case,
-#: as bibtex abbreviates "Jai-chan": "Hwang, J.-c.")
-_FI_NAME = (rf"(?:(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter)\s+)*"
+#: (particles may lead: "de Téramond, G. F.", and a lower-case initial that bibtex took
+#: for one: "q. Zhang, Z." for "Zhang, Zi-qiang"; an initial after a hyphen may be
+#: lower-case, as bibtex abbreviates "Jai-chan": "Hwang, J.-c.")
+_FI_NAME = (rf"(?:(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter|[a-z]\.)\s+)*"
             rf"{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
             r",\s+(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*(?:[a-z]\.\s*)?)?)+")
 #: A list of them: ", " between, "&" or "and" before the last, "et al." after it.

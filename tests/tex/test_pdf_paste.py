@@ -317,7 +317,9 @@ NATUREMAG = (
     "     proof to second order (2013). 1309.5692.\n"
     "[20] Baer, H. (Mainly) axion dark matter (2015). 1510.07501.\n"
     "[18] Brodsky, S. J., de T\u00e9ramond, G. F. & Dosch, H. G. QCD on the Light-Front\n"
-    "     \u2013 A Systematic Approach to Hadron Physics (2013). 1310.8648.\n")
+    "     \u2013 A Systematic Approach to Hadron Physics (2013). 1310.8648.\n"
+    " [4] q. Zhang, Z., f. Hou, D. & Chen, G. Heavy quark potential from deformed\n"
+    "     AdS5 models. Nucl. Phys. A 960, 1\u201310 (2017).\n")
 
 
 def test_naturemag_names_and_the_closing_year_and_arxiv_id() -> None:
@@ -329,6 +331,9 @@ def test_naturemag_names_and_the_closing_year_and_arxiv_id() -> None:
     assert got["20"]["title"] == "(Mainly) axion dark matter"
     assert got["18"]["author"] == "Brodsky, S. J. and de T\u00e9ramond, G. F. and Dosch, H. G."
     assert got["18"]["title"] == "QCD on the Light-Front \u2013 A Systematic Approach to Hadron Physics"
+    # bibtex took the "qiang" of "Zhang, Zi-qiang" for a particle: "q. Zhang, Z."
+    assert got["4"]["author"] == "q. Zhang, Z. and f. Hou, D. and Chen, G."
+    assert got["4"]["title"] == "Heavy quark potential from deformed AdS5 models"
 
 
 def test_names_before_a_colon_are_not_cut_after_an_initial() -> None:
