@@ -76,27 +76,48 @@ _INITIALS = r"[A-Z][a-z]?\.(?:-?[A-Za-z]\.)?(?:\s?[A-Z][a-z]?\.(?:-?[A-Za-z]\.)?
 _REFERENCE_START = re.compile(
     rf"^(?:{_FAMILY}\s+{_INITIALS}(?=,|\s*&|\s+and\s|\s+et\sal|\s+\(?\d{{4}}|\s*$)"
     rf"|{_FAMILY},\s+{_INITIALS}"
-    rf"|{_INITIALS}\s*{_FAMILY}(?=,|\s+(?:and|&)\s|\s*$)"
+    rf"|{_INITIALS}\s*{_FAMILY}(?=,|\s+(?:and|&)\s|\s+et\.?\s+al|\s*$)"
     r"|(?:The\s+)?[A-Z][\w-]*\s+Collaboration\b)")
 #: A line no reference begins with: a lower-case word that is no name particle, a digit,
 #: an opening quote or bracket, punctuation.
-_CONTINUATION = re.compile(rf"^(?!{_PARTICLES}{_NAME})(?:[a-z]|\d|[(\[\u2018\u201c,;:.&])")
+#: (not an identifier's label: a reference may begin "arXiv:hep-th/0503128")
+_CONTINUATION = re.compile(rf"^(?!{_PARTICLES}{_NAME})(?!(?i:arxiv|doi\b|https?:|www\.|e-?print))"
+                           r"(?:[a-z]|\d|[(\[\u2018\u201c,;:.&])")
 #: How a line that cannot end a reference ends: a comma, "and", an opening bracket.
 _OPEN_END = re.compile(r"(?:[,;:&(\[\u2013\u2014-]|\band)\s*$")
 #: How a reference ends: a page or article number, an identifier, a URL, a bracketed
 #: arXiv category; not a year in parentheses, which follows the names in author-year styles.
 _REFERENCE_END = re.compile(r"(?:\d\)?|\[[a-z-]+(?:\.[A-Z]{2})?\]|https?://\S*[\w#=])\.?\s*$")
-_NAMES_YEAR_END = re.compile(r"\(\d{4}[a-z]?\)\.?\s*$")
+#: A year right after the names ends no reference: "Muratova, V. N. (2012)." (apalike),
+#: "Dosch H. G., 2013." (mnras); "Phys. Rev. D 95, 043541 (2017)." ends one.
+_NAMES_YEAR_END = re.compile(r"[^\W\d_.][.]?\s*,?\s*\(?(?:1[89]|20)\d{2}[a-z]?\)?\.?\s*$")
+
+
+def _ends_reference(line: str) -> bool:
+    """Whether ``line`` ends like a reference (:data:`_REFERENCE_END`, not a year after
+    the names)."""
+    return bool(_REFERENCE_END.search(line)) and not _NAMES_YEAR_END.search(line)
 
 
 def _wrap_width(lines: list[str]) -> float | None:
     """The width (in characters) of the full lines of a list whose references run over
     several lines, such as text copied from a PDF: the median length of the lines that a
     line surely continuing its reference follows. None when no line surely continues the
-    one before (a list of one reference per line)."""
+    one before (a list of one reference per line, where a reference may begin with
+    "arXiv:" after one that ends with its page), or when more lines are longer than that
+    width than surely continue (a reference per line, whose lengths vary)."""
     full = [len(p.strip()) for p, ln in zip(lines, lines[1:])
-            if p.strip() and not _SKIP.match(p) and _CONTINUATION.match(ln.strip())]
-    return statistics.median(full) if full else None
+            if p.strip() and not _SKIP.match(p) and _CONTINUATION.match(ln.strip())
+            and not _ends_reference(p)]
+    if not full:
+        return None
+    width = statistics.median(full)
+    # two full lines at least agree on the width, and lines too long to have been wrapped
+    # at it do not outnumber the lines that surely continue the one before (else: one
+    # reference per line, some of them split at random)
+    agree = sum(1 for n in full if _FULL_LINE_SHARE * width <= n <= width / _FULL_LINE_SHARE)
+    overrun = sum(1 for ln in lines if len(ln.strip()) * _FULL_LINE_SHARE > width)
+    return width if agree >= 2 and overrun < len(full) else None
 
 
 #: The share of the median full line that the narrowest full line still reaches: a
@@ -122,14 +143,14 @@ def _continues(prev: str, line: str, width: float, following: str = "") -> bool:
     A family name alone on its line ("O'Hare,") begins a reference with the initials on
     the ``following`` line (pdftotext's raw mode breaks a widely spaced line apart)."""
     p, s = prev.strip(), line.strip()
-    if _CONTINUATION.match(s):
+    if _CONTINUATION.match(s) and not _ends_reference(p):
         return True
     starts = _REFERENCE_START.match(s) is not None or (
         s.endswith(",") and len(s.split()) == 1
         and _REFERENCE_START.match(f"{s} {following.strip()}") is not None)
     if _OPEN_END.search(p):
         return not (starts and len(p) + 1 + len(s.split()[0]) < _FULL_LINE_SHARE * width)
-    return not starts and not (_REFERENCE_END.search(p) and not _NAMES_YEAR_END.search(p))
+    return not starts and not _ends_reference(p)
 
 
 #: Ligatures a PDF's text can keep as one character ("ﬁelds", "eﬀect").
@@ -174,9 +195,11 @@ def clean_pasted_text(text: str) -> str:
 
 #: A DOI or URL at the end of a line that a line break may have cut, and the first word
 #: of the next line that can go on with it after a full stop (it has a digit:
-#: "10.1016/j.physletb.2016." + "01.045.", "10.1103/PhysRevLett." + "118.091602.").
+#: "10.1016/j.physletb.2016." + "01.045.", "10.1103/PhysRevLett." + "118.091602."; no
+#: label: "arXiv:1304.6474." after a whole DOI is the next reference or field).
 _IDENTIFIER_TAIL = re.compile(r"(?:\b10\.\d{4,9}/|https?:|doi\.org/)\S*?(?P<end>[./_:-])$")
-_IDENTIFIER_GOES_ON = re.compile(r"^(?=[^\s,]*\d)[\w./;()<>:-]+[.,]?(?:\s|$)")
+_IDENTIFIER_GOES_ON = re.compile(r"^(?!arxiv|doi|https?:|www\.)(?=[^\s,]*\d)[\w./;()<>:-]+[.,]?(?:\s|$)",
+                                 re.I)
 
 
 def _broken_identifier(prev: str, line: str) -> bool:
@@ -190,9 +213,10 @@ def _broken_identifier(prev: str, line: str) -> bool:
         return False
     if tail.group("end") == ":":
         return word.startswith("//")
-    if tail.group("end") == ".":
+    if tail.group("end") == "." or len(word.split()) > 1:
+        # (after "/", "-", "_" a rest of letters alone is the whole line: "AxionLimits")
         return _IDENTIFIER_GOES_ON.match(word) is not None
-    return not word[0].isspace()
+    return True
 
 
 def _real_hyphen(prefix: str, word: str, text: str) -> bool:

@@ -257,6 +257,25 @@ def test_one_reference_per_line_is_not_joined() -> None:
     assert [e.key for e in entries] == ["1", "2", "3"]
 
 
+# real references one per line (bench/data/real_judged, rendered as free text): a
+# reference may begin with "arXiv:" or in lower case, and a DOI may end a line
+ONE_PER_LINE = """S. P. Martin, A Supersymmetry Primer, arXiv:hep-ph/9709356.
+b-Jet Identification in the CMS Experiment, CMS-PAS-BTV-11-004.
+M. Sharif and R. Saleem, :, Int. J. Mod. Phys. D 21 (2012) 1250046.
+arXiv:1306.6719.
+D. Passeri et al., Modeling of radiation damage effects in silicon detectors at high fluences HL-LHC with Sentaurus TCAD, doi:10.1016/j.nima.2015.08.039).
+arXiv:1304.6474.
+LG Jin R Tang F Zhang, L.G. Jin, R. Tang, F. Zhang, Phys. Lett. B 741 (2015) 163, arXiv:1501.02020, doi:10.1016/j.physletb.2014.12.034.
+arXiv:1403.7377.
+"""
+
+
+def test_real_references_one_per_line_stay_one_per_line() -> None:
+    entries, _ = parse_text_list(ONE_PER_LINE, "refs.txt")
+    assert [e.line for e in entries] == list(range(1, 9))
+    assert entries[7].raw_text == "arXiv:1403.7377."
+
+
 # plainnat.bst, pdftotext: TeX's url package cuts a DOI after "." or "/" at a line end
 PLAINNAT_DOI = """[19] Brett McInnes and Yen Chin Ong. On the existence of a holographic
 description of the LHC quark\u2013gluon plasmas. 917:86\u2013104. doi: 10.1016/j.
