@@ -199,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
                 floor_note=False))
     loose = [s.style for s in scores if s.unnumbered]
     if loose:
-        print("\nUnnumbered lists (each line read as a reference, items mapped by position, "
-              "so these rows compare misaligned items): " + ", ".join(loose))
+        print("\nUnnumbered lists (split where a reference begins, items mapped by position: "
+              "a wrong split makes these rows compare misaligned items): " + ", ".join(loose))
     print("\nLost (faithful or planted entries no pasted item maps to): "
           + (", ".join(f"{s.style} {s.lost}" for s in scores if s.lost) or "none"))
     return 0

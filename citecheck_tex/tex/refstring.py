@@ -653,6 +653,28 @@ def _without_bare_volume(title: str) -> str:
     return re.sub(r"[,.]?\s*\bvol\.\s*[A-Z]{0,3}\d.*$", "", title).strip(" ,.;:") or title
 
 
+#: A volume and pages after the title of an entry without its journal, as plain.bst
+#: ("... quark-gluon plasmas. 917:86--104.") and cv.bst ("... holographic model. 760, 110.")
+#: print them.
+#: (after a word of the title, not an initial or "p.": "Boschi-Filho, H. 760, 110",
+#: "AdS/QCD, p. 029, 2013")
+_JOURNALLESS_VENUE = re.compile(r"(?<=[a-z\u00DF-\u024F]{3})(?<!\bvol)\.\s+"
+                                r"(?P<volume>\d{1,5})(?::|,\s*)"
+                                r"(?P<pages>\d+(?:\s*[-\u2013]+\s*\d+)?)$")
+
+
+def _without_journalless_venue(title: str, out: dict[str, str]) -> str:
+    """``title`` without a journal-less "917:86-104" after it, which goes to ``out`` as
+    volume and pages (the numbers had stayed in the title, and a wrong page was not seen)."""
+    m = _JOURNALLESS_VENUE.search(title)
+    if m is None or "volume" in out or len(title[:m.start()].split()) < 2 \
+            or _YEAR_LIKE.fullmatch(m.group("pages")):
+        return title
+    out["volume"] = m.group("volume")
+    out["pages"] = dashes(m.group("pages"))
+    return title[:m.start()]
+
+
 def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
     """A title without what stuck to it: a citation label in front ("[RBC/UKQCD 13C]"),
     a year suffix ("b, ", from "(2014b)"), a trailing year or "arXiv: 2004", the place
@@ -661,6 +683,8 @@ def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
     t = without_type_mark(re.sub(r"^(?:\[[^\]]{1,30}\]\s*|[a-z],\s+)", "", title))
     t = _PUBLISHER_TAIL.sub("", t).strip(" ,.;:")
     t = _without_bare_volume(t)
+    if not has_journal:
+        t = _without_journalless_venue(t, out)
     t = re.sub(r"(?:[,.]\s*(?:arXiv\s*:\s*)?\(?|\s*\()(?:(?:\d{1,2}|[A-Z][a-z]{2,8}\.?)\s+)?"
                r"(?:1[89]|20)\d{2}[a-z]?\)?$", "",  # "(2026)", elsarticle's "(5 2026)"
                t).strip(" ,.;:")
@@ -718,11 +742,18 @@ def _repeats(title: str, n: int = 4) -> bool:
 _FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-]*"
 #: (each family word has a lower-case letter after its capital, and there are at most
 #: four: "LG Jin R Tang F Zhang, L.G. ..." is no family name)
-_FI_NAME = (rf"(?:{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
-            r",\s+(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*)?)+")
+#: (particles may lead: "de Téramond, G. F.", and a lower-case initial that bibtex took
+#: for one: "q. Zhang, Z." for "Zhang, Zi-qiang"; an initial after a hyphen may be
+#: lower-case, as bibtex abbreviates "Jai-chan": "Hwang, J.-c.")
+_FI_NAME = (rf"(?:(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter|[a-z]\.)\s+)*"
+            rf"{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
+            r",\s+(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*(?:[a-z]\.\s*)?)?)+")
 #: A list of them: ", " between, "&" or "and" before the last, "et al." after it.
+#: (the rest begins with no initial: "Dosch, H. G.: QCD on" is not "Dosch, H." and a
+#: title "G.: QCD on")
 _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NAME})*)"
-                     r"(?P<etal>,?\s*et\s*al\.?)?\s+(?P<rest>.+)$")
+                     r"(?P<etal>,?\s*et\s*al\.?)?\s+(?![A-Z][a-z]?\.[\s,:;])"
+                     r"(?P<rest>.+)$")
 _FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)[,;]\s*")
 #: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
 #: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
@@ -767,6 +798,27 @@ def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] |
     return None
 
 
+#: naturemag.bst's end of an entry without a journal: the year in brackets, then the bare
+#: arXiv id ("... proof to second order (2013). 1309.5692.").
+_NATURE_YEAR_EPRINT = re.compile(r"[\s.,]*\((?P<year>(?:1[89]|20)\d\d)[a-z]?\)[\s.,]*"
+                                 r"(?P<eprint>\d{4}\.\d{4,5}(?:v\d+)?)?[\s.]*$")
+
+
+def _nature_year_eprint(tail: str, out: dict[str, str]) -> str:
+    """``tail`` without naturemag's closing "(2013). 1309.5692.", whose year and arXiv id
+    go to ``out`` (they had been read as the end of the title: a false title MINOR)."""
+    m = _NATURE_YEAR_EPRINT.search(tail)
+    if m is None or m.start() == 0:
+        return tail
+    eprint = normalize_arxiv(m.group("eprint") or "")
+    if m.group("eprint") and not eprint:
+        return tail
+    out["year"] = m.group("year")
+    if eprint:
+        out.setdefault("eprint", eprint)
+    return tail[:m.start()]
+
+
 def _family_initials(rest: str) -> dict[str, str] | None:
     """The fields of a reference whose authors are written "Family, I., ..., & Family,
     I." (Nature's house style, AAS and A&A journals), or None.
@@ -788,8 +840,10 @@ def _family_initials(rest: str) -> dict[str, str] | None:
         if ym.group("year"):
             out["year"] = ym.group("year")
         tail = ym.group("rest")
-    elif not tail[:1].isupper():
-        return None
+    elif not (tail[:1].isupper() or re.match(r"\([A-Z]", tail)):
+        return None  # (a title may open with a bracket: "(Mainly) axion dark matter")
+    else:
+        tail = _nature_year_eprint(tail, out)
     aas = _AAS_VENUE.match(tail) if ym else None
     venue = (0, {k: dashes(v) for k, v in aas.groupdict().items()}) if aas else \
         _venue_in(tail)
@@ -1148,11 +1202,36 @@ def _name_before_title(piece: str) -> str:
         if not title:
             break
         if len(title) == 1 and re.fullmatch(r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F-]*",
-                                            title[0]):
+                                            title[0]) and (
+                len(lead.split()[-1]) <= 2
+                or not re.fullmatch(r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F]+", title[0])):
             continue  # "Irina Ya. Aref'eva": "Ya." was an initial, the name goes on
+            # (a word after a family name opens the title: "A. O. Starinets. Viscosity,
+            # black holes, ..."; "CD12" after "Kapusta Vol." does not)
         if not title[0].endswith(".") and re.search(r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F-]*"
                                                     r"[a-z\u00DF-\u024F]$", lead) \
                 and _looks_like_name(lead):
+            return lead
+    return ""
+
+
+def _written_out_name_before_title(piece: str, closes_list: bool) -> str:
+    """The name that opens ``piece`` before a full stop and a title when it has more given
+    names or longer initials than :func:`_name_before_title` reads ("Hans Günter Dosch.
+    QCD on the", "Yen Chin Ong. On the", "Irina Ya. Aref'eva. QGP time": plain.bst's
+    names in full; the whole list had become the title), else "". The name opens with a
+    given name written out, has at most four words, and no digit follows it; only as the
+    last name of a list (``closes_list``: "and" before it) or with an initial in it, so
+    that a title's capitalised words are not taken for a name."""
+    for stop in re.finditer(r"\.\s+", piece):
+        lead = piece[:stop.start()].strip()
+        title = piece[stop.end():].split()
+        if not title:
+            break
+        if not title[0].endswith(".") and len(lead.split()) <= 4 \
+                and re.match(r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F]", lead) \
+                and not re.search(r"\d", title[0]) and re.fullmatch(_NATURAL_NAME, lead) \
+                and (closes_list or re.search(r"\b[A-Z][a-z]?\.\s", lead)):
             return lead
     return ""
 
@@ -1359,7 +1438,8 @@ def _parse(text: str) -> dict[str, str]:
             # plain.bst and its kin end the list with a full stop, not a comma: "S.
             # Tremaine, and E. Witten. Ultralight scalars ..." (the last name and the title
             # had been one piece, and the whole of it the title)
-            lead = _name_before_title(p)
+            lead = _name_before_title(p) or _written_out_name_before_title(
+                p, bool(re.search(r"(?:\band|&)\s*$", head[:head.find(p)])))
             if lead:
                 author_pieces.append(lead)
             break

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import statistics
 import unicodedata
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
@@ -29,21 +30,27 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
     lines = clean_pasted_text(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
     numbered = sum(1 for ln in lines if _ITEM.match(ln) and not ln.lstrip().startswith(("-", "*", "+", "•"))) >= 1
     items: list[tuple[str, int, int, str]] = []  # key, first line, last line, text
+    width = None if numbered else _wrap_width(lines)
+    prev = ""  # the last line read into an item
     for i, ln in enumerate(lines, start=1):
         if not ln.strip() or _SKIP.match(ln):
             if numbered and items and not ln.strip():
                 continue
             continue
         m = _ITEM.match(ln)
+        if m and numbered and items and _stray_number(m, items[-1][0]):
+            m = None  # "161804. doi:..." goes on with "[19] ... Phys. Rev. Lett. 116,"
         if m:
             number = next((g for g in m.groups() if g), "")
             key = number or str(len(items) + 1)
             items.append((key, i, i, ln[m.end():].strip()))
-        elif numbered and items:
+        elif items and (numbered or width and _continues(
+                prev, ln, width, next((n for n in lines[i:] if n.strip()), ""))):
             key, first, _, body = items[-1]
             items[-1] = (key, first, i, f"{body} {ln.strip()}")
         else:
             items.append((str(len(items) + 1), i, i, ln.strip()))
+        prev = ln
     entries: list[Entry] = []
     problems: list[Problem] = []
     seen: set[str] = set()
@@ -56,6 +63,94 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
             entries.append(entry)
             problems.extend(entry_hygiene(entry))
     return entries, problems
+
+
+#: Name particles and lower-case initials that can begin a family name ("de Téramond",
+#: "van der Meer", "q. Zhang" as bibtex abbreviates "Zi-qiang")
+_PARTICLES = r"(?:(?:de|da|das|dos|du|del|della|der|den|di|la|le|van|von|ten|ter|[a-z]\.)\s+|[dlDO]['\u2019])*"
+_NAME = r"[A-Z\u00C0-\u00D6\u00D8-\u00DE\u0100-\u017F][\w'\u2019-]*"
+_FAMILY = rf"{_PARTICLES}{_NAME}(?:\s{_NAME})?"
+_INITIALS = r"[A-Z][a-z]?\.(?:-?[A-Za-z]\.)?(?:\s?[A-Z][a-z]?\.(?:-?[A-Za-z]\.)?)*"
+#: How a reference of an unnumbered list begins: its first author as "Family I." (mnras),
+#: "Family, I." (aasjournal, apalike, harvard) or "I. Family," (physics), or a collaboration.
+_REFERENCE_START = re.compile(
+    rf"^(?:{_FAMILY}\s+{_INITIALS}(?=,|\s*&|\s+and\s|\s+et\sal|\s+\(?\d{{4}}|\s*$)"
+    rf"|{_FAMILY},\s+{_INITIALS}"
+    rf"|{_INITIALS}\s*{_FAMILY}(?=,|\s+(?:and|&)\s|\s+et\.?\s+al|\s*$)"
+    r"|(?:The\s+)?[A-Z][\w-]*\s+Collaboration\b)")
+#: A line no reference begins with: a lower-case word that is no name particle, a digit,
+#: an opening quote or bracket, punctuation.
+#: (not an identifier's label: a reference may begin "arXiv:hep-th/0503128")
+_CONTINUATION = re.compile(rf"^(?!{_PARTICLES}{_NAME})(?!(?i:arxiv|doi\b|https?:|www\.|e-?print))"
+                           r"(?:[a-z]|\d|[(\[\u2018\u201c,;:.&])")
+#: How a line that cannot end a reference ends: a comma, "and", an opening bracket.
+_OPEN_END = re.compile(r"(?:[,;:&(\[\u2013\u2014-]|\band)\s*$")
+#: How a reference ends: a page or article number, an identifier, a URL, a bracketed
+#: arXiv category; not a year in parentheses, which follows the names in author-year styles.
+_REFERENCE_END = re.compile(r"(?:\d\)?|\[[a-z-]+(?:\.[A-Z]{2})?\]|https?://\S*[\w#=])\.?\s*$")
+#: A year right after the names ends no reference: "Muratova, V. N. (2012)." (apalike),
+#: "Dosch H. G., 2013." (mnras); "Phys. Rev. D 95, 043541 (2017)." ends one.
+_NAMES_YEAR_END = re.compile(r"[^\W\d_.][.]?\s*,?\s*\(?(?:1[89]|20)\d{2}[a-z]?\)?\.?\s*$")
+
+
+def _ends_reference(line: str) -> bool:
+    """Whether ``line`` ends like a reference (:data:`_REFERENCE_END`, not a year after
+    the names)."""
+    return bool(_REFERENCE_END.search(line)) and not _NAMES_YEAR_END.search(line)
+
+
+def _wrap_width(lines: list[str]) -> float | None:
+    """The width (in characters) of the full lines of a list whose references run over
+    several lines, such as text copied from a PDF: the median length of the lines that a
+    line surely continuing its reference follows. None when no line surely continues the
+    one before (a list of one reference per line, where a reference may begin with
+    "arXiv:" after one that ends with its page), or when more lines are longer than that
+    width than surely continue (a reference per line, whose lengths vary)."""
+    full = [len(p.strip()) for p, ln in zip(lines, lines[1:])
+            if p.strip() and not _SKIP.match(p) and _CONTINUATION.match(ln.strip())
+            and not _ends_reference(p)]
+    if not full:
+        return None
+    width = statistics.median(full)
+    # two full lines at least agree on the width, and lines too long to have been wrapped
+    # at it do not outnumber the lines that surely continue the one before (else: one
+    # reference per line, some of them split at random)
+    agree = sum(1 for n in full if _FULL_LINE_SHARE * width <= n <= width / _FULL_LINE_SHARE)
+    overrun = sum(1 for ln in lines if len(ln.strip()) * _FULL_LINE_SHARE > width)
+    return width if agree >= 2 and overrun < len(full) else None
+
+
+#: The share of the median full line that the narrowest full line still reaches: a
+#: justified line's character count varies by about a tenth with its letters' widths.
+_FULL_LINE_SHARE = 0.9
+
+
+def _stray_number(item: re.Match[str], last_key: str) -> bool:
+    """Whether the "161804." or "(2013)" that begins a line of a numbered list is a page or
+    a year that a line break put first, not the next item's number: a number without
+    brackets is an item's only when it follows the one before (or starts again at 1)."""
+    number = item.group(2) or item.group(3)
+    return bool(number) and last_key.isdigit() and int(number) not in (int(last_key) + 1, 1)
+
+
+def _continues(prev: str, line: str, width: float, following: str = "") -> bool:
+    """Whether ``line`` goes on with the reference whose last line is ``prev``, in an
+    unnumbered list wrapped at ``width`` characters (mnras, aasjournal, apalike lists
+    copied from a PDF, where the hanging indent is lost). A reference begins with its
+    first author (:data:`_REFERENCE_START`) after a line that ends it; a line that ends
+    with a comma goes on, unless it stops so short that the next line's first word
+    would have fitted on it (an entry of names alone, "Chabysheva S. S., Hiller J. R.,").
+    A family name alone on its line ("O'Hare,") begins a reference with the initials on
+    the ``following`` line (pdftotext's raw mode breaks a widely spaced line apart)."""
+    p, s = prev.strip(), line.strip()
+    if _CONTINUATION.match(s) and not _ends_reference(p):
+        return True
+    starts = _REFERENCE_START.match(s) is not None or (
+        s.endswith(",") and len(s.split()) == 1
+        and _REFERENCE_START.match(f"{s} {following.strip()}") is not None)
+    if _OPEN_END.search(p):
+        return not (starts and len(p) + 1 + len(s.split()[0]) < _FULL_LINE_SHARE * width)
+    return not starts and not _ends_reference(p)
 
 
 #: Ligatures a PDF's text can keep as one character ("ﬁelds", "eﬀect").
@@ -82,8 +177,11 @@ def clean_pasted_text(text: str) -> str:
     lines = _without_page_furniture(text).split("\n")
     out: list[str] = []
     for ln in lines:
-        if _PAGE_NUMBER.match(ln):
-            continue  # a page number between two lines of one reference
+        if _PAGE_NUMBER.match(ln) and not (out and _OPEN_END.search(out[-1])):
+            continue  # a page number between two lines of one reference (not "57,\n95")
+        if out and _broken_identifier(out[-1], ln):
+            out[-1] = out[-1].rstrip() + ln.lstrip()
+            continue
         if out and not _ITEM.match(ln) and ln.strip():
             hyphen = _LINE_END_HYPHEN.search(out[-1])
             word = _LINE_START_WORD.match(ln)
@@ -93,6 +191,32 @@ def clean_pasted_text(text: str) -> str:
                 continue
         out.append(ln)
     return "\n".join(out)
+
+
+#: A DOI or URL at the end of a line that a line break may have cut, and the first word
+#: of the next line that can go on with it after a full stop (it has a digit:
+#: "10.1016/j.physletb.2016." + "01.045.", "10.1103/PhysRevLett." + "118.091602."; no
+#: label: "arXiv:1304.6474." after a whole DOI is the next reference or field).
+_IDENTIFIER_TAIL = re.compile(r"(?:\b10\.\d{4,9}/|https?:|doi\.org/)\S*?(?P<end>[./_:-])$")
+_IDENTIFIER_GOES_ON = re.compile(r"^(?!arxiv|doi|https?:|www\.)(?=[^\s,]*\d)[\w./;()<>:-]+[.,]?(?:\s|$)",
+                                 re.I)
+
+
+def _broken_identifier(prev: str, line: str) -> bool:
+    """Whether ``line`` begins with the rest of a DOI or URL that ``prev`` ends with, cut
+    where TeX's url package breaks one (after "/", ".", "-", "_", ":"): glued back
+    without a space. After a full stop (the end of a sentence too) the rest must have a
+    digit; nothing that begins an item or a reference is glued."""
+    tail = _IDENTIFIER_TAIL.search(prev.rstrip())
+    word = line.strip()
+    if tail is None or not word or _ITEM.match(line) or _REFERENCE_START.match(word):
+        return False
+    if tail.group("end") == ":":
+        return word.startswith("//")
+    if tail.group("end") == "." or len(word.split()) > 1:
+        # (after "/", "-", "_" a rest of letters alone is the whole line: "AxionLimits")
+        return _IDENTIFIER_GOES_ON.match(word) is not None
+    return True
 
 
 def _real_hyphen(prefix: str, word: str, text: str) -> bool:
