@@ -106,7 +106,7 @@ def _wrap_width(lines: list[str]) -> float | None:
     one before (a list of one reference per line, where a reference may begin with
     "arXiv:" after one that ends with its page), or when more lines are longer than that
     width than surely continue (a reference per line, whose lengths vary)."""
-    full = [len(p.strip()) for p, ln in zip(lines, lines[1:])
+    full = [len(p.strip()) for p, ln in zip(lines, lines[1:], strict=False)
             if p.strip() and not _SKIP.match(p) and _CONTINUATION.match(ln.strip())
             and not _ends_reference(p)]
     if not full:
