@@ -268,6 +268,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded["title"] = title
         else:
             decoded = parse_reference(latex_to_unicode(_quote_title(cleaned)))
+            _letter_tildes_kept(decoded)
             if mn_journal and decoded.get("note", "").strip(" ,.;") == mn_journal:
                 # "Tanaka H., Lindqvist M., 2016, \mn@doi [Phys. Lett. B] {DOI}": the
                 # journal without volume and page is the journal, not unread text
@@ -508,6 +509,16 @@ def _braced_back(authors: str) -> str:
     return re.sub(rf"[^\s,{_JOINER}]+(?:{_JOINER}[^\s,{_JOINER}]+)+",
                   lambda m: "{" + m.group(0).replace(_JOINER, " ") + "}",
                   authors).replace(_JOINER, " ")
+
+
+def _letter_tildes_kept(decoded: dict[str, str]) -> None:
+    """The free-text parse's authors with a tilde that is a letter kept from being a
+    tie, as :func:`_braced_back` keeps them in plain.bst's names: ADS's
+    {Casta{\\textasciitilde n}eda} reaches the free text as "Casta~neda" (ieeetr,
+    aasjournal), and BibTeX's reading had split it in two ("Casta neda": a false
+    MINOR)."""
+    if "~" in decoded.get("author", ""):
+        decoded["author"] = decoded["author"].replace("~", "{\\textasciitilde}")
 
 
 def _names_block(block: str) -> bool:

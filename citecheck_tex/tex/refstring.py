@@ -150,7 +150,17 @@ def _bibtex_name(piece: str) -> str:
     m = _FAMILY_GIVEN.match(p)
     if m and _FAMILY_FIRST.match(p):
         return f"{m.group('family')}, {m.group('given').strip()}"
-    return p
+    return _loose_initials_first(p)
+
+
+def _loose_initials_first(piece: str) -> str:
+    """An initials-first name with a lower-case initial as "Family, Given": "C. d. P.
+    Lagos" -> "Lagos, C. d. P." (BibTeX would read "d." as a particle and "P. Lagos" as
+    the family name: a false MINOR). Any other piece as it is."""
+    m = re.fullmatch(r"(?P<given>(?:[^\W\d_]{1,2}\.\s*)+)(?P<family>[^\W\d_][^.,]*)", piece)
+    if m is None or not any(w[:1].islower() for w in m.group("given").split()):
+        return piece
+    return f"{m.group('family').strip()}, {m.group('given').strip()}"
 
 
 def _authors_from(segment: str) -> tuple[list[str], bool]:
@@ -163,6 +173,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
               for p in seg.split(",")]
     pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
                                                            or [p.strip(" :")])]
+    pieces = _suffixes_joined(pieces)
     names: list[str] = []
     i = 0
     while i < len(pieces):
@@ -180,6 +191,62 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     return _unique_persons(names), truncated
 
 
+_SUFFIX = re.compile(r"(?:Jr|Sr)\.?|I{2,3}|IV")
+
+
+def _suffixes_joined(pieces: list[str]) -> list[str]:
+    """Name pieces with a suffix piece ("Jr.", "III") joined to the name it ends, in
+    BibTeX's "von Last, Jr, First": "W. K. Ford, Jr." (ieeetr) and "Ford, W. K., Jr."
+    -> "Ford, Jr., W. K.". The suffix had been read as one more author "Jr" (a false
+    MINOR)."""
+    out: list[str] = []
+    for p in pieces:
+        if not (_SUFFIX.fullmatch(p) and out):
+            out.append(p)
+            continue
+        jr = p if p.endswith(".") or p.startswith("I") else f"{p}."
+        prev = _spaced_initials(out[-1])
+        m = _GIVEN_FAMILY.match(prev)
+        if m and not _INITIALS_ONLY.fullmatch(prev):
+            out[-1] = f"{m.group('family').strip()}, {jr}, {m.group('given').strip()}"
+        elif len(out) >= 2 and _INITIALS_OR_BARE.fullmatch(prev) \
+                and _FAMILY_WORD.fullmatch(out[-2]):
+            given = out.pop()
+            out[-1] = f"{out[-1]}, {jr}, {given}"
+        else:
+            out.append(p)
+    return out
+
+
+def _person_key(name: str) -> tuple[str, str]:
+    """(family, initials) of one name, as :func:`_unique_persons` compares them."""
+    if "," in name:
+        fam, given = (x.strip() for x in name.split(",", 1))
+    else:
+        bits = name.split()
+        fam, given = (bits[-1], " ".join(bits[:-1])) if len(bits) > 1 else (name, "")
+    return _compact(fam), "".join(w[0] for w in re.split(r"[\s.\-]+", given) if w).lower()
+
+
+def _kin_after(names: list[str], pos: int) -> bool:
+    """True when ``names[pos]`` follows a name of its own family with compatible initials
+    and the list does not start over there: two people in a row ("M.~M. {Tanaka},
+    M.~{Tanaka}"; "K.~Kim, K.~Kim" for Kukhee and Kuktae Kim), not a repeat. Reference
+    extraction repeats a whole list ("S. P. Martin, S. P. Martin"), so a repeat that
+    follows its original starts the list over. The second had been dropped: a false
+    MINOR."""
+    if pos == 0:
+        return False
+    keys = [_person_key(n) for n in names]
+
+    def same(a: tuple[str, str], b: tuple[str, str]) -> bool:
+        return a[0] == b[0] and (a[1].startswith(b[1]) or b[1].startswith(a[1]))
+
+    if not same(keys[pos - 1], keys[pos]):
+        return False
+    return not all(same(a, b) for a, b in zip(keys[pos:], keys))
+
+
 def _unique_persons(names: list[str]) -> list[str]:
     """Names without the repeats reference extraction leaves ("S. P. Martin, S. P. Martin";
     "R Alonso, ..., R. Alonso"): one family name with compatible initials (one's
@@ -188,7 +255,7 @@ def _unique_persons(names: list[str]) -> list[str]:
     C. Zhu, ..., Y. Zhu" of one collaboration; dropping one had made a false MINOR)."""
     out: list[str] = []
     seen: list[tuple[str, str]] = []
-    for n in names:
+    for pos, n in enumerate(names):
         if out and n in out and out[-1] != n:
             out.append(n)
             continue
@@ -200,7 +267,7 @@ def _unique_persons(names: list[str]) -> list[str]:
         initials = "".join(w[0] for w in re.split(r"[\s.\-]+", given) if w).lower()
         key = (_compact(fam), initials)
         if key[0] and any(f == key[0] and (i.startswith(initials) or initials.startswith(i))
-                          for f, i in seen):
+                          and not _kin_after(names, pos) for f, i in seen):
             continue
         seen.append(key)
         out.append(n)
@@ -735,6 +802,15 @@ def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] |
     return None
 
 
+def _collaboration_with_initials(names: list[str]) -> bool:
+    """A "Family, I." name whose family is a collaboration: no person, but the
+    collaboration and the initials of the next name, in natural order (ieeetr's
+    "{Gaia Collaboration}, T.~{Prusti}, J.~H.~J. {de Bruijne}, ..., ``Title,''" had been
+    read as the one author "Gaia Collaboration, T." and the rest of the names as the
+    title: a false MAJOR)."""
+    return any(_COLLAB.search(n.split(",", 1)[0]) for n in names)
+
+
 def _family_initials(rest: str) -> dict[str, str] | None:
     """The fields of a reference whose authors are written "Family, I., ..., & Family,
     I." (Nature's house style, AAS and A&A journals), or None.
@@ -748,6 +824,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
         return None  # "Ellis, J. R., K. A. Olive": MLA/Chicago, not "Ellis, J." and a title
     names = [n.strip(" ,") for n in _FI_SPLIT.split(m.group("names")) if n.strip(" ,")]
     if not names or not all(re.fullmatch(_FI_NAME, n) for n in names):
+        return None
+    if _collaboration_with_initials(names):
         return None
     out = {"author": _bibtex_authors(names, bool(m.group("etal")))}
     tail = m.group("rest")
@@ -1071,6 +1149,28 @@ def _name_before_title(piece: str) -> str:
     return ""
 
 
+#: One name as a style writes it from a .bib, initials first, that the stricter name
+#: patterns miss: an initial of any letter ("Ž.~{Ivezić}", the lower-case particle of
+#: "C.~d.~P. {Lagos}"), a family name in lower case ("J.~{vandenBerg}") or with a dash
+#: or an ADS tilde ("S.~{González–Gaitán}", "J.~{González-Nu~nez}"); or a suffix alone.
+_LOOSE_INITIAL = r"[^\W\d_]{1,2}\.(?:\s*-\s*[^\W\d_]{1,2}\.)?"
+_LOOSE_NAME = re.compile(rf"(?:{_LOOSE_INITIAL}\s*){{1,4}}"
+                         r"[^\W\d_][\w'\u2019\-\u2013~]*(?:\s+[^\W\d_][\w'\u2019\-\u2013~]*){0,2}"
+                         r"|Jr\.?|Sr\.?|I{2,3}|IV")
+
+
+def _names_to_title(pieces: list[str]) -> bool:
+    """True when every piece left before a quoted title reads as a name written initials
+    first (:data:`_LOOSE_NAME`, the first letter a capital). ieeetr and its kin print
+    the whole list before the quoted title, "F.~B. {Bianco}, {\\v{Z}}.~{Ivezi{\\'c}},
+    ..., ``Title,''": the list had ended at the first name the stricter patterns miss,
+    and every author after it was missing (a false MINOR)."""
+    return bool(pieces) and all(
+        (p[:1].isupper() and _LOOSE_NAME.fullmatch(p) and len(p.split()) <= 6)
+        or (_COLLAB.search(p) and _looks_like_name(p))  # "..., and DES Collaboration"
+        for p in pieces)
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -1264,6 +1364,9 @@ def _parse(text: str) -> dict[str, str]:
                 or (initials and _FAMILY_WORD.fullmatch(p))):  # "Sharif, M., Saleem, R."
             author_pieces.append(p)
             collaboration = collaboration or bool(_COLLAB.search(p))
+        elif title_span and head_end == title_span[0] and author_pieces \
+                and _names_to_title(pieces[k:]):
+            author_pieces.append(p)
         else:
             # plain.bst and its kin end the list with a full stop, not a comma: "S.
             # Tremaine, and E. Witten. Ultralight scalars ..." (the last name and the title

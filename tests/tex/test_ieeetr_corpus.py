@@ -1,0 +1,132 @@
+"""ieeetr.bst's .bbl of real INSPIRE-HEP and NASA ADS exports.
+
+``data/ieeetr/refs.bib`` holds the real entries (see ``data/ieeetr/PROVENANCE.md``); an
+index is built from it and each excerpt below, copied from the .bbl that bibtex made of
+those entries with ieeetr.bst, must come out EXACT, as the .bib itself does (the method
+of ``python -m bench.accuracy.bst_styles``, part two). Each excerpt was a false MINOR or
+MAJOR on 2026-12-02.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from citecheck_tex.config import Settings
+from citecheck_tex.pipeline import check_entries
+from citecheck_tex.sources.local_index import import_files
+from citecheck_tex.tex.bbl import parse_bbl_text
+
+BIB = Path(__file__).parent / "data" / "ieeetr" / "refs.bib"
+
+
+def _labels(tmp_path: Path, bbl: str) -> dict[str, tuple[str, list[str]]]:
+    """Each item of ``bbl`` checked against an index of :data:`BIB`."""
+    index = tmp_path / "index.sqlite"
+    import_files(index, [BIB])
+    entries, _ = parse_bbl_text(f"\\begin{{thebibliography}}{{1}}\n{bbl}\n"
+                                "\\end{thebibliography}\n", "paper.bbl")
+    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
+                       index_complete=True, sources=("local",))
+    return {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
+            for v in check_entries(entries, settings)}
+
+
+#: a suffix after the family name ("W.~K. {Ford}, Jr.", "W.~W. {Miller}, III") belongs
+#: to that name (it had been read as one more author "Jr")
+SUFFIX = r"""
+\bibitem{1980ApJ...238..471R}
+V.~C. {Rubin}, W.~K. {Ford}, Jr., and N.~{Thonnard}, ``{Rotational properties
+  of 21 SC galaxies with a large range of luminosities and radii, from NGC 4605
+  (R=4kpc) to UGC 2885 (R=122kpc).},'' {\em \apj}, vol.~238, pp.~471--487, June
+  1980.
+
+\bibitem{2003ASPC..295..261M}
+W.~W. {Miller}, III, C.~{Sontag}, and J.~F. {Rose}, ``{OPUS: A CORBA Pipeline
+  for Java, Python, and Perl Applications},'' in {\em Astronomical Data
+  Analysis Software and Systems XII} (H.~E. {Payne}, R.~I. {Jedrzejewski}, and
+  R.~N. {Hook}, eds.), vol.~295 of {\em Astronomical Society of the Pacific
+  Conference Series}, p.~261, January 2003.
+"""
+
+#: a collaboration, then names in natural order: "{Astropy Collaboration}, T.~P.
+#: {Robitaille}, ..." (read as the one author "Astropy Collaboration, T. P." and the
+#: other names as the title: a false MAJOR)
+COLLABORATION_FIRST = r"""
+\bibitem{2013A&A...558A..33A}
+{Astropy Collaboration}, T.~P. {Robitaille}, E.~J. {Tollerud}, P.~{Greenfield},
+  M.~{Droettboom}, E.~{Bray}, T.~{Aldcroft}, M.~{Davis}, A.~{Ginsburg}, A.~M.
+  {Price-Whelan}, W.~E. {Kerzendorf}, A.~{Conley}, N.~{Crighton}, K.~{Barbary},
+  D.~{Muna}, H.~{Ferguson}, F.~{Grollier}, M.~M. {Parikh}, P.~H. {Nair}, H.~M.
+  {Unther}, C.~{Deil}, J.~{Woillez}, S.~{Conseil}, R.~{Kramer}, J.~E.~H.
+  {Turner}, L.~{Singer}, R.~{Fox}, B.~A. {Weaver}, V.~{Zabalza}, Z.~I.
+  {Edwards}, K.~{Azalee Bostroem}, D.~J. {Burke}, A.~R. {Casey}, S.~M.
+  {Crawford}, N.~{Dencheva}, J.~{Ely}, T.~{Jenness}, K.~{Labrie}, P.~L. {Lim},
+  F.~{Pierfederici}, A.~{Pontzen}, A.~{Ptak}, B.~{Refsdal}, M.~{Servillat}, and
+  O.~{Streicher}, ``{Astropy: A community Python package for astronomy},'' {\em
+  \aap}, vol.~558, p.~A33, October 2013.
+"""
+
+#: names the stricter patterns miss, before the quoted title: "{\v{Z}}.~{Ivezi{\'c}}",
+#: "J.~{vandenBerg}", "C.~d.~P. {Lagos}", an en dash and ADS's tilde (the list had ended
+#: there: every later author missing)
+LOOSE_NAMES = r"""
+\bibitem{2015ApJ...812...18V}
+J.~T. {VanderPlas} and {\v{Z}}.~{Ivezi{\'c}}, ``{Periodograms for Multiband
+  Astronomical Time Series},'' {\em \apj}, vol.~812, p.~18, October 2015.
+
+\bibitem{2002cs........2013S}
+A.~S. {Szalay}, J.~{Gray}, A.~R. {Thakar}, P.~Z. {Kunszt}, T.~{Malik},
+  J.~{Raddick}, C.~{Stoughton}, and J.~{vandenBerg}, ``{The SDSS SkyServer:
+  Public Access to the Sloan Digital Sky Server Data},'' {\em arXiv e-prints},
+  p.~cs/0202013, February 2002.
+
+\bibitem{2013MNRAS.429..556M}
+A.~I. {Merson}, C.~M. {Baugh}, J.~C. {Helly}, V.~{Gonzalez-Perez}, S.~{Cole},
+  R.~{Bielby}, P.~{Norberg}, C.~S. {Frenk}, A.~J. {Benson}, R.~G. {Bower},
+  C.~G. {Lacey}, and C.~d.~P. {Lagos}, ``{Lightcone mock catalogues from
+  semi-analytic models of galaxy formation - I. Construction and application to
+  the BzK colour selection},'' {\em \mnras}, vol.~429, pp.~556--578, February
+  2013.
+
+\bibitem{2016ApJ...832..155F}
+F.~{F{\"o}rster}, J.~C. {Maureira}, J.~{San Mart{\'\i}n}, M.~{Hamuy},
+  J.~{Mart{\'\i}nez}, P.~{Huijse}, G.~{Cabrera}, L.~{Galbany}, T.~{de Jaeger},
+  S.~{Gonz{\'a}lez{\textendash}Gait{\'a}n}, J.~P. {Anderson},
+  H.~{Kunkarayakti}, G.~{Pignata}, F.~{Bufano}, J.~{Litt{\'\i}n},
+  F.~{Olivares}, G.~{Medina}, R.~C. {Smith}, A.~K. {Vivas}, P.~A.
+  {Est{\'e}vez}, R.~{Mu{\textasciitilde n}oz}, and E.~{Vera}, ``{The High
+  Cadence Transient Survey (HITS). I. Survey Design and Supernova Shock
+  Breakout Constraints},'' {\em \apj}, vol.~832, p.~155, December 2016.
+"""
+
+#: two people of one family in a row, "K.~Kim, K.~Kim" (Kukhee and Kuktae), "J.~Singh,
+#: J.~Singh" (the second had been dropped as a repeat)
+KIN = r"""
+\bibitem{Herbst:2023lug}
+R.~Herbst, R.~Coffee, N.~Fronk, K.~Kim, K.~Kim, L.~Ruckman, and J.~J. Russell,
+  ``{Implementation of a framework for deploying AI inference engines in
+  FPGAs},'' 5 2023.
+
+\bibitem{Nagu:2021zho}
+S.~Nagu, J.~Singh, J.~Singh, and R.~B. Singh, ``{Constraining nuclear effects
+  in Argon using machine learning algorithms},'' 5 2021.
+"""
+
+
+@pytest.mark.parametrize("bbl", [SUFFIX, COLLABORATION_FIRST, LOOSE_NAMES, KIN],
+                         ids=['suffix', 'collaboration-first', 'loose-names', 'kin'])
+def test_real_entries_stay_exact(tmp_path: Path, bbl: str) -> None:
+    labels = _labels(tmp_path, bbl)
+    assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
+
+
+def test_one_of_two_namesakes_dropped_is_caught(tmp_path: Path) -> None:
+    """The citation that names one "J.~Singh" where the record has two still misses an
+    author: two people in a row are kept apart, not merged."""
+    one = KIN.replace("J.~Singh, J.~Singh,", "J.~Singh,")
+    labels = _labels(tmp_path, one)
+    assert labels["Nagu:2021zho"] == ("MINOR", ["author"])
+    assert labels["Herbst:2023lug"][0] == "EXACT"
