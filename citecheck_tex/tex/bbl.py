@@ -267,7 +267,9 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             if len(re.findall(r"[^\W\d_]{2,}", title)) >= 2:  # not a link's "1412.3443"
                 decoded["title"] = title
         else:
-            decoded = parse_reference(latex_to_unicode(_quote_title(cleaned)))
+            decoded = parse_reference(latex_to_unicode(
+                _braced_quote_title(cleaned) or _quote_title(cleaned)))
+            _ieee_venue(cleaned, decoded)
             _letter_tildes_kept(decoded)
             if mn_journal and decoded.get("note", "").strip(" ,.;") == mn_journal:
                 # "Tanaka H., Lindqvist M., 2016, \mn@doi [Phys. Lett. B] {DOI}": the
@@ -344,6 +346,93 @@ def _bibinfo_name(value: str) -> str:
     if not family:
         return value
     return ", ".join(x for x in (family, jr, " ".join(given)) if x)
+
+
+_BRACED_QUOTE = re.compile(r"``\s*(?=\{)")
+
+
+def _braced_quote_title(body: str) -> str:
+    """``body`` with ieeetr's (and IEEEtran's) title, ``` ``{Title},'' ```, marked with
+    curly quotes and its own quotation marks turned to single ones, or "" when there is
+    none. INSPIRE's titles quote ("Comment on ''An implementation of ...''"): the
+    title's first closing quote had ended it ("Comment on", a false MAJOR); and the
+    journal in ``{\\em ...}`` after it had been quoted as a second title."""
+    span = _braced_title_end(body)
+    if span is None:
+        return ""
+    start, end, after = span
+    inner = body[body.index("{", start) + 1:end - 1]
+    inner = inner.replace("``", "\u2018\u2018").replace("''", "\u2019\u2019")
+    return f"{body[:start]}\u201c{inner}\u201d, {body[after:]}"
+
+
+def _braced_title_end(body: str) -> tuple[int, int, int] | None:
+    """Where ieeetr's ``` ``{Title},'' ``` starts, where its brace group ends, and where
+    the closing quotes end (None when ``body`` has no such title)."""
+    m = _BRACED_QUOTE.search(body)
+    if m is None:
+        return None
+    g = _group(body, m.end())
+    if g is None:
+        return None
+    close = re.match(r"\s*[,.]?\s*''", body[g[1]:])
+    if close is None:
+        return None
+    return m.start(), g[1], g[1] + close.end()
+
+
+def _ieee_title_end(body: str) -> int | None:
+    """Where ieeetr's quoted title ends, braced (``` ``{Title},'' ```) or not (``` ``Title,''
+    ```, a title the .bib did not brace); None without one."""
+    span = _braced_title_end(body)
+    if span is not None:
+        return span[2]
+    m = re.search(r"``(?!\s*\{)", body)
+    close = re.compile(r"[,.]''").search(body, m.end()) if m else None
+    return close.end() if close else None
+
+
+_IEEE_VENUE = re.compile(r"\s*,?\s*(?P<in>in\s+)?\{\\em\b")
+_IEEE_PAGES = re.compile(r"\bpp?\.\s*(?P<pages>[A-Za-z]{0,2}\d[\w.]*(?:\s*[-–]+\s*[\w.]+)?)(?![\w:])")
+
+
+def _ieee_venue(body: str, decoded: dict[str, str]) -> None:
+    """ieeetr's venue after its quoted title, read by its marks: "{\\em Journal},
+    vol.~214, no.~3, p.~02010, 2019." and "in {\\em Booktitle}, ..., 7 2023." The
+    journal, booktitle, volume, number, pages and year it states replace the free-text
+    parse's, which had read INSPIRE's journals whose names hold years and commas
+    ("{\\em {Proceedings, 23rd International Conference ... (CHEP 2018): Sofia,
+    Bulgaria, July 9-13, 2018; EPJ Web Conf.}}") only in part, and their year as the
+    publication's (false MINORs)."""
+    end = _ieee_title_end(body)
+    if end is None:
+        return
+    rest = body[end:]
+    m = _IEEE_VENUE.match(rest)
+    if m is None:
+        return
+    g = _group(rest, m.end() - len("{\\em"))
+    if g is None:
+        return
+    name = latex_to_unicode(re.sub(r"^\s*\\em\b", "", g[0])).strip(" ,")
+    if not re.search(r"[^\W\d_]{2}", name) or re.fullmatch(r"et\s*al\.?", name) \
+            or not re.match(r"\s*(?:[,.(]|$)", rest[g[1]:]):
+        return  # not ieeetr's marks: spiebib's "{\em Phys. Rev. D}~{\bf 75}", "{\em 917\/}:86"
+    tail = " ".join(latex_to_unicode(rest[g[1]:]).split())
+    found = {("booktitle" if m.group("in") else "journal"): name}
+    for key, pattern in (("volume", r"\bvol\.\s*([\w\-]+)"), ("number", r"\bno\.\s*([\w\-]+)")):
+        vm = re.search(pattern, tail)
+        if vm:
+            found[key] = vm.group(1)
+    pm = _IEEE_PAGES.search(tail)
+    if pm:
+        found["pages"] = dashes(pm.group("pages"))
+    ym = re.search(r"(?<![\w.])((?:1[89]|20)\d\d)[a-z]?\.?\s*$", tail)  # the date ends it
+    if ym:
+        found["year"] = ym.group(1)
+    for key in ("journal", "booktitle", "volume", "number", "pages"):
+        decoded.pop(key, None)
+    decoded.update(found)
 
 
 def _quote_title(body: str) -> str:

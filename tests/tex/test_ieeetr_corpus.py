@@ -130,3 +130,57 @@ def test_one_of_two_namesakes_dropped_is_caught(tmp_path: Path) -> None:
     labels = _labels(tmp_path, one)
     assert labels["Nagu:2021zho"] == ("MINOR", ["author"])
     assert labels["Herbst:2023lug"][0] == "EXACT"
+
+
+#: INSPIRE's titles with their own quotation marks inside ieeetr's ``{Title},'' (the
+#: title had ended at its first '': "Comment on", a false MAJOR)
+QUOTED_IN_TITLE = r"""
+\bibitem{Shyamsundar:2025eht}
+P.~Shyamsundar, ``{Comment on ''An implementation of neural simulation-based
+  inference for parameter estimation in ATLAS''},'' 5 2025.
+
+\bibitem{Fanelli:2022xwl}
+C.~Fanelli, J.~Giroux, and Z.~Papandreou, ``{''Flux+Mutability'': A Conditional
+  Generative Approach to One-Class Classification and Anomaly Detection},''
+  {\em Mach.Learn.Sci.Tech.}, vol.~3, p.~045012, 4 2022.
+"""
+
+#: the venue after the quoted title, read by its marks: a journal whose name holds a
+#: year and commas, a title the .bib did not brace, pages that look like years, a
+#: volume that is a year (read in part, or the wrong number as the year: false MINORs)
+VENUE_MARKS = r"""
+\bibitem{Vallecorsa:2019ked}
+S.~Vallecorsa, F.~Carminati, and G.~Khattak, ``{3D convolutional GAN for fast
+  simulation},'' {\em {Proceedings, 23rd International Conference on Computing
+  in High Energy and Nuclear Physics (CHEP 2018): Sofia, Bulgaria, July 9-13,
+  2018; EPJ Web Conf.}}, vol.~214, p.~02010, 2019.
+
+\bibitem{pmlr-v37-rezende15}
+D.~Rezende and S.~Mohamed, ``Variational inference with normalizing flows,''
+  {\em Proceedings of the 32nd International Conference on Machine Learning},
+  vol.~37, pp.~1530--1538, 07--09 Jul 2015.
+
+\bibitem{Pumplin:1991kc}
+J.~Pumplin, ``{How to tell quark jets from gluon jets},'' {\em Phys. Rev. D},
+  vol.~44, pp.~2025--2032, 1991.
+
+\bibitem{LopesCardoso:2024tol}
+G.~Lopes~Cardoso, D.~Mayorga Pe\~na, and S.~Nampuri, ``{Classical integrability
+  in the presence of a cosmological constant: analytic and machine learning
+  results},'' {\em Fortsch.Phys.}, vol.~2025, p.~2400267, 4 2024.
+"""
+
+
+@pytest.mark.parametrize("bbl", [QUOTED_IN_TITLE, VENUE_MARKS], ids=["quoted-in-title", "venue-marks"])
+def test_real_titles_and_venues_stay_exact(tmp_path: Path, bbl: str) -> None:
+    labels = _labels(tmp_path, bbl)
+    assert labels and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
+
+
+def test_a_wrong_volume_or_year_after_the_venue_is_caught(tmp_path: Path) -> None:
+    """Read by its marks, the venue is still compared: another volume, another year."""
+    wrong = VENUE_MARKS.replace("vol.~214,", "vol.~241,").replace("4 2024.", "4 2021.")
+    labels = _labels(tmp_path, wrong)
+    assert labels["Vallecorsa:2019ked"] == ("MINOR", ["volume"])
+    assert labels["LopesCardoso:2024tol"][0] != "EXACT"
+    assert "year" in labels["LopesCardoso:2024tol"][1]
