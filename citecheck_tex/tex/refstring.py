@@ -154,11 +154,14 @@ def _bibtex_name(piece: str) -> str:
 
 
 def _loose_initials_first(piece: str) -> str:
-    """An initials-first name with a lower-case initial as "Family, Given": "C. d. P.
-    Lagos" -> "Lagos, C. d. P." (BibTeX would read "d." as a particle and "P. Lagos" as
-    the family name: a false MINOR). Any other piece as it is."""
+    """An initials-first name with a lower-case initial, or a family name with a
+    particle after its first word, as "Family, Given": "C. d. P. Lagos" -> "Lagos, C. d.
+    P.", "R. R. Ruiz de Austri Bazan" -> "Ruiz de Austri Bazan, R. R." (BibTeX would read
+    "d." as a particle and "P. Lagos" as the family name, or "Ruiz" as a given name: false
+    MINORs; the initials say where the family name starts). Any other piece as it is."""
     m = re.fullmatch(r"(?P<given>(?:[^\W\d_]{1,2}\.\s*)+)(?P<family>[^\W\d_][^.,]*)", piece)
-    if m is None or not any(w[:1].islower() for w in m.group("given").split()):
+    if m is None or not (any(w[:1].islower() for w in m.group("given").split())
+                         or any(w[:1].islower() for w in m.group("family").split()[1:-1])):
         return piece
     return f"{m.group('family').strip()}, {m.group('given').strip()}"
 
@@ -1155,8 +1158,11 @@ def _name_before_title(piece: str) -> str:
 #: or an ADS tilde ("S.~{González–Gaitán}", "J.~{González-Nu~nez}"); or a suffix alone.
 _LOOSE_INITIAL = r"[^\W\d_]{1,2}\.(?:\s*-\s*[^\W\d_]{1,2}\.)?"
 _LOOSE_NAME = re.compile(rf"(?:{_LOOSE_INITIAL}\s*){{1,4}}"
-                         r"[^\W\d_][\w'\u2019\-\u2013~]*(?:\s+[^\W\d_][\w'\u2019\-\u2013~]*){0,2}"
+                         r"[^\W\d_][\w'\u2019\-\u2013~]*(?:\s+[^\W\d_][\w'\u2019\-\u2013~]*){0,3}"
                          r"|Jr\.?|Sr\.?|I{2,3}|IV")
+
+
+_MONONYM = re.compile(r"[A-Z\u00C0-\u00DE][a-z\u00DF-\u00FF]+")
 
 
 def _names_to_title(pieces: list[str]) -> bool:
@@ -1168,6 +1174,7 @@ def _names_to_title(pieces: list[str]) -> bool:
     return bool(pieces) and all(
         (p[:1].isupper() and _LOOSE_NAME.fullmatch(p) and len(p.split()) <= 6)
         or (_COLLAB.search(p) and _looks_like_name(p))  # "..., and DES Collaboration"
+        or _MONONYM.fullmatch(p)  # INSPIRE's one-word authors: "S.~Rai, Prisha, and J.~Kumar"
         for p in pieces)
 
 

@@ -184,3 +184,41 @@ def test_a_wrong_volume_or_year_after_the_venue_is_caught(tmp_path: Path) -> Non
     assert labels["Vallecorsa:2019ked"] == ("MINOR", ["volume"])
     assert labels["LopesCardoso:2024tol"][0] != "EXACT"
     assert "year" in labels["LopesCardoso:2024tol"][1]
+
+
+#: INSPIRE's one-word authors in the list ("S.~Rai, Prisha, and J.~Kumar"), family names
+#: with a particle after their first word ("R.~R. Ruiz~de Austri~Bazan", "R.~Spinola~e
+#: Castro": the initials say where the family name starts)
+MONONYMS_AND_PARTICLES = r"""
+\bibitem{Rai:2025cog}
+S.~Rai, Prisha, and J.~Kumar, ``{Investigating 1-Bit Quantization in
+  Transformer-Based Top Tagging},'' {\em Eur.Phys.J.C}, vol.~86, p.~758, 8
+  2025.
+
+\bibitem{Wu:2025kqh}
+Y.~Wu, Yi, Chen, and J.~Velkovska, ``{Validating a Machine Learning Approach to
+  Identify Quenched Jets in Heavy-Ion Collisions},'' {\em JHEP}, vol.~06,
+  p.~154, 11 2025.
+
+\bibitem{Caron:2024cyo}
+S.~Caron, N.~Dobreva, A.~F. S\'anchez, J.~D. Mart\'\i{}n-Guerrero, U.~Odyurt,
+  R.~R. Ruiz~de Austri~Bazan, Z.~Wolffs, and Y.~Zhao, ``{TrackFormers: In
+  Search of Transformer-Based Particle Tracking for the High-Luminosity LHC
+  Era},'' {\em Eur.Phys.J.C}, vol.~85, p.~460, 7 2024.
+
+\bibitem{Cuevas-Zepeda:2025kmt}
+J.~Cuevas-Zepeda, C.~Chavez, J.~Estrada, J.~Noonan, B.~D. Nord, N.~Saffold,
+  M.~Sofo-Haro, R.~Spinola~e Castro, and S.~Trivedi, ``{Automating Sensor
+  Characterization with Bayesian Optimization},'' 9 2025.
+"""
+
+
+def test_one_word_names_and_inner_particles_stay_exact(tmp_path: Path) -> None:
+    labels = _labels(tmp_path, MONONYMS_AND_PARTICLES)
+    assert len(labels) == 4 and {k: v for k, v in labels.items() if v[0] != "EXACT"} == {}
+
+
+def test_a_dropped_one_word_author_is_caught(tmp_path: Path) -> None:
+    """The one-word author is compared like any other: left out, it is missing."""
+    labels = _labels(tmp_path, MONONYMS_AND_PARTICLES.replace("S.~Rai, Prisha, and", "S.~Rai and"))
+    assert labels["Rai:2025cog"] == ("MINOR", ["author"])
