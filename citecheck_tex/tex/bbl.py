@@ -497,9 +497,9 @@ _PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" give
     r"(?P<year>\d{4})")
 
 
-#: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A." (a given name as
+#: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A.", "M. Ö." (a given name as
 #: author-year styles write it after the family name and a comma).
-_INITIALS_ONLY = re.compile(r"(?:[A-Z][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
+_INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
                             r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
 _NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?\s*$")  # "(2014, 12)"

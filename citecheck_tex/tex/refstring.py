@@ -30,7 +30,9 @@ _NUMBERING = re.compile(r"^\s*(?:\[\s*\d+\s*\]|\(\s*\d+\s*\)|\d+[.)])\s+")
 _URL = re.compile(r"(?:\\url\{)?(https?://[^\s}<>]+)\}?")
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{4,}?)[\"“”»]|``(.{4,}?)''|‘(.{4,}?)’")
 _YEAR_PAREN = re.compile(r"\(\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[89]|20)\d{2})[a-z]?\s*\)")
-_YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])")
+#: (not the start of a new-style arXiv id: "2003.13913" after aasjournal's "---. 2020b."
+#: had given the year 2003)
+_YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])(?!\.\d{4,5}\b)")
 #: "Phys. Rev. Lett. 95, 251302 (2005)", "JHEP 05 (2020) 123", "Nucl. Phys. B 106, 475".
 _JOURNAL_REF = re.compile(
     # (a journal starts a word: "vol.~14YRM2025" holds no journal "YRM")
@@ -247,7 +249,7 @@ def _kin_after(names: list[str], pos: int) -> bool:
 
     if not same(keys[pos - 1], keys[pos]):
         return False
-    return not all(same(a, b) for a, b in zip(keys[pos:], keys))
+    return not all(same(a, b) for a, b in zip(keys[pos:], keys, strict=False))
 
 
 def _unique_persons(names: list[str]) -> list[str]:
@@ -691,6 +693,18 @@ def _without_bare_volume(title: str) -> str:
     return re.sub(r"[,.]?\s*\bvol\.\s*[A-Z]{0,3}\d.*$", "", title).strip(" ,.;:") or title
 
 
+#: What a technical report's entry prints after its title: "Tech. Rep. ATL-PHYS-PUB-2017-017,
+#: CERN, Geneva" (aasjournal, plain's kin), its number already read as an identifier.
+_REPORT_TAIL = re.compile(r",\s*(?:Tech(?:nical)?\.?\s*[Rr]ep(?:ort)?\.?)(?:\s.*)?$")
+
+
+def _without_report_tail(title: str) -> str:
+    """``title`` without the report's type, number, institution and place after it (they
+    had been read as the title's end: "..., Tech. Rep. , CERN, Geneva", a false
+    MINOR)."""
+    return _REPORT_TAIL.sub("", title).strip(" ,.;:")
+
+
 def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
     """A title without what stuck to it: a citation label in front ("[RBC/UKQCD 13C]"),
     a year suffix ("b, ", from "(2014b)"), a trailing year or "arXiv: 2004", the place
@@ -704,6 +718,7 @@ def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
                t).strip(" ,.;:")
     t = re.sub(r",\s*(?:Ph\.\s?D\.|PhD|Master'?s|Bachelor'?s|Diploma|Other)\s+thesis$", "", t,
                flags=re.I)  # elsarticle's "Title, Other thesis (3 2026)"
+    t = _without_report_tail(t)
     m = re.search(r",\s*([A-Z][^,]{2,60})$", t)
     if m and not has_journal and ("." in m.group(1) or " " in m.group(1).strip()):
         from citecheck_tex.vocab.journals import is_known_journal
@@ -753,18 +768,25 @@ def _repeats(title: str, n: int = 4) -> bool:
 #: surnames, a year, then the title (the plain-text form of the markdown list items).
 #: One "Family, I." name (Nature, AAS, A&A): a family name of capitalised words, particles
 #: allowed ("Ruiz de Austri"), then its initials ("J. P.", "L.-L.", "C. J.").
-_FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-]*"
+#: The particles before a family name that aasjournal and its kin print ("van Dyk, D.",
+#: "de~los Rios, M.", "ter Hoeve, J."), and a lower-case particle among the initials
+#: after it ("Almeida, E. d.~S."): the list had ended there (every later author missing).
+_FI_PARTICLES = r"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|los|las|ten|ter)\s+)*"
+_FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-~]*"  # ADS "Nu~nez"
 #: (each family word has a lower-case letter after its capital, and there are at most
 #: four: "LG Jin R Tang F Zhang, L.G. ..." is no family name)
-_FI_NAME = (rf"(?:{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
-            r",\s+(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*)?)+")
+_FI_NAME = (rf"(?:{_FI_PARTICLES}{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
+            r",\s+(?:(?:Jr|Sr)\.?,\s+|I{2,3},\s+|IV,\s+)?"  # "{Ford}, Jr., W.~K.": BibTeX's order
+            r"(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*)?)+"
+            r"(?:[a-z]{1,3}\.\s*(?:[A-Z\u00C0-\u024F][a-z]?\.\s*)*)?")
 #: A list of them: ", " between, "&" or "and" before the last, "et al." after it.
 _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NAME})*)"
                      r"(?P<etal>,?\s*et\s*al\.?)?\s+(?P<rest>.+)$")
-_FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)[,;]\s*")
+_FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)(?<!Jr\.)(?<!Sr\.)[,;]\s*")
 #: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
 #: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
-_FI_YEAR = re.compile(r"^(?:\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?|\(?n\.\s?d\.\)?)"  # n.d.: no date
+#: (a year from 1600 on: ADS exports "{Bradley}, J. 1727, Philosophical Transactions ...")
+_FI_YEAR = re.compile(r"^(?:\(?(?P<year>(?:1[6-9]|20)\d\d)[a-z]?\)?|\(?n\.\s?d\.\)?)"  # n.d.: no date
                       r"\s*(?:[,.:]\s*|$)(?P<rest>.*)$")
 #: AAS/A&A's reference after the year: "Phys. Dark Univ., 16, 22" (a journal the tables
 #: may lack, volume and page between commas).
@@ -805,6 +827,25 @@ def _venue_in(tail: str, untitled: bool = False) -> tuple[int, dict[str, str]] |
     return None
 
 
+#: AAS's reference after the year when the journal's name holds commas or digits
+#: (INSPIRE's "Proceedings, 23rd International Conference ... (CHEP 2018): Sofia, ...;
+#: EPJ Web Conf., 214, 06003", PMLR's "Proceedings of the 32nd International Conference
+#: on Machine Learning, 37, 1530"): all of it up to the volume and page that end the item
+#: (the name had been cut at its last comma or digit, its start read as a title).
+_AAS_WHOLE_VENUE = re.compile(r"^(?P<journal>[A-Z].*?[^\W\d_].*?),\s*"
+                              r"(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
+                              r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)[\s.,]*$")
+
+
+def _names_run_on(rest: str) -> bool:
+    """The list read so far ends inside a name or before one without a separator:
+    "Dosch, H. G.: Title" (the run had ended at "H.", the title begun with "G.:") or
+    "Hou, D. f. Chen, G. Title" (babelbib's "and" lost with its macro). Such lists are
+    left to the other rules, which read them whole."""
+    return bool(re.match(r"[A-Z][a-z]?\.\s*:", rest)
+                or re.match(rf"{_FI_NAME}(?:\s|$)", rest))
+
+
 def _collaboration_with_initials(names: list[str]) -> bool:
     """A "Family, I." name whose family is a collaboration: no person, but the
     collaboration and the initials of the next name, in natural order (ieeetr's
@@ -825,6 +866,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     m = _FI_RUN.match(rest)
     if m is None or re.match(r"[A-Z][a-z]?\.\s*,", m.group("rest")):
         return None  # "Ellis, J. R., K. A. Olive": MLA/Chicago, not "Ellis, J." and a title
+    if _names_run_on(m.group("rest")):
+        return None
     names = [n.strip(" ,") for n in _FI_SPLIT.split(m.group("names")) if n.strip(" ,")]
     if not names or not all(re.fullmatch(_FI_NAME, n) for n in names):
         return None
@@ -840,6 +883,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     elif not tail[:1].isupper():
         return None
     aas = _AAS_VENUE.match(tail) if ym else None
+    if ym and aas is None:
+        aas = _AAS_WHOLE_VENUE.match(tail)
     venue = (0, {k: dashes(v) for k, v in aas.groupdict().items()}) if aas else \
         _venue_in(tail)
     quotes = " ,.;:'`\"\u2018\u2019\u201c\u201d"  # (harvard.sty quotes the title: `...')
