@@ -223,7 +223,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             raw["author"] = " and ".join(people)
             decoded["author"] = latex_to_unicode(raw["author"])
         if "journal" not in raw and "booktitle" not in raw:
-            parsed = parse_reference(free)
+            parsed = _no_journal_from_title(parse_reference(free), raw)
             for k in ("journal", "volume", "pages", "year"):
                 if k in parsed and k not in raw:
                     decoded[k] = parsed[k]
@@ -301,6 +301,19 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                        raw_text=free, decoded=decoded, parse_issue=issue)
 
 
+def _no_journal_from_title(parsed: dict[str, str], raw: dict[str, str]) -> dict[str, str]:
+    """The free-text parse of a ``\\bibinfo`` item without the journal it read from the
+    item's own title: naturemag prints INSPIRE's @inproceedings that has a journal but no
+    booktitle as "\\bibinfo{title}{{ML for the hKLM at the 2nd Detector}}. vol.~21,
+    C07016 (2026)", and the title's last words had been read as the journal ("Detector.",
+    a false MINOR)."""
+    journal = parsed.get("journal", "").strip(" .,")
+    title = latex_to_unicode(raw.get("title", ""))
+    if journal and journal in title:
+        return {k: v for k, v in parsed.items() if k != "journal"}
+    return parsed
+
+
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with
 #: an ADS journal macro).
 _MACRO_BEFORE_DIGIT = re.compile(r"(\\[A-Za-z]+)\s+(?=\d)")
@@ -344,8 +357,19 @@ def _bibinfo_name(value: str) -> str:
         else:
             family = g[0].strip()
     if not family:
-        return value
+        return _suffix_in_place(value)
     return ", ".join(x for x in (family, jr, " ".join(given)) if x)
+
+
+def _suffix_in_place(name: str) -> str:
+    """A "Family, Given, Jr." name (naturemag: "\\bibinfo{author}{{Ford}, W.~K., Jr.}") in
+    BibTeX's "Family, Jr., Given" order (BibTeX had read "W. K." as the suffix and "Jr."
+    as the given name: a false MINOR)."""
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 3 and re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", parts[2]) \
+            and not re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", parts[1]):
+        return f"{parts[0]}, {parts[2]}, {parts[1]}"
+    return name
 
 
 _BRACED_QUOTE = re.compile(r"``\s*(?=\{)")
