@@ -259,6 +259,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 latex_to_unicode(blocks[2]) if len(blocks) > 2 else "")  # (a DOI block after)
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
+            if book is None and len(blocks) >= 3:
+                _plain_em_venue(blocks[2], decoded)
             if decoded_year:
                 decoded.setdefault("year", decoded_year)
             decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
@@ -532,6 +534,37 @@ _NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s
 _IN_BOOK = re.compile(r"\s*In\s+(?:\{\\(?:em|it)\b|\\(?:emph|textit)\s*\{)")
 
 
+_PLAIN_VOL_PAGES = re.compile(r"\s*,\s*(?P<volume>[\w\-]+)(?:\s*\((?P<number>[^)]*)\))?"
+                              r"(?::(?P<pages>" + PAGE_RANGE + r"))?\s*,")
+
+
+def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
+    """plain.bst's journal is the ``{\\em ...}`` (plainnat: ``\\emph{...}``) group that opens
+    the venue block: "{\\em {ACAT 2019}}, 2019.", "{\\em Proceedings of the 32nd
+    International Conference on Machine Learning}, 37:1530--1538, 07--09 Jul 2015." When
+    the free-text parse read only part of it as the journal ("ACAT", "Machine Learning";
+    the year in the name as volume and page), the whole group is the journal, and the
+    volume and pages are the ones after it (false journal MINORs)."""
+    m = re.match(r"\s*(?:\{\\em\b|\\emph\s*(?=\{))", block)  # plainnat: \emph{...}
+    g = _group(block, block.index("{")) if m else None
+    if g is None or not re.match(r"\s*(?:[,.]|$)", block[g[1]:]):
+        return
+    name = latex_to_unicode(re.sub(r"^\s*\\em\b", "", g[0])).strip(" ,")
+    journal = decoded.get("journal", "")
+    if not journal or journal == name or journal not in name:
+        return
+    tail = latex_to_unicode(block[g[1]:])
+    if re.fullmatch(r"\s*\d+", name.replace(journal, "", 1)) and not re.fullmatch(
+            r"\s*,\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?(?:1[89]|20)\d\d\.?\s*", tail):
+        return  # acm.bst's "{\em Phys. Rev. Lett. 116}, 16 (2016), 161804": the volume
+    decoded["journal"] = name
+    vp = _PLAIN_VOL_PAGES.match(tail)
+    for key in ("volume", "number", "pages"):
+        decoded.pop(key, None)
+        if vp and vp.group(key):
+            decoded[key] = dashes(vp.group(key))
+
+
 def _proceedings(block: str) -> dict[str, str] | None:
     """The fields of plain.bst's proceedings venue, "In {\\em Booktitle}, volume 3 of
     Series, pages 12--34, Place, 2 2026.": the booktitle, pages and year. Its words had
@@ -639,6 +672,8 @@ def _names_block(block: str) -> bool:
     J.-c. Hwang.", "Kawasaki, M. and Yamada, M. (2016)."), not a whole reference that a
     link block follows (elsarticle: "M. Kawasaki, ..., Phys. Lett. B 753 (2016) 677.
     \\newblock \\href{...}{doi:...}")."""
+    if re.fullmatch(r"\s*\{[^{}\\]+\}\.?\s*", block):
+        return True  # one group: a body as the author, "{HEP ML Community}."
     text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
     # (the full stop that ends the block may be an initial's: "..., and Hwang, J.-c.")
     return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}."))
