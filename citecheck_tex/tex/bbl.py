@@ -264,7 +264,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             if decoded_year:
                 decoded.setdefault("year", decoded_year)
             decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
-                _BRACED_WORDS.sub(lambda m: m.group(1).replace(" ", _JOINER), blocks[0]))))
+                _BRACED_WORDS.sub(lambda m: _JOINER.join(m.group(1).split()), blocks[0]))))
             title = without_type_mark(title.strip().rstrip(".,").strip())
             if len(re.findall(r"[^\W\d_]{2,}", title)) >= 2:  # not a link's "1412.3443"
                 decoded["title"] = title
