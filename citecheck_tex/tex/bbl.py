@@ -229,7 +229,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             raw["author"] = " and ".join(people)
             decoded["author"] = latex_to_unicode(raw["author"])
         if "journal" not in raw and "booktitle" not in raw:
-            parsed = parse_reference(free)
+            parsed = _no_journal_from_title(parse_reference(free), raw)
             for k in ("journal", "volume", "pages", "year"):
                 if k in parsed and k not in raw:
                     decoded[k] = parsed[k]
@@ -277,15 +277,20 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 latex_to_unicode(blocks[2]) if len(blocks) > 2 else "")  # (a DOI block after)
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
+            if book is None and len(blocks) >= 3:
+                _plain_em_venue(blocks[2], decoded)
             if decoded_year:
                 decoded.setdefault("year", decoded_year)
             decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
-                _BRACED_WORDS.sub(lambda m: m.group(1).replace(" ", _JOINER), blocks[0]))))
+                _BRACED_WORDS.sub(lambda m: _JOINER.join(m.group(1).split()), blocks[0]))))
             title = without_type_mark(title.strip().rstrip(".,").strip())
             if len(re.findall(r"[^\W\d_]{2,}", title)) >= 2:  # not a link's "1412.3443"
                 decoded["title"] = title
         else:
-            decoded = parse_reference(latex_to_unicode(_quote_title(_braced_title(cleaned))))
+            decoded = parse_reference(latex_to_unicode(
+                _braced_quote_title(cleaned) or _quote_title(_braced_title(cleaned))))
+            _ieee_venue(cleaned, decoded)
+            _letter_tildes_kept(decoded)
             if mn_journal and decoded.get("note", "").strip(" ,.;") == mn_journal:
                 # "Tanaka H., Lindqvist M., 2016, \mn@doi [Phys. Lett. B] {DOI}": the
                 # journal without volume and page is the journal, not unread text
@@ -404,6 +409,19 @@ def _with_label_year(decoded: dict[str, str], label: str, free: str) -> dict[str
     return {**decoded, "year": year}
 
 
+def _no_journal_from_title(parsed: dict[str, str], raw: dict[str, str]) -> dict[str, str]:
+    """The free-text parse of a ``\\bibinfo`` item without the journal it read from the
+    item's own title: naturemag prints INSPIRE's @inproceedings that has a journal but no
+    booktitle as "\\bibinfo{title}{{ML for the hKLM at the 2nd Detector}}. vol.~21,
+    C07016 (2026)", and the title's last words had been read as the journal ("Detector.",
+    a false MINOR)."""
+    journal = parsed.get("journal", "").strip(" .,")
+    title = latex_to_unicode(raw.get("title", ""))
+    if journal and journal in title:
+        return {k: v for k, v in parsed.items() if k != "journal"}
+    return parsed
+
+
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with
 #: an ADS journal macro).
 _MACRO_BEFORE_DIGIT = re.compile(r"(\\[A-Za-z]+)\s+(?=\d)")
@@ -447,8 +465,106 @@ def _bibinfo_name(value: str) -> str:
         else:
             family = g[0].strip()
     if not family:
-        return value
+        return _suffix_in_place(value)
     return ", ".join(x for x in (family, jr, " ".join(given)) if x)
+
+
+def _suffix_in_place(name: str) -> str:
+    """A "Family, Given, Jr." name (naturemag: "\\bibinfo{author}{{Ford}, W.~K., Jr.}") in
+    BibTeX's "Family, Jr., Given" order (BibTeX had read "W. K." as the suffix and "Jr."
+    as the given name: a false MINOR)."""
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 3 and re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", parts[2]) \
+            and not re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", parts[1]):
+        return f"{parts[0]}, {parts[2]}, {parts[1]}"
+    return name
+
+
+_BRACED_QUOTE = re.compile(r"``\s*(?=\{)")
+
+
+def _braced_quote_title(body: str) -> str:
+    """``body`` with ieeetr's (and IEEEtran's) title, ``` ``{Title},'' ```, marked with
+    curly quotes and its own quotation marks turned to single ones, or "" when there is
+    none. INSPIRE's titles quote ("Comment on ''An implementation of ...''"): the
+    title's first closing quote had ended it ("Comment on", a false MAJOR); and the
+    journal in ``{\\em ...}`` after it had been quoted as a second title."""
+    span = _braced_title_end(body)
+    if span is None:
+        return ""
+    start, end, after = span
+    inner = body[body.index("{", start) + 1:end - 1]
+    inner = inner.replace("``", "\u2018\u2018").replace("''", "\u2019\u2019")
+    return f"{body[:start]}\u201c{inner}\u201d, {body[after:]}"
+
+
+def _braced_title_end(body: str) -> tuple[int, int, int] | None:
+    """Where ieeetr's ``` ``{Title},'' ``` starts, where its brace group ends, and where
+    the closing quotes end (None when ``body`` has no such title)."""
+    m = _BRACED_QUOTE.search(body)
+    if m is None:
+        return None
+    g = _group(body, m.end())
+    if g is None:
+        return None
+    close = re.match(r"\s*[,.]?\s*''", body[g[1]:])
+    if close is None:
+        return None
+    return m.start(), g[1], g[1] + close.end()
+
+
+def _ieee_title_end(body: str) -> int | None:
+    """Where ieeetr's quoted title ends, braced (``` ``{Title},'' ```) or not (``` ``Title,''
+    ```, a title the .bib did not brace); None without one."""
+    span = _braced_title_end(body)
+    if span is not None:
+        return span[2]
+    m = re.search(r"``(?!\s*\{)", body)
+    close = re.compile(r"[,.]''").search(body, m.end()) if m else None
+    return close.end() if close else None
+
+
+_IEEE_VENUE = re.compile(r"\s*,?\s*(?P<in>in\s+)?\{\\em\b")
+_IEEE_PAGES = re.compile(r"\bpp?\.\s*(?P<pages>[A-Za-z]{0,2}\d[\w.]*(?:\s*[-–]+\s*[\w.]+)?)(?![\w:])")
+
+
+def _ieee_venue(body: str, decoded: dict[str, str]) -> None:
+    """ieeetr's venue after its quoted title, read by its marks: "{\\em Journal},
+    vol.~214, no.~3, p.~02010, 2019." and "in {\\em Booktitle}, ..., 7 2023." The
+    journal, booktitle, volume, number, pages and year it states replace the free-text
+    parse's, which had read INSPIRE's journals whose names hold years and commas
+    ("{\\em {Proceedings, 23rd International Conference ... (CHEP 2018): Sofia,
+    Bulgaria, July 9-13, 2018; EPJ Web Conf.}}") only in part, and their year as the
+    publication's (false MINORs)."""
+    end = _ieee_title_end(body)
+    if end is None:
+        return
+    rest = body[end:]
+    m = _IEEE_VENUE.match(rest)
+    if m is None:
+        return
+    g = _group(rest, m.end() - len("{\\em"))
+    if g is None:
+        return
+    name = latex_to_unicode(re.sub(r"^\s*\\em\b", "", g[0])).strip(" ,")
+    if not re.search(r"[^\W\d_]{2}", name) or re.fullmatch(r"et\s*al\.?", name) \
+            or not re.match(r"\s*(?:[,.(]|$)", rest[g[1]:]):
+        return  # not ieeetr's marks: spiebib's "{\em Phys. Rev. D}~{\bf 75}", "{\em 917\/}:86"
+    tail = " ".join(latex_to_unicode(rest[g[1]:]).split())
+    found = {("booktitle" if m.group("in") else "journal"): name}
+    for key, pattern in (("volume", r"\bvol\.\s*([\w\-]+)"), ("number", r"\bno\.\s*([\w\-]+)")):
+        vm = re.search(pattern, tail)
+        if vm:
+            found[key] = vm.group(1)
+    pm = _IEEE_PAGES.search(tail)
+    if pm:
+        found["pages"] = dashes(pm.group("pages"))
+    ym = re.search(r"(?<![\w.])((?:1[89]|20)\d\d)[a-z]?\.?\s*$", tail)  # the date ends it
+    if ym:
+        found["year"] = ym.group(1)
+    for key in ("journal", "booktitle", "volume", "number", "pages"):
+        decoded.pop(key, None)
+    decoded.update(found)
 
 
 def _quote_title(body: str) -> str:
@@ -505,12 +621,16 @@ _BRACED_TITLE = re.compile(r"(?<!\d)((?:1[89]|20)\d\d[a-z]?,?\s+"
                            r"\{([^{}\\]*[^\W\d_]{2}[^{}\\]*\s[^{}\\]*\s[^{}\\]*)\}")
 
 
+#: A volume and a page right after a brace group: the group was the journal (aasjournal).
+_VOLUME_PAGE_NEXT = re.compile(r"\s*,\s*[A-Z]?\d{1,5}[A-Z]?\s*,\s*[A-Za-z]{0,2}\d")
+
+
 def _braced_title(body: str) -> str:
     """``body`` with :data:`_BRACED_TITLE` quoted for the parser, when no italic group
     (a booktitle, a journal, which :func:`_quote_title` reads) follows it."""
     m = _BRACED_TITLE.search(body)
-    if m is None or _TITLE_MARK.search(body, m.end()):
-        return body
+    if m is None or _TITLE_MARK.search(body, m.end()) or _VOLUME_PAGE_NEXT.match(body, m.end()):
+        return body  # (a braced journal, "{Proceedings, ...; EPJ Web Conf.}, 214, 06003")
     return f"{body[:m.start(2) - 1]}\u201c{m.group(2).strip()}\u201d,{body[m.end():]}"
 
 
@@ -533,15 +653,46 @@ _PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" give
     r"(?P<year>\d{4})")
 
 
-#: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A." (a given name as
+#: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A.", "M. Ö." (a given name as
 #: author-year styles write it after the family name and a comma).
-_INITIALS_ONLY = re.compile(r"(?:[A-Z][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
+_INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
                             r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
 _NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?\s*$")  # "(2014, 12)"
 
 
 _IN_BOOK = re.compile(r"\s*In\s+(?:\{\\(?:em|it)\b|\\(?:emph|textit)\s*\{)")
+
+
+_PLAIN_VOL_PAGES = re.compile(r"\s*,\s*(?P<volume>[\w\-]+)(?:\s*\((?P<number>[^)]*)\))?"
+                              r"(?::(?P<pages>" + PAGE_RANGE + r"))?\s*,")
+
+
+def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
+    """plain.bst's journal is the ``{\\em ...}`` (plainnat: ``\\emph{...}``) group that opens
+    the venue block: "{\\em {ACAT 2019}}, 2019.", "{\\em Proceedings of the 32nd
+    International Conference on Machine Learning}, 37:1530--1538, 07--09 Jul 2015." When
+    the free-text parse read only part of it as the journal ("ACAT", "Machine Learning";
+    the year in the name as volume and page), the whole group is the journal, and the
+    volume and pages are the ones after it (false journal MINORs)."""
+    m = re.match(r"\s*(?:\{\\em\b|\\emph\s*(?=\{))", block)  # plainnat: \emph{...}
+    g = _group(block, block.index("{")) if m else None
+    if g is None or not re.match(r"\s*(?:[,.]|$)", block[g[1]:]):
+        return
+    name = latex_to_unicode(re.sub(r"^\s*\\em\b", "", g[0])).strip(" ,")
+    journal = decoded.get("journal", "")
+    if not journal or journal == name or journal not in name:
+        return
+    tail = latex_to_unicode(block[g[1]:])
+    if re.fullmatch(r"\s*\d+", name.replace(journal, "", 1)) and not re.fullmatch(
+            r"\s*,\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?(?:1[89]|20)\d\d\.?\s*", tail):
+        return  # acm.bst's "{\em Phys. Rev. Lett. 116}, 16 (2016), 161804": the volume
+    decoded["journal"] = name
+    vp = _PLAIN_VOL_PAGES.match(tail)
+    for key in ("volume", "number", "pages"):
+        decoded.pop(key, None)
+        if vp and vp.group(key):
+            decoded[key] = dashes(vp.group(key))
 
 
 def _proceedings(block: str) -> dict[str, str] | None:
@@ -667,11 +818,23 @@ def _two_blocks(blocks: list[str]) -> str:
 _EM_VENUE = re.compile(r"\s*(?:\{\\(?:em|it)\b|\\(?:emph|textit)\s*\{)")
 
 
+def _letter_tildes_kept(decoded: dict[str, str]) -> None:
+    """The free-text parse's authors with a tilde that is a letter kept from being a
+    tie, as :func:`_braced_back` keeps them in plain.bst's names: ADS's
+    {Casta{\\textasciitilde n}eda} reaches the free text as "Casta~neda" (ieeetr,
+    aasjournal), and BibTeX's reading had split it in two ("Casta neda": a false
+    MINOR)."""
+    if "~" in decoded.get("author", ""):
+        decoded["author"] = decoded["author"].replace("~", "{\\textasciitilde}")
+
+
 def _names_block(block: str) -> bool:
     """The first block of a plain/natbib item is names alone ("H.~Noh, C.-G. Park, and
     J.-c. Hwang.", "Kawasaki, M. and Yamada, M. (2016)."), not a whole reference that a
     link block follows (elsarticle: "M. Kawasaki, ..., Phys. Lett. B 753 (2016) 677.
     \\newblock \\href{...}{doi:...}")."""
+    if re.fullmatch(r"\s*\{[^{}\\]+\}\.?\s*", block):
+        return True  # one group: a body as the author, "{HEP ML Community}."
     text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
     # (the full stop that ends the block may be an initial's: "..., and Hwang, J.-c.")
     return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}."))

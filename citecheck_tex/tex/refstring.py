@@ -30,7 +30,9 @@ _NUMBERING = re.compile(r"^\s*(?:\[\s*\d+\s*\]|\(\s*\d+\s*\)|\d+[.)])\s+")
 _URL = re.compile(r"(?:\\url\{)?(https?://[^\s}<>]+)\}?")
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{4,}?)[\"“”»]|``(.{4,}?)''|‘(.{4,}?)’")
 _YEAR_PAREN = re.compile(r"\(\s*(?:[A-Za-z]{3,9}\.?\s+)?((?:1[89]|20)\d{2})[a-z]?\s*\)")
-_YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])")
+#: (not the start of a new-style arXiv id: "2003.13913" after aasjournal's "---. 2020b."
+#: had given the year 2003)
+_YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d{2})[a-z]?(?![\d/])(?!\.\d{4,5}\b)")
 #: "Phys. Rev. Lett. 95, 251302 (2005)", "JHEP 05 (2020) 123", "Nucl. Phys. B 106, 475".
 _JOURNAL_REF = re.compile(
     # (a journal starts a word: "vol.~14YRM2025" holds no journal "YRM")
@@ -182,7 +184,20 @@ def _bibtex_name(piece: str) -> str:
     m = _FAMILY_GIVEN.match(p)
     if m and _FAMILY_FIRST.match(p):
         return f"{m.group('family')}, {m.group('given').strip()}"
-    return p
+    return _loose_initials_first(p)
+
+
+def _loose_initials_first(piece: str) -> str:
+    """An initials-first name with a lower-case initial, or a family name with a
+    particle after its first word, as "Family, Given": "C. d. P. Lagos" -> "Lagos, C. d.
+    P.", "R. R. Ruiz de Austri Bazan" -> "Ruiz de Austri Bazan, R. R." (BibTeX would read
+    "d." as a particle and "P. Lagos" as the family name, or "Ruiz" as a given name: false
+    MINORs; the initials say where the family name starts). Any other piece as it is."""
+    m = re.fullmatch(r"(?P<given>(?:[^\W\d_]{1,2}\.\s*)+)(?P<family>[^\W\d_][^.,]*)", piece)
+    if m is None or not (any(w[:1].islower() for w in m.group("given").split())
+                         or any(w[:1].islower() for w in m.group("family").split()[1:-1])):
+        return piece
+    return f"{m.group('family').strip()}, {m.group('given').strip()}"
 
 
 def _authors_from(segment: str) -> tuple[list[str], bool]:
@@ -195,6 +210,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
               for p in seg.split(",")]
     pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
                                                            or [p.strip(" :")])]
+    pieces = _suffixes_joined(pieces)
     names: list[str] = []
     i = 0
     while i < len(pieces):
@@ -212,6 +228,62 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     return _unique_persons(names), truncated
 
 
+_SUFFIX = re.compile(r"(?:Jr|Sr)\.?|I{2,3}|IV")
+
+
+def _suffixes_joined(pieces: list[str]) -> list[str]:
+    """Name pieces with a suffix piece ("Jr.", "III") joined to the name it ends, in
+    BibTeX's "von Last, Jr, First": "W. K. Ford, Jr." (ieeetr) and "Ford, W. K., Jr."
+    -> "Ford, Jr., W. K.". The suffix had been read as one more author "Jr" (a false
+    MINOR)."""
+    out: list[str] = []
+    for p in pieces:
+        if not (_SUFFIX.fullmatch(p) and out):
+            out.append(p)
+            continue
+        jr = p if p.endswith(".") or p.startswith("I") else f"{p}."
+        prev = _spaced_initials(out[-1])
+        m = _GIVEN_FAMILY.match(prev)
+        if m and not _INITIALS_ONLY.fullmatch(prev):
+            out[-1] = f"{m.group('family').strip()}, {jr}, {m.group('given').strip()}"
+        elif len(out) >= 2 and _INITIALS_OR_BARE.fullmatch(prev) \
+                and _FAMILY_WORD.fullmatch(out[-2]):
+            given = out.pop()
+            out[-1] = f"{out[-1]}, {jr}, {given}"
+        else:
+            out.append(p)
+    return out
+
+
+def _person_key(name: str) -> tuple[str, str]:
+    """(family, initials) of one name, as :func:`_unique_persons` compares them."""
+    if "," in name:
+        fam, given = (x.strip() for x in name.split(",", 1))
+    else:
+        bits = name.split()
+        fam, given = (bits[-1], " ".join(bits[:-1])) if len(bits) > 1 else (name, "")
+    return _compact(fam), "".join(w[0] for w in re.split(r"[\s.\-]+", given) if w).lower()
+
+
+def _kin_after(names: list[str], pos: int) -> bool:
+    """True when ``names[pos]`` follows a name of its own family with compatible initials
+    and the list does not start over there: two people in a row ("M.~M. {Tanaka},
+    M.~{Tanaka}"; "K.~Kim, K.~Kim" for Kukhee and Kuktae Kim), not a repeat. Reference
+    extraction repeats a whole list ("S. P. Martin, S. P. Martin"), so a repeat that
+    follows its original starts the list over. The second had been dropped: a false
+    MINOR."""
+    if pos == 0:
+        return False
+    keys = [_person_key(n) for n in names]
+
+    def same(a: tuple[str, str], b: tuple[str, str]) -> bool:
+        return a[0] == b[0] and (a[1].startswith(b[1]) or b[1].startswith(a[1]))
+
+    if not same(keys[pos - 1], keys[pos]):
+        return False
+    return not all(same(a, b) for a, b in zip(keys[pos:], keys, strict=False))
+
+
 def _unique_persons(names: list[str]) -> list[str]:
     """Names without the repeats reference extraction leaves ("S. P. Martin, S. P. Martin";
     "R Alonso, ..., R. Alonso"): one family name with compatible initials (one's
@@ -220,7 +292,7 @@ def _unique_persons(names: list[str]) -> list[str]:
     C. Zhu, ..., Y. Zhu" of one collaboration; dropping one had made a false MINOR)."""
     out: list[str] = []
     seen: list[tuple[str, str]] = []
-    for n in names:
+    for pos, n in enumerate(names):
         if out and n in out and out[-1] != n:
             out.append(n)
             continue
@@ -232,7 +304,7 @@ def _unique_persons(names: list[str]) -> list[str]:
         initials = "".join(w[0] for w in re.split(r"[\s.\-]+", given) if w).lower()
         key = (_compact(fam), initials)
         if key[0] and any(f == key[0] and (i.startswith(initials) or initials.startswith(i))
-                          for f, i in seen):
+                          and not _kin_after(names, pos) for f, i in seen):
             continue
         seen.append(key)
         out.append(n)
@@ -675,6 +747,18 @@ def _without_journalless_venue(title: str, out: dict[str, str]) -> str:
     return title[:m.start()]
 
 
+#: What a technical report's entry prints after its title: "Tech. Rep. ATL-PHYS-PUB-2017-017,
+#: CERN, Geneva" (aasjournal, plain's kin), its number already read as an identifier.
+_REPORT_TAIL = re.compile(r",\s*(?:Tech(?:nical)?\.?\s*[Rr]ep(?:ort)?\.?)(?:\s.*)?$")
+
+
+def _without_report_tail(title: str) -> str:
+    """``title`` without the report's type, number, institution and place after it (they
+    had been read as the title's end: "..., Tech. Rep. , CERN, Geneva", a false
+    MINOR)."""
+    return _REPORT_TAIL.sub("", title).strip(" ,.;:")
+
+
 def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
     """A title without what stuck to it: a citation label in front ("[RBC/UKQCD 13C]"),
     a year suffix ("b, ", from "(2014b)"), a trailing year or "arXiv: 2004", the place
@@ -690,6 +774,7 @@ def _clean_title(title: str, out: dict[str, str], *, has_journal: bool) -> str:
                t).strip(" ,.;:")
     t = re.sub(r",\s*(?:Ph\.\s?D\.|PhD|Master'?s|Bachelor'?s|Diploma|Other)\s+thesis$", "", t,
                flags=re.I)  # elsarticle's "Title, Other thesis (3 2026)"
+    t = _without_report_tail(t)
     m = re.search(r",\s*([A-Z][^,]{2,60})$", t)
     if m and not has_journal and ("." in m.group(1) or " " in m.group(1).strip()):
         from citecheck_tex.vocab.journals import is_known_journal
@@ -739,25 +824,32 @@ def _repeats(title: str, n: int = 4) -> bool:
 #: surnames, a year, then the title (the plain-text form of the markdown list items).
 #: One "Family, I." name (Nature, AAS, A&A): a family name of capitalised words, particles
 #: allowed ("Ruiz de Austri"), then its initials ("J. P.", "L.-L.", "C. J.").
-_FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-]*"
+#: The particles before a family name that aasjournal and its kin print ("van Dyk, D.",
+#: "de~los Rios, M.", "ter Hoeve, J."), and a lower-case particle among the initials
+#: after it ("Almeida, E. d.~S."): the list had ended there (every later author missing).
+_FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-~]*"  # ADS "Nu~nez"
 #: (each family word has a lower-case letter after its capital, and there are at most
 #: four: "LG Jin R Tang F Zhang, L.G. ..." is no family name)
 #: (particles may lead: "de Téramond, G. F.", and a lower-case initial that bibtex took
 #: for one: "q. Zhang, Z." for "Zhang, Zi-qiang"; an initial after a hyphen may be
-#: lower-case, as bibtex abbreviates "Jai-chan": "Hwang, J.-c.")
-_FI_NAME = (rf"(?:(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter|[a-z]\.)\s+)*"
-            rf"{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
-            r",\s+(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*(?:[a-z]\.\s*)?)?)+")
+#: lower-case, as bibtex abbreviates "Jai-chan": "Hwang, J.-c."; a suffix in BibTeX's
+#: order, "{Ford}, Jr., W.~K."; a lower-case particle among the initials, "E. d.~S.")
+_FI_NAME = (rf"(?:(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|los|las|ten|ter|"
+            rf"[a-z]\.)\s+)*{_FI_WORD}(?:\s+(?:[a-z]{{1,3}}\s+)?{_FI_WORD}){{0,3}})"
+            r",\s+(?:(?:Jr|Sr)\.?,\s+|I{2,3},\s+|IV,\s+)?"
+            r"(?:[A-Z\u00C0-\u024F][a-z]?\.\s*(?:-\s*(?:[a-z]\.\s*)?)?)+"
+            r"(?:[a-z]{1,3}\.\s*(?:[A-Z\u00C0-\u024F][a-z]?\.\s*)*)?")
 #: A list of them: ", " between, "&" or "and" before the last, "et al." after it.
 #: (the rest begins with no initial: "Dosch, H. G.: QCD on" is not "Dosch, H." and a
 #: title "G.: QCD on")
 _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NAME})*)"
                      r"(?P<etal>,?\s*et\s*al\.?)?\s+(?![A-Z][a-z]?\.[\s,:;])"
                      r"(?P<rest>.+)$")
-_FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)[,;]\s*")
+_FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)(?<!Jr\.)(?<!Sr\.)[,;]\s*")
 #: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
 #: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
-_FI_YEAR = re.compile(r"^(?:\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?|\(?n\.\s?d\.\)?)"  # n.d.: no date
+#: (a year from 1600 on: ADS exports "{Bradley}, J. 1727, Philosophical Transactions ...")
+_FI_YEAR = re.compile(r"^(?:\(?(?P<year>(?:1[6-9]|20)\d\d)[a-z]?\)?|\(?n\.\s?d\.\)?)"  # n.d.: no date
                       r"\s*(?:[,.:]\s*|$)(?P<rest>.*)$")
 #: AAS/A&A's reference after the year: "Phys. Dark Univ., 16, 22" (a journal the tables
 #: may lack, volume and page between commas).
@@ -819,6 +911,34 @@ def _nature_year_eprint(tail: str, out: dict[str, str]) -> str:
     return tail[:m.start()]
 
 
+#: AAS's reference after the year when the journal's name holds commas or digits
+#: (INSPIRE's "Proceedings, 23rd International Conference ... (CHEP 2018): Sofia, ...;
+#: EPJ Web Conf., 214, 06003", PMLR's "Proceedings of the 32nd International Conference
+#: on Machine Learning, 37, 1530"): all of it up to the volume and page that end the item
+#: (the name had been cut at its last comma or digit, its start read as a title).
+_AAS_WHOLE_VENUE = re.compile(r"^(?P<journal>[A-Z].*?[^\W\d_].*?),\s*"
+                              r"(?P<volume>[A-Z]?\d{1,5}[A-Z]?),\s*"
+                              r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)[\s.,]*$")
+
+
+def _names_run_on(rest: str) -> bool:
+    """The list read so far ends inside a name or before one without a separator:
+    "Dosch, H. G.: Title" (the run had ended at "H.", the title begun with "G.:") or
+    "Hou, D. f. Chen, G. Title" (babelbib's "and" lost with its macro). Such lists are
+    left to the other rules, which read them whole."""
+    return bool(re.match(r"[A-Z][a-z]?\.\s*:", rest)
+                or re.match(rf"{_FI_NAME}(?:\s|$)", rest))
+
+
+def _collaboration_with_initials(names: list[str]) -> bool:
+    """A "Family, I." name whose family is a collaboration: no person, but the
+    collaboration and the initials of the next name, in natural order (ieeetr's
+    "{Gaia Collaboration}, T.~{Prusti}, J.~H.~J. {de Bruijne}, ..., ``Title,''" had been
+    read as the one author "Gaia Collaboration, T." and the rest of the names as the
+    title: a false MAJOR)."""
+    return any(_COLLAB.search(n.split(",", 1)[0]) for n in names)
+
+
 def _family_initials(rest: str) -> dict[str, str] | None:
     """The fields of a reference whose authors are written "Family, I., ..., & Family,
     I." (Nature's house style, AAS and A&A journals), or None.
@@ -830,8 +950,12 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     m = _FI_RUN.match(rest)
     if m is None or re.match(r"[A-Z][a-z]?\.\s*,", m.group("rest")):
         return None  # "Ellis, J. R., K. A. Olive": MLA/Chicago, not "Ellis, J." and a title
+    if _names_run_on(m.group("rest")):
+        return None
     names = [n.strip(" ,") for n in _FI_SPLIT.split(m.group("names")) if n.strip(" ,")]
     if not names or not all(re.fullmatch(_FI_NAME, n) for n in names):
+        return None
+    if _collaboration_with_initials(names):
         return None
     out = {"author": _bibtex_authors(names, bool(m.group("etal")))}
     tail = m.group("rest")
@@ -845,6 +969,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     else:
         tail = _nature_year_eprint(tail, out)
     aas = _AAS_VENUE.match(tail) if ym else None
+    if ym and aas is None:
+        aas = _AAS_WHOLE_VENUE.match(tail)
     venue = (0, {k: dashes(v) for k, v in aas.groupdict().items()}) if aas else \
         _venue_in(tail)
     quotes = " ,.;:'`\"\u2018\u2019\u201c\u201d"  # (harvard.sty quotes the title: `...')
@@ -1236,6 +1362,32 @@ def _written_out_name_before_title(piece: str, closes_list: bool) -> str:
     return ""
 
 
+#: One name as a style writes it from a .bib, initials first, that the stricter name
+#: patterns miss: an initial of any letter ("Ž.~{Ivezić}", the lower-case particle of
+#: "C.~d.~P. {Lagos}"), a family name in lower case ("J.~{vandenBerg}") or with a dash
+#: or an ADS tilde ("S.~{González–Gaitán}", "J.~{González-Nu~nez}"); or a suffix alone.
+_LOOSE_INITIAL = r"[^\W\d_]{1,2}\.(?:\s*-\s*[^\W\d_]{1,2}\.)?"
+_LOOSE_NAME = re.compile(rf"(?:{_LOOSE_INITIAL}\s*){{1,4}}"
+                         r"[^\W\d_][\w'\u2019\-\u2013~]*(?:\s+[^\W\d_][\w'\u2019\-\u2013~]*){0,3}"
+                         r"|Jr\.?|Sr\.?|I{2,3}|IV")
+
+
+_MONONYM = re.compile(r"[A-Z\u00C0-\u00DE][a-z\u00DF-\u00FF]+")
+
+
+def _names_to_title(pieces: list[str]) -> bool:
+    """True when every piece left before a quoted title reads as a name written initials
+    first (:data:`_LOOSE_NAME`, the first letter a capital). ieeetr and its kin print
+    the whole list before the quoted title, "F.~B. {Bianco}, {\\v{Z}}.~{Ivezi{\\'c}},
+    ..., ``Title,''": the list had ended at the first name the stricter patterns miss,
+    and every author after it was missing (a false MINOR)."""
+    return bool(pieces) and all(
+        (p[:1].isupper() and _LOOSE_NAME.fullmatch(p) and len(p.split()) <= 6)
+        or (_COLLAB.search(p) and _looks_like_name(p))  # "..., and DES Collaboration"
+        or _MONONYM.fullmatch(p)  # INSPIRE's one-word authors: "S.~Rai, Prisha, and J.~Kumar"
+        for p in pieces)
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -1434,6 +1586,9 @@ def _parse(text: str) -> dict[str, str]:
                 or (initials and _FAMILY_WORD.fullmatch(p))):  # "Sharif, M., Saleem, R."
             author_pieces.append(p)
             collaboration = collaboration or bool(_COLLAB.search(p))
+        elif title_span and head_end == title_span[0] and author_pieces \
+                and _names_to_title(pieces[k:]):
+            author_pieces.append(p)
         else:
             # plain.bst and its kin end the list with a full stop, not a comma: "S.
             # Tremaine, and E. Witten. Ultralight scalars ..." (the last name and the title

@@ -229,6 +229,20 @@ def _family_words(p: Person) -> list[str]:
             if len(w) >= 2 and w not in PARTICLES]
 
 
+def _same_full_name(a: Person, b: Person) -> bool:
+    """True when two persons' names, written out in natural order, are the same three
+    words or more and only the split between given and family name differs: plain.bst
+    prints "Ruiz de Austri Bazan, Roberto Ruiz" as "Roberto~Ruiz Ruiz~de Austri~Bazan",
+    which reads back as given "Roberto Ruiz Ruiz", family "de Austri Bazan" (BibTeX's own
+    grammar cannot tell; the name printed is the record's, word for word, and had been
+    a false MINOR)."""
+    def words(p: Person) -> list[str]:
+        return [nz.name_key(w) for w in re.split(r"[\s\-]+", f"{p.given} {p.full_family}") if w]
+
+    wa = words(a)
+    return len(wa) >= 3 and sum(len(w) >= 2 for w in wa) >= 3 and wa == words(b)
+
+
 def same_initials(a: Person, b: Person) -> bool:
     """True when the given names of two persons of the same family name can be one
     person's: their initials agree ("H." ~ "H.X." ~ "Hong Xia"; "H.X." is not "P.";
@@ -318,6 +332,11 @@ def match_authors(cited: tuple[Person, ...], cited_truncated: bool,
     rest: list[int] = []
     for i in unmatched:
         p = people[i]
+        hit = next((j for j, r in enumerate(rec) if j not in used and _same_full_name(p, r)), -1)
+        if hit >= 0:
+            used.add(hit)
+            pairs.append((i, hit, 1.0))
+            continue
         # a given name followed by the family initial ("Abhishodh, P" for Abhishodh
         # Prakash): how South Indian names are often written (the initial stands for
         # the family or father's name), the same person named in his own usage
