@@ -961,6 +961,24 @@ def _same_volume(cited: str, found: str, cited_year: str, found_year: str) -> bo
 _LETTER_PAGE = re.compile(r"^l\d+$", re.IGNORECASE)
 
 
+#: Words of a conference's name ("2025 European Physical Society Conference on High
+#: Energy Physics", "International Workshop on Future Linear Colliders").
+_CONFERENCE_WORDS = re.compile(r"\b(?:conference|workshop|symposium|meeting|congress|"
+                               r"colloquium|school)\b", re.IGNORECASE)
+
+
+def _conference_named(venue: str) -> bool:
+    """``venue`` names a conference, not a journal: biblatex-apa files an
+    ``@inproceedings``' booktitle as the journal of an article (the .bib's journal, "PoS",
+    dropped), and authors write a proceedings' conference as its journal. Compared as a
+    booktitle (volume and pages must agree). A journal the tables know ("Proceedings of
+    the National Academy of Sciences", "Nuclear Physics B - Proceedings Supplements") is
+    a journal."""
+    from citecheck_tex.vocab.journals import is_known_journal
+
+    return bool(_CONFERENCE_WORDS.search(venue)) and not is_known_journal(venue)
+
+
 def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
     """Venue, volume and pages against the record's publication(s)."""
     ev, evol, epg = entry.venue, entry.volume, entry.pages
@@ -1009,8 +1027,9 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
         return v, vol, pg
 
     results = [check(p) for p in pubs]
-    if ev and ev == entry.get("booktitle") and not (entry.get("journal") or series
-                                                    or entry.get("journaltitle")):
+    if ev and (ev == entry.get("booktitle") and not (entry.get("journal") or series
+                                                     or entry.get("journaltitle"))
+               or _conference_named(ev)):
         # a conference's name where the record names the journal of its proceedings
         # (INSPIRE's @inproceedings carry both; apsrev4-2 and naturemag print the
         # booktitle alone: "in International Workshop on ..., Vol. 141 (2026) p. 630"
