@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -224,10 +225,15 @@ class CorpusScore:
     failed: str = ""
 
 
-def corpus_run(styles: list[str], bibs: list[Path]) -> list[CorpusScore]:
+def corpus_run(styles: list[str], bibs: list[Path],
+               typeset: Callable[[str, Path, Path], tuple[str, str]] | None = None,
+               ) -> list[CorpusScore]:
     """Each real .bib typeset by each style, its .bbl checked against an index of the .bib
     itself (as ``bench.accuracy.self_check`` checks the .bib): every entry EXACT from the
-    .bib must stay EXACT from the .bbl."""
+    .bib must stay EXACT from the .bbl. ``typeset(style, bib, work)`` gives the .bbl text
+    ("" and why when none): bibtex's (:func:`_bibtex`) unless another is given (biber's,
+    ``bench.accuracy.biber_styles``)."""
+    typeset = typeset or _bibtex
     from dataclasses import replace as dc_replace
 
     from citecheck_tex.config import Settings
@@ -254,7 +260,7 @@ def corpus_run(styles: list[str], bibs: list[Path]) -> list[CorpusScore]:
                 sc = CorpusScore(bib.name, style)
                 work = Path(tmp) / bib.stem / style
                 work.mkdir(parents=True)
-                text, why = _bibtex(style, bib, work)
+                text, why = typeset(style, bib, work)
                 if not text:
                     sc.failed = why
                     out.append(sc)
@@ -283,7 +289,7 @@ def corpus_table(scores: list[CorpusScore]) -> str:
             "unverified |", "|---|---|---:|---:|---:|---:|"]
     for s in scores:
         if s.failed:
-            rows.append(f"| {s.bib} | {s.style} | - | - | bibtex failed: {s.failed} | - |")
+            rows.append(f"| {s.bib} | {s.style} | - | - | not typeset: {s.failed} | - |")
             continue
         rate = 100 * len(s.false_flags) / max(1, s.exact_alone)
         rows.append(f"| {s.bib} | {s.style} | {s.entries} | {s.exact_alone} | "
