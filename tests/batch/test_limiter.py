@@ -244,9 +244,13 @@ def test_the_shared_limit_holds_across_worker_processes_and_not_without_it(
             assert len(times) == WORKERS * PER_WORKER[name]
             # in any second at most 1/interval requests (+1 for scheduling jitter)
             assert max_in_window(times, 1.0) <= allowed_per_second(interval), name
-            # and on average over the whole run the configured rate (10% tolerance)
+            # and on average over the whole run the configured rate: the span holds the
+            # requests less two slots of jitter (each worker's first request also opens
+            # its connection, so the first arrivals come late and shorten the span; on a
+            # loaded machine by up to one interval). Without the shared limiter the rate
+            # is three times this (asserted below).
             span = max(times) - min(times)
-            assert (len(times) - 1) / span <= 1.1 / interval, name
+            assert (len(times) - 3) / span <= 1.0 / interval, name
         stats = handle.stats()
         assert stats["arxiv"]["reserved"] == WORKERS * PER_WORKER["arxiv"]
     finally:
