@@ -649,8 +649,9 @@ _PLAIN_VENUE_LONG = re.compile(
     r"(?P<year>\d{4})\.?\s*$")
 _PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" gives "3 2025")
     r"^\s*(?P<journal>[^,\d]+?),\s*(?P<volume>[A-Za-z\-]*\d+)\s*(?:\((?P<number>[^)]*)\))?"
-    r"\s*:\s*(?P<pages>[\w]+(?:[-–]+\w+)?)\s*,\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?"
-    r"(?P<year>\d{4})")
+    # (ACM's article numbers "26(2):4:1--4:26")
+    r"\s*:\s*(?P<pages>(?:\w+:)?\w+(?:[-–]+(?:\w+:)?\w+)?)\s*,\s*"
+    r"(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?(?P<year>\d{4})")
 
 
 #: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A.", "M. Ö." (a given name as
@@ -661,7 +662,10 @@ _INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\
 _NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?\s*$")  # "(2014, 12)"
 
 
-_IN_BOOK = re.compile(r"\s*In\s+(?:\{\\(?:em|it)\b|\\(?:emph|textit)\s*\{)")
+#: plain.bst's "In {\em Booktitle}", with the editors before it: "In Malu Castellanos, ...,
+#: and Timos Sellis, editors, {\em Booktitle}".
+_IN_BOOK = re.compile(r"\s*In\s+(?:(?:[^{}]|\{[^{}]*\})*?,\s*(?:editors?|eds?\.),\s*)?"
+                      r"(?:\{\\(?:em|it)\b|\\(?:emph|textit)\s*\{)")
 
 
 _PLAIN_VOL_PAGES = re.compile(r"\s*,\s*(?P<volume>[\w\-]+)(?:\s*\((?P<number>[^)]*)\))?"
@@ -762,8 +766,21 @@ def _astro_proceedings(free: str) -> dict[str, str] | None:
         return None
     out = {k: dashes(v) if k == "pages" else v.strip(" ,.")
            for k, v in bm.groupdict().items() if v and k != "eds"}
+    book = out.get("booktitle", "")
+    if _PUBLISHER_AFTER.search(book):
+        # aasjournal's "in Booktitle, Series (Address: Publisher)": "in State of the
+        # Practice Reports, SC '11 (New York, NY, USA: ACM)"; a short last part is the series
+        book = _PUBLISHER_AFTER.sub("", book)
+        head, sep, tail = book.rpartition(", ")
+        if sep and head and len(tail.split()) <= 3 and "series" not in out:
+            book, out["series"] = head, tail
+        out["booktitle"] = book
     out["year"] = m.group("year")
     return out
+
+
+#: "(Address: Publisher)" at the end of aasjournal's booktitle.
+_PUBLISHER_AFTER = re.compile(r"\s*\([^()]*:[^()]*\)\s*$")
 
 
 #: A brace group of several words without macros: the family name "Ada {Nebot

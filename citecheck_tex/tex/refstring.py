@@ -536,7 +536,8 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
 
 
 #: A page or a page range of a proceedings venue, AAS abstracts' "245.05" included.
-PAGE_RANGE = r"\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?"
+#: A page or a page range: "245.05" (AAS abstracts), ACM's article numbers "4:1--4:26".
+PAGE_RANGE = r"\w+(?:[.:]\w+)?(?:\s*[-–]+\s*\w+(?::\w+)?)?"
 
 
 def dashes(pages: str) -> str:

@@ -1027,9 +1027,8 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
         return v, vol, pg
 
     results = [check(p) for p in pubs]
-    if ev and (ev == entry.get("booktitle") and not (entry.get("journal") or series
-                                                     or entry.get("journaltitle"))
-               or _conference_named(ev)):
+    if ev and not series and (ev == entry.get("booktitle") and not (
+            entry.get("journal") or entry.get("journaltitle")) or _conference_named(ev)):
         # a conference's name where the record names the journal of its proceedings
         # (INSPIRE's @inproceedings carry both; apsrev4-2 and naturemag print the
         # booktitle alone: "in International Workshop on ..., Vol. 141 (2026) p. 630"

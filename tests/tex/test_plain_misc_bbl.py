@@ -109,3 +109,33 @@ def test_apsrev_items_of_few_fields_are_read_from_their_bibinfo(text: str,
     (entry,), _ = parse_bbl_text("\\begin{thebibliography}{9}\n" + text
                                  + "\\end{thebibliography}\n", "refs.bbl")
     assert {k: entry.fields.get(k, "") for k in want} == want
+
+
+@pytest.mark.parametrize("text, want", [
+    # plain: @article{Chang:2008:BDS:1365815.1365816, journal = "ACM Trans. Comput. Syst.",
+    # volume = "26", number = "2", pages = "4:1--4:26"}: ACM's article numbers
+    ("\\bibitem{Chang:2008:BDS:1365815.1365816}\nFay Chang, Jeffrey Dean, and Robert~E. "
+     "Gruber.\n\\newblock Bigtable: A distributed storage system for structured data.\n"
+     "\\newblock {\\em ACM Trans. Comput. Syst.}, 26(2):4:1--4:26, June 2008.\n",
+     {"journal": "ACM Trans. Comput. Syst.", "volume": "26", "pages": "4:1-4:26"}),
+    # plain: the editors before the booktitle ("In ..., editors, {\em Booktitle}")
+    ("\\bibitem{Waas:2009:97836420342207}\nFlorian~M. Waas.\n\\newblock Beyond conventional "
+     "data warehousing --- massively parallel data\n  processing with greenplum database.\n"
+     "\\newblock In Malu Castellanos, Umesh Dayal, and Timos Sellis, editors, {\\em\n  "
+     "Business Intelligence for the Real-Time Enterprise: Second International\n  Workshop,"
+     " BIRTE 2008, Auckland, New Zealand, August 24, 2008, Revised\n  Selected Papers}, "
+     "pages 89--96, Berlin, Heidelberg, 2009. Springer Berlin\n  Heidelberg.\n",
+     {"journal": "", "pages": "89-96", "year": "2009"}),
+    # aasjournal: "in Booktitle, Series (Address: Publisher), pages" (booktitle = "State of
+    # the Practice Reports", series = "SC '11")
+    ("\\bibitem[{{Wang} {et~al.}(2011)}]{Wang:2011:QDS:2063348.2063364}\nWang, D.~L., "
+     "Monkewitz, S.~M., Lim, K.-T., \\& Becla, J. 2011, in State of the\n  Practice Reports, "
+     "SC '11 (New York, NY, USA: ACM), 12:1--12:11,\n  \\dodoi{10.1145/2063348.2063364}\n",
+     {"booktitle": "State of the Practice Reports", "series": "SC '11",
+      "pages": "12:1-12:11"}),
+])
+def test_venues_of_a_hand_written_bibliography(text: str, want: dict[str, str]) -> None:
+    """lsst_refs.bib: plain 10 -> 7, aasjournal 35 -> 31 false flags."""
+    (entry,), _ = parse_bbl_text("\\begin{thebibliography}{9}\n" + text
+                                 + "\\end{thebibliography}\n", "refs.bbl")
+    assert {k: entry.fields.get(k, "") for k in want} == want
