@@ -212,7 +212,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                                   else None)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
-    cleaned = _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body)))
+    cleaned = _url_ampersands(
+        _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body))))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
@@ -293,6 +294,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded.setdefault("journal", mn_journal)
             decoded = _with_markup_journal(decoded, _markup_journal(cleaned, mn_journal))
             decoded = _with_label_year(decoded, label, free)
+            decoded = _report_title(_organisation_author(decoded, cleaned), cleaned)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -404,9 +406,75 @@ def _with_label_year(decoded: dict[str, str], label: str, free: str) -> dict[str
     return {**decoded, "year": year}
 
 
+#: A report's words that iopart-num and mnras print around its title: iopart-num's
+#: "Title Tech. rep. Institution Number" and mnras's "Year, Technical report[ NUMBER],
+#: Title. Institution" (format.tr.number, then the institution after a new block).
+_IOP_REPORT_TAIL = re.compile(r"\s+Tech\.\s*rep\.(?:\s|$)")
+_MN_REPORT_HEAD = re.compile(r"(?<!\d)(?:1[89]|20)\d\d[a-z]?,\s*Technical\s+report\b"
+                             r"[^,{}]*,\s+(?=\S)", re.I)
+#: Where mnras's report title ends: its link, or the new block (a period, then a line
+#: that bibtex did not indent) before the institution.
+_MN_REPORT_TITLE_END = re.compile(r",\s*\\url\b|\.\s*\n(?=\S)|[.\s]*$")
+
+
+def _report_title(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with a report's title alone: iopart-num's "Continuum Normalisation Tech.
+    rep. ESA gAIA-C6-SP-MSSL-HEH-001-D" and mnras's "2002, Technical report, {J}ava
+    {C}oding ... {S}ystem. ESTEC" had been read as one title with the report's type,
+    institution and number (false title MAJORs and MINORs of every @techreport)."""
+    title = decoded.get("title", "")
+    tail = _IOP_REPORT_TAIL.search(title)
+    head = _MN_REPORT_HEAD.search(cleaned)
+    if tail:
+        title = title[:tail.start()]
+    elif head:
+        rest = cleaned[head.end():]
+        end = _MN_REPORT_TITLE_END.search(rest)
+        title = latex_to_unicode(rest[:end.start()] if end else rest)
+    else:
+        return decoded
+    title = " ".join(title.split()).strip(" ,.;")
+    if len(title.split()) < 2:
+        return decoded
+    return {**decoded, "title": title}
+
+
+#: An organisation that a free-text item begins with, before its year: in braces
+#: ("{ESA Publications Division} 2003 Project Organisation", "{EADS\textasciitilde
+#: Astrium} 2010, Technical report, ...") or one or two words in capitals ("EMC 2011").
+_ORG_BEFORE_YEAR = re.compile(r"^\s*(?:\{(?P<braced>[^{}]+)\}|"
+                              r"(?P<caps>[A-Z]{2,}(?:\s+[A-Z]{2,})?))"
+                              r"\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?,?\s+(?=\S)")
+
+
+def _organisation_author(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with the organisation an item without persons begins with as its
+    author, and out of its title: "{ESA Publications Division} 2003 {P}roject
+    {O}rganisation" had been read as the title "ESA Publications Division 2003 Project
+    Organisation" (a false MAJOR). Only when the free-text reading found no author and
+    the year after the organisation is the item's year."""
+    m = _ORG_BEFORE_YEAR.match(cleaned)
+    if m is None or decoded.get("author") or decoded.get("year") != m.group("year"):
+        return decoded
+    name = " ".join(latex_to_unicode(m.group("braced") or m.group("caps")).split())
+    title = decoded.get("title", "")
+    cut = re.match(r"[\W_]*" + r"[\W_]+".join(re.escape(w) for w in _name_words(name))
+                   + rf"[\W_]+{m.group('year')}[a-z]?\b,?\s*", title, re.I)
+    if cut is None or not title[cut.end():].strip(" ,"):
+        return decoded
+    return {**decoded, "author": "{" + name + "}", "title": title[cut.end():].strip(" ,")}
+
+
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with
 #: an ADS journal macro).
 _MACRO_BEFORE_DIGIT = re.compile(r"(\\[A-Za-z]+)\s+(?=\d)")
+
+
+def _url_ampersands(text: str) -> str:
+    """``text`` with each ``&`` of a ``\\url{...}`` escaped: the decoder reads a bare
+    ``&`` as TeX's alignment tab, a space, and "...?nodeid=3120171&vernum=-2" had become
+    the link "...?nodeid=3120171" and a title ending in "vernum=-2" (a false url MINOR)."""
+    return _URLCMD.sub(lambda m: m.group(0).replace("\\&", "&").replace("&", "\\&"), text)
 
 
 def _spaced_macros(text: str) -> str:
