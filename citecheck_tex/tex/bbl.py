@@ -295,6 +295,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             decoded = _with_markup_journal(decoded, _markup_journal(cleaned, mn_journal))
             decoded = _with_label_year(decoded, label, free)
             decoded = _report_title(_organisation_author(decoded, cleaned), cleaned)
+            decoded = _name_then_braced_title(decoded, cleaned)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -463,6 +464,29 @@ def _organisation_author(decoded: dict[str, str], cleaned: str) -> dict[str, str
     if cut is None or not title[cut.end():].strip(" ,"):
         return decoded
     return {**decoded, "author": "{" + name + "}", "title": title[cut.end():].strip(" ,")}
+
+
+#: A @misc without a date as iopart-num and mnras print it: one name (a word, or a group
+#: in braces), then the title as the .bib braced it, then only its link: "Amazon {Amazon
+#: Glacier -- Cloud Archive} \urlprefix\url{...}", "GPFS, {IBM Spectrum Scale}, \url".
+_NAME_BRACED_TITLE = re.compile(r"^\s*(?P<name>\{[^{}]+\}|[^\s{},\\]+),?\s+"
+                                r"\{(?P<title>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"
+                                r"[\s,.]*(?:\\urlprefix\b|\\url\b|$)")
+
+
+def _name_then_braced_title(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with :data:`_NAME_BRACED_TITLE`'s name as the author and its group as
+    the title: the free text had read "Amazon Amazon Glacier -- Cloud Archive" as one
+    title (a false title MINOR of every such @misc: a product, a standard, a web page).
+    Only when the free-text reading found no author."""
+    m = _NAME_BRACED_TITLE.match(cleaned)
+    if m is None or decoded.get("author"):
+        return decoded
+    title = " ".join(latex_to_unicode(m.group("title")).split())
+    name = " ".join(latex_to_unicode(m.group("name")).split())
+    if len(title.split()) < 2 or not re.search(r"[^\W\d_]", name):
+        return decoded
+    return {**decoded, "author": "{" + name + "}", "title": title}
 
 
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with

@@ -1,5 +1,5 @@
 """iopart-num and mnras items of a hand-written bibliography: technical reports, an
-organisation as the author, a link with "&".
+organisation as the author, a @misc of a name and a braced title, a link with "&".
 
 Real bibtex output (TeX Live, 2026-12-02, ``iopart-num`` and ``mnras``) of the shared
 corpus's ``lsst_refs.bib`` (lsst/lsst-texmf @ 4721872d: ESA/Gaia technical notes, ESA
@@ -61,6 +61,25 @@ ITEMS = {
         {"title": "Science archives and vo team (sat) management plan",
          "url": "http://www.rssd.esa.int/llink/livelink/fetch/-415780/2741092/"
                 "SAT_GEN_PL_3.0_06_MP_30May2011.pdf?nodeid=3120171&vernum=-2"}),
+    # @Misc{AmazonGlacier, author = "Amazon", title = "{Amazon Glacier -- Cloud Archive}",
+    # url = "https://aws.amazon.com/glacier/"}
+    "iop AmazonGlacier": (
+        "\\bibitem{AmazonGlacier}\nAmazon {Amazon Glacier -- Cloud Archive}\n"
+        "  \\urlprefix\\url{https://aws.amazon.com/glacier/}\n",
+        {"author": "{Amazon}", "title": "Amazon Glacier -- Cloud Archive"}),
+    # @misc{GaiaSpecs, author = "{The Gaia Team}", title = "{Science Performance of the Gaia
+    # Mission}", url = "https://www.cosmos.esa.int/web/gaia/science-performance"}
+    "iop GaiaSpecs": (
+        "\\bibitem{GaiaSpecs}\n{The Gaia Team} {Science Performance of the Gaia Mission}\n"
+        "  \\urlprefix\\url{https://www.cosmos.esa.int/web/gaia/science-performance}\n",
+        {"author": "{The Gaia Team}", "title": "Science Performance of the Gaia Mission"}),
+    # @Misc{GPFS, key = "GPFS", title = "{IBM Spectrum Scale}", url = "https://www.ibm.com/
+    # us-en/marketplace/scale-out-file-and-object-storage"} (mnras prints the key)
+    "mn GPFS": (
+        "\\bibitem[\\protect\\citeauthoryear{{EADS\\textasciitilde Astrium}}{GPFS}{}]{GPFS}\n"
+        "GPFS, {IBM Spectrum Scale}, \\url\n  {https://www.ibm.com/us-en/marketplace/"
+        "scale-out-file-and-object-storage}\n",
+        {"title": "IBM Spectrum Scale"}),
     # @TechReport{herschel:codingstandards, author = "Brumfit, J.", title = "{J}ava {C}oding
     # {S}tandard and ... {S}ystem", institution = "ESTEC", year = "2002", ...}
     "mn herschel:codingstandards": (
