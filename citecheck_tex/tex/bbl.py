@@ -329,7 +329,9 @@ _ITALIC_BOLD_JOURNAL = re.compile(
     r"\{\\(?:em|it)(?:\{\})?\s+(?P<journal>(?:[^{}]|\{[^{}]*\})+?)\s*(?:\\/)?\s*\}"
     r"\s*\{\\bf(?:\{\})?\s+(?P<volume>[^{}]+?)\s*\}(?!\s*,)"  # (jpc: "{\\bf 2017}, {\\em 95}")
     # (the page after a space, or nothing: "{\\bf 116}(16), 161804" is another style's)
-    r"(?:\s+(?P<pages>[A-Za-z]{0,3}\d[\w.]*(?:\s*--?\s*[A-Za-z]{0,3}\d[\w.]*)?)(?=[\s(]|$)"
+    # (an end page not known: "75--?")
+    r"(?:\s+(?P<pages>[A-Za-z]{0,3}\d[\w.]*(?:\s*--?\s*(?:[A-Za-z]{0,3}\d[\w.]*|\?))?)"
+    r"(?=[\s(]|$)"
     r"|(?=\s*$|\s+\())")
 
 
@@ -435,7 +437,9 @@ def _report_title(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
     else:
         return decoded
     title = " ".join(title.split()).strip(" ,.;")
-    if len(title.split()) < 2:
+    # (iopart-num's "1993 Roemer Tech. rep. Lund Observatory": "Tech. rep." ends it, one
+    # word is a title)
+    if not re.search(r"[^\W\d_]{2}", title) or not tail and len(title.split()) < 2:
         return decoded
     return {**decoded, "title": title}
 

@@ -80,6 +80,22 @@ ITEMS = {
         "GPFS, {IBM Spectrum Scale}, \\url\n  {https://www.ibm.com/us-en/marketplace/"
         "scale-out-file-and-object-storage}\n",
         {"title": "IBM Spectrum Scale"}),
+    # @TechReport{roemer:submit, author = "Bastian, U. and ... and Thejll, P.", title =
+    # "ROEMER", institution = "Lund Observatory", year = "1993", note = "Proposal for ..."}
+    "iop roemer:submit": (
+        "\\bibitem{roemer:submit}\nBastian U, Gilmore G, Halbwachs J, H{\\o}g E, Knude J, "
+        "Kovalevsky J, Labeyrie A,\n  van Leeuwen F, Lindegren L, Pel J~W, Schrijver H, "
+        "Stabell R and Thejll P 1993\n  Roemer Tech. rep. Lund Observatory proposal for a "
+        "Third Medium Size ESA\n  Mission (M3), Lund 1993\n",
+        {"year": "1993", "title": "Roemer"}),
+    # @article{strategicrenewal2025drivers, title = {Digging into ...}, journal =
+    # {International Journal of Organizational Analysis}, year = {2025}, volume = {33},
+    # number = {12}, pages = {75--?}} (no author; iopart-num prints no article title)
+    "iop strategicrenewal2025drivers": (
+        "\\bibitem{strategicrenewal2025drivers}\n 2025 {\\em International Journal of "
+        "Organizational Analysis\\/} {\\bf 33} 75--?\n",
+        {"journal": "International Journal of Organizational Analysis", "volume": "33",
+         "year": "2025", "title": ""}),
     # @TechReport{herschel:codingstandards, author = "Brumfit, J.", title = "{J}ava {C}oding
     # {S}tandard and ... {S}ystem", institution = "ESTEC", year = "2002", ...}
     "mn herschel:codingstandards": (
