@@ -296,6 +296,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             decoded = _with_label_year(decoded, label, free)
             decoded = _report_title(_organisation_author(decoded, cleaned), cleaned)
             decoded = _name_then_braced_title(decoded, cleaned)
+            decoded = _titleless_article(decoded, free)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -491,6 +492,39 @@ def _name_then_braced_title(decoded: dict[str, str], cleaned: str) -> dict[str, 
     if len(title.split()) < 2 or not re.search(r"[^\W\d_]", name):
         return decoded
     return {**decoded, "author": "{" + name + "}", "title": title}
+
+
+#: What follows the year of a title-less article as mnras and aasjournal print it: the
+#: journal, its volume, maybe its page, and nothing else ("2022, The South East Asian
+#: Journal of Management, 17", "1993, Journal of the Astronautical Sciences, 41, 439").
+_YEAR_JOURNAL_VOLUME = re.compile(
+    r"(?<!\d)(?P<year>(?:1[89]|20)\d\d)[a-z]?,\s+(?P<journal>[^\d,;()]*[^\W\d_]{2}[^\d,;()]*?),"
+    r"\s*(?P<volume>\d+)(?:,\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*\d*)?))?[\s.]*$")
+
+
+def _titleless_article(decoded: dict[str, str], free: str) -> dict[str, str]:
+    """``decoded`` with a journal of unknown name read as the journal: "Utomo A. A., ...,
+    2022, The South East Asian Journal of Management, 17" had been read as the title "The
+    South East Asian Journal of Management, 17", "..., 1993, Journal of the Astronautical
+    Sciences, 41, 439" as the title "Journal of the Astronautical" in the journal
+    "Sciences" (false MAJORs). Only when nothing but the journal, a volume and a page
+    follows the item's year, and the free-text reading took those words for a title."""
+    text = _TRAILING_IDS.sub("", " ".join(free.split()))
+    m = _YEAR_JOURNAL_VOLUME.search(text)
+    title = decoded.get("title", "")
+    if m is None or m.group("year") != decoded.get("year") or not title \
+            or decoded.keys() - {"author", "year", "title", "journal", "volume", "pages",
+                                 "url", "doi", "eprint"}:
+        return decoded
+    journal = " ".join(m.group("journal").split()).strip(" .")
+    read = _name_words(f"{title} {decoded.get('journal', '')}")
+    if len(journal.split()) < 2 or not set(_name_words(journal)) <= set(read):
+        return decoded
+    out = {k: v for k, v in decoded.items() if k not in ("title", "pages")}
+    out.update(journal=journal, volume=m.group("volume"))
+    if m.group("pages"):
+        out["pages"] = dashes(m.group("pages"))
+    return out
 
 
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with

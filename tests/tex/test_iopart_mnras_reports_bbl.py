@@ -96,6 +96,23 @@ ITEMS = {
         "Organizational Analysis\\/} {\\bf 33} 75--?\n",
         {"journal": "International Journal of Organizational Analysis", "volume": "33",
          "year": "2025", "title": ""}),
+    # @article{utomo2022inertia, author = {Utomo, Adhi Ari and Maulida, Mira and Musa,
+    # Soebowo}, title = {...}, journal = {The South East Asian Journal of Management}, year
+    # = {2022}, volume = {17}, number = {1}} (mnras prints no article title)
+    "mn utomo2022inertia": (
+        "\\bibitem[\\protect\\citeauthoryear{Utomo, Maulida  \\& Musa}{Utomo\n"
+        "  et~al.}{2022}]{utomo2022inertia}\nUtomo A.~A.,  Maulida M.,   Musa S.,  2022, "
+        "The South East Asian Journal of\n  Management, 17\n",
+        {"journal": "The South East Asian Journal of Management", "volume": "17",
+         "year": "2022", "title": ""}),
+    # @ARTICLE{shuster93, author = "{Shuster}, Malcolm D.", journal = "Journal of the
+    # Astronautical Sciences", year = "1993", volume = "41", pages = "439-517", ...}
+    "mn shuster93": (
+        "\\bibitem[\\protect\\citeauthoryear{{Shuster}}{{Shuster}}{1993}]{shuster93}\n"
+        "{Shuster} M.~D.,  1993, Journal of the Astronautical Sciences, \\href\n"
+        "  {https://ui.adsabs.harvard.edu/abs/1993JAnSc..41..439S} {41, 439}\n",
+        {"journal": "Journal of the Astronautical Sciences", "volume": "41",
+         "pages": "439", "title": ""}),
     # @TechReport{herschel:codingstandards, author = "Brumfit, J.", title = "{J}ava {C}oding
     # {S}tandard and ... {S}ystem", institution = "ESTEC", year = "2002", ...}
     "mn herschel:codingstandards": (
@@ -134,6 +151,15 @@ def test_report_and_organisation_items(case: str) -> None:
 
 
 BIB = r"""
+@article{utomo2022inertia,
+  author  = {Utomo, Adhi Ari and Maulida, Mira and Musa, Soebowo},
+  title   = {Organizational Inertia, Digital Capabilities, Digital Transformation, and Firm
+             Competencies},
+  journal = {The South East Asian Journal of Management},
+  year    = {2022},
+  volume  = {17},
+  number  = {1}
+}
 @TechReport{DOC:HEH-001,
     author = "Huckle, H.",
     year = "2007",
@@ -166,9 +192,11 @@ def _labels(tmp_path: Path, bbl: str) -> dict[str, str]:
 
 
 def test_reports_exact_against_their_entries(tmp_path: Path) -> None:
-    bbl = ITEMS["iop DOC:HEH-001"][0] + "\n" + ITEMS["mn herschel:codingstandards"][0]
+    bbl = "\n".join(ITEMS[k][0] for k in ("iop DOC:HEH-001", "mn herschel:codingstandards",
+                                            "mn utomo2022inertia"))
     assert _labels(tmp_path, bbl) == {"DOC:HEH-001": "EXACT",
-                                      "herschel:codingstandards": "EXACT"}
+                                      "herschel:codingstandards": "EXACT",
+                                      "utomo2022inertia": "EXACT"}
 
 
 def test_a_wrong_report_title_is_still_flagged(tmp_path: Path) -> None:
@@ -183,3 +211,12 @@ def test_a_wrong_report_title_is_still_flagged(tmp_path: Path) -> None:
     labels = _labels(tmp_path, bbl)
     assert labels["DOC:HEH-001"] != "EXACT"
     assert labels["herschel:codingstandards"] != "EXACT"
+
+
+def test_a_wrong_journal_of_a_titleless_article_is_still_flagged(tmp_path: Path) -> None:
+    """Read as the journal, another journal's name is no match: the reference does not
+    pass."""
+    bbl = ("\\bibitem[\\protect\\citeauthoryear{Utomo, Maulida  \\& Musa}{Utomo\n"
+           "  et~al.}{2022}]{utomo2022inertia}\nUtomo A.~A.,  Maulida M.,   Musa S.,  2022, "
+           "The Asian Journal of\n  Marketing, 17\n")
+    assert _labels(tmp_path, bbl)["utomo2022inertia"] != "EXACT"
