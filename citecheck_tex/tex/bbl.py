@@ -297,6 +297,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             decoded = _report_title(_organisation_author(decoded, cleaned), cleaned)
             decoded = _name_then_braced_title(decoded, cleaned)
             decoded = _titleless_article(decoded, free)
+            decoded = _article_colon_page(decoded, free)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -525,6 +526,20 @@ def _titleless_article(decoded: dict[str, str], free: str) -> dict[str, str]:
     if m.group("pages"):
         out["pages"] = dashes(m.group("pages"))
     return out
+
+
+def _article_colon_page(decoded: dict[str, str], free: str) -> dict[str, str]:
+    """``decoded`` with an article-number page whole: ACM's "4:1--4:26" (iopart-num) and
+    "26, 4:1" (mnras) had been read as the page "4" (a false pages MINOR). Only when the
+    volume, then the page read and a colon, are in the text."""
+    pages, volume = decoded.get("pages", ""), decoded.get("volume", "")
+    if not pages.isdigit() or not volume:
+        return decoded
+    m = re.search(rf"(?<![\w:]){re.escape(volume)}\W+({pages}:\d+(?:\s*[-\u2013]+\s*\d+:\d+)?)"
+                  r"(?![\w:])", free)
+    if m is None:
+        return decoded
+    return {**decoded, "pages": dashes(m.group(1))}
 
 
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with

@@ -113,6 +113,19 @@ ITEMS = {
         "  {https://ui.adsabs.harvard.edu/abs/1993JAnSc..41..439S} {41, 439}\n",
         {"journal": "Journal of the Astronautical Sciences", "volume": "41",
          "pages": "439", "title": ""}),
+    # @article{Chang:2008:BDS:1365815.1365816, ..., journal = "ACM Trans. Comput. Syst.",
+    # volume = "26", number = "2", year = "2008", issn = "0734-2071", pages = "4:1--4:26",
+    # doi = "10.1145/1365815.1365816", ...}
+    "iop Chang:2008": (
+        "\\bibitem{Chang:2008:BDS:1365815.1365816}\nChang F, Dean J, Ghemawat S, Hsieh W~C, "
+        "Wallach D~A, Burrows M, Chandra T,\n  Fikes A and Gruber R~E 2008 {\\em ACM Trans. "
+        "Comput. Syst.\\/} {\\bf 26}\n  4:1--4:26 ISSN 0734-2071\n",
+        {"volume": "26", "pages": "4:1-4:26"}),
+    "mn Chang:2008": (
+        "\\bibitem[\\protect\\citeauthoryear{Chang et~al.,}{Chang\n  et~al.}{2008}]"
+        "{Chang:2008:BDS:1365815.1365816}\nChang F.,  et~al., 2008, \\mn@doi [ACM Trans. "
+        "Comput. Syst.]\n  {10.1145/1365815.1365816}, 26, 4:1\n",
+        {"volume": "26", "pages": "4:1"}),
     # @TechReport{herschel:codingstandards, author = "Brumfit, J.", title = "{J}ava {C}oding
     # {S}tandard and ... {S}ystem", institution = "ESTEC", year = "2002", ...}
     "mn herschel:codingstandards": (
@@ -151,6 +164,17 @@ def test_report_and_organisation_items(case: str) -> None:
 
 
 BIB = r"""
+@article{Chang:2008:BDS:1365815.1365816,
+    author = "Chang, Fay and Dean, Jeffrey and Ghemawat, Sanjay and Hsieh, Wilson C. and
+              Wallach, Deborah A. and Burrows, Mike and Chandra, Tushar and Fikes, Andrew
+              and Gruber, Robert E.",
+    title = "Bigtable: A Distributed Storage System for Structured Data",
+    journal = "ACM Trans. Comput. Syst.",
+    volume = "26",
+    number = "2",
+    year = "2008",
+    pages = "4:1--4:26",
+}
 @article{utomo2022inertia,
   author  = {Utomo, Adhi Ari and Maulida, Mira and Musa, Soebowo},
   title   = {Organizational Inertia, Digital Capabilities, Digital Transformation, and Firm
@@ -220,3 +244,11 @@ def test_a_wrong_journal_of_a_titleless_article_is_still_flagged(tmp_path: Path)
            "  et~al.}{2022}]{utomo2022inertia}\nUtomo A.~A.,  Maulida M.,   Musa S.,  2022, "
            "The Asian Journal of\n  Marketing, 17\n")
     assert _labels(tmp_path, bbl)["utomo2022inertia"] != "EXACT"
+
+
+def test_an_article_number_page(tmp_path: Path) -> None:
+    """ACM's "4:1--4:26" is the page; another article number is still flagged."""
+    right = ITEMS["iop Chang:2008"][0]
+    assert _labels(tmp_path, right)["Chang:2008:BDS:1365815.1365816"] == "EXACT"
+    wrong = right.replace("4:1--4:26", "5:1--5:26")
+    assert _labels(tmp_path, wrong)["Chang:2008:BDS:1365815.1365816"] != "EXACT"
