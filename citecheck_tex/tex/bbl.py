@@ -298,6 +298,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             decoded = _name_then_braced_title(decoded, cleaned)
             decoded = _titleless_article(decoded, free)
             decoded = _article_colon_page(decoded, free)
+            decoded = _patent_number(decoded, free)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -540,6 +541,28 @@ def _article_colon_page(decoded: dict[str, str], free: str) -> dict[str, str]:
     if m is None:
         return decoded
     return {**decoded, "pages": dashes(m.group(1))}
+
+
+#: A patent's number as a note prints it (iopart-num lower-cases its first letter): "US
+#: Patent 3,069,654", "uS Patent 3,069,654", "U.S. Patent No. 3069654".
+_PATENT = re.compile(r"(?:^|\s)(?P<office>(?:[A-Za-z]\.?){2})\s+Patent\s+(?:No\.?\s*)?"
+                     r"\d[\d,]*\d\b")
+
+
+def _patent_number(decoded: dict[str, str], free: str) -> dict[str, str]:
+    """``decoded`` without the journal reference that a patent's number had been read as
+    ("Method and means for recognizing complex patterns uS Patent 3,069,654": the title
+    "... patterns uS", the journal "Patent", volume 3, page 069: a false title MINOR)."""
+    m = _PATENT.search(free)
+    if m is None or decoded.get("journal", "").strip(" .").lower() != "patent":
+        return decoded
+    out = {k: v for k, v in decoded.items() if k not in ("journal", "volume", "pages")}
+    title = out.get("title", "")
+    office = re.escape(m.group("office"))
+    cut = re.search(rf"\s+{office}\W*$", title)
+    if cut:
+        out["title"] = title[:cut.start()]
+    return out
 
 
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with

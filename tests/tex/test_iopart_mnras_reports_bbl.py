@@ -126,6 +126,15 @@ ITEMS = {
         "{Chang:2008:BDS:1365815.1365816}\nChang F.,  et~al., 2008, \\mn@doi [ACM Trans. "
         "Comput. Syst.]\n  {10.1145/1365815.1365816}, 26, 4:1\n",
         {"volume": "26", "pages": "4:1"}),
+    # @misc{c1962method, author = "Hough, Paul V. C.", title = "Method and means for
+    # recognizing complex patterns", url = "https://www.google.com/patents/US3069654", year
+    # = "1962", publisher = "Google Patents", note = "US Patent 3,069,654"}
+    "iop c1962method": (
+        "\\bibitem{c1962method}\nHough P~V~C 1962 Method and means for recognizing complex "
+        "patterns uS Patent\n  3,069,654 \\urlprefix\\url{https://www.google.com/patents/"
+        "US3069654}\n",
+        {"title": "Method and means for recognizing complex patterns", "journal": "",
+         "volume": "", "pages": ""}),
     # @TechReport{herschel:codingstandards, author = "Brumfit, J.", title = "{J}ava {C}oding
     # {S}tandard and ... {S}ystem", institution = "ESTEC", year = "2002", ...}
     "mn herschel:codingstandards": (
