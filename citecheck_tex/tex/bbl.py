@@ -299,6 +299,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             decoded = _titleless_article(decoded, free)
             decoded = _article_colon_page(decoded, free)
             decoded = _patent_number(decoded, free)
+            decoded = _capital_family_names(decoded, free)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -562,6 +563,32 @@ def _patent_number(decoded: dict[str, str], free: str) -> dict[str, str]:
     cut = re.search(rf"\s+{office}\W*$", title)
     if cut:
         out["title"] = title[:cut.start()]
+    return out
+
+
+#: Names with the family name in capitals, as a .bib may hold them and iopart-num prints
+#: them, before the year: "ROSS R, VISCUSO P, ... and RIDDLE M 2020".
+_CAPITAL_NAMES = re.compile(r"^\s*(?P<names>[A-Z][A-Z'\-]+(?:\s+[A-Z])+"
+                            r"(?:(?:,\s*|\s+and\s+)[A-Z][A-Z'\-]+(?:\s+[A-Z])+)*)"
+                            r"\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?\b")
+
+
+def _capital_family_names(decoded: dict[str, str], free: str) -> dict[str, str]:
+    """``decoded`` with the names :data:`_CAPITAL_NAMES` finds as the authors: the
+    free-text reading did not take "ROSS R, VISCUSO P" for names and read them into the
+    title (a false author MINOR). The names are read again with their family names in
+    the case of a name ("Ross R"); only when the reading found no author before."""
+    m = _CAPITAL_NAMES.match(free)
+    if m is None or decoded.get("author") or decoded.get("year") != m.group("year"):
+        return decoded
+    names = re.sub(r"\b([A-Z])([A-Z'\-]+)\b", lambda w: w.group(1) + w.group(2).lower(),
+                   m.group("names"))
+    again = parse_reference(f"{names} {free[m.start('year'):]}")
+    if not again.get("author") or again.get("year") != m.group("year"):
+        return decoded
+    out = {**decoded, "author": again["author"]}
+    if again.get("title"):
+        out["title"] = again["title"]
     return out
 
 

@@ -135,6 +135,15 @@ ITEMS = {
         "US3069654}\n",
         {"title": "Method and means for recognizing complex patterns", "journal": "",
          "volume": "", "pages": ""}),
+    # @MISC{NIST.SP.800-171r2, author = "ROSS, RON and VISCUSO, PATRICK and
+    # GUISSANIE, GARY and DEMPSEY, KELLEY and RIDDLE, MARK", year = "2020", ...}
+    "iop NIST.SP.800-171r2": (
+        "\\bibitem{NIST.SP.800-171r2}\nROSS R, VISCUSO P, GUISSANIE G, DEMPSEY K and RIDDLE M "
+        "2020 Special publication\n  800-171, protecting controlled unclassified information "
+        "in nonfederal systems\n  and organizations\n  \\urlprefix\\url{https://nvlpubs."
+        "nist.gov/nistpubs/SpecialPublications/NIST.SP.800-171r2.pdf}\n",
+        {"author": "Ross, R. and Viscuso, P. and Guissanie, G. and Dempsey, K. and Riddle, M.",
+         "year": "2020"}),
     # @TechReport{herschel:codingstandards, author = "Brumfit, J.", title = "{J}ava {C}oding
     # {S}tandard and ... {S}ystem", institution = "ESTEC", year = "2002", ...}
     "mn herschel:codingstandards": (
