@@ -144,6 +144,15 @@ ITEMS = {
         "nist.gov/nistpubs/SpecialPublications/NIST.SP.800-171r2.pdf}\n",
         {"author": "Ross, R. and Viscuso, P. and Guissanie, G. and Dempsey, K. and Riddle, M.",
          "year": "2020"}),
+    # @ARTICLE{conf:casjobs, author = "{OMullane}, William and {Li}, Nolan and
+    # {Nieto-Santisteban}, Maria and {Szalay}, Alex and {Thakar}, Ani and {Gray}, Jim", ...}
+    # (an O' name without its apostrophe had ended the names: "and Gray J" in the title)
+    "iop conf:casjobs": (
+        "\\bibitem{conf:casjobs}\n{OMullane} W, {Li} N, {Nieto-Santisteban} M, {Szalay} A, "
+        "{Thakar} A and {Gray}\n  J 2005 {\\em arXiv e-prints\\/} cs/0502072 "
+        "(\\textit{Preprint}\n  \\eprint{cs/0502072})\n",
+        {"author": "OMullane, W. and Li, N. and Nieto-Santisteban, M. and Szalay, A. and "
+                   "Thakar, A. and Gray, J.", "eprint": "cs/0502072"}),
     # @TechReport{herschel:codingstandards, author = "Brumfit, J.", title = "{J}ava {C}oding
     # {S}tandard and ... {S}ystem", institution = "ESTEC", year = "2002", ...}
     "mn herschel:codingstandards": (
