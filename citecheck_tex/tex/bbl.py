@@ -212,7 +212,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                                   else None)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
-    cleaned = _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body)))
+    cleaned = _url_ampersands(
+        _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body))))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
@@ -298,6 +299,12 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded.setdefault("journal", mn_journal)
             decoded = _with_markup_journal(decoded, _markup_journal(cleaned, mn_journal))
             decoded = _with_label_year(decoded, label, free)
+            decoded = _report_title(_organisation_author(decoded, cleaned), cleaned)
+            decoded = _name_then_braced_title(decoded, cleaned)
+            decoded = _titleless_article(decoded, free)
+            decoded = _article_colon_page(decoded, free)
+            decoded = _patent_number(decoded, free)
+            decoded = _capital_family_names(decoded, free)
             issue = parse_issue(decoded)
             book = _astro_proceedings(free)
             if book is not None:
@@ -331,7 +338,9 @@ _ITALIC_BOLD_JOURNAL = re.compile(
     r"\{\\(?:em|it)(?:\{\})?\s+(?P<journal>(?:[^{}]|\{[^{}]*\})+?)\s*(?:\\/)?\s*\}"
     r"\s*\{\\bf(?:\{\})?\s+(?P<volume>[^{}]+?)\s*\}(?!\s*,)"  # (jpc: "{\\bf 2017}, {\\em 95}")
     # (the page after a space, or nothing: "{\\bf 116}(16), 161804" is another style's)
-    r"(?:\s+(?P<pages>[A-Za-z]{0,3}\d[\w.]*(?:\s*--?\s*[A-Za-z]{0,3}\d[\w.]*)?)(?=[\s(]|$)"
+    # (an end page not known: "75--?")
+    r"(?:\s+(?P<pages>[A-Za-z]{0,3}\d[\w.]*(?:\s*--?\s*(?:[A-Za-z]{0,3}\d[\w.]*|\?))?)"
+    r"(?=[\s(]|$)"
     r"|(?=\s*$|\s+\())")
 
 
@@ -422,9 +431,195 @@ def _no_journal_from_title(parsed: dict[str, str], raw: dict[str, str]) -> dict[
     return parsed
 
 
+#: A report's words that iopart-num and mnras print around its title: iopart-num's
+#: "Title Tech. rep. Institution Number" and mnras's "Year, Technical report[ NUMBER],
+#: Title. Institution" (format.tr.number, then the institution after a new block).
+_IOP_REPORT_TAIL = re.compile(r"\s+Tech\.\s*rep\.(?:\s|$)")
+_MN_REPORT_HEAD = re.compile(r"(?<!\d)(?:1[89]|20)\d\d[a-z]?,\s*Technical\s+report\b"
+                             r"[^,{}]*,\s+(?=\S)", re.I)
+#: Where mnras's report title ends: its link, or the new block (a period, then a line
+#: that bibtex did not indent) before the institution.
+_MN_REPORT_TITLE_END = re.compile(r",\s*\\url\b|\.\s*\n(?=\S)|[.\s]*$")
+
+
+def _report_title(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with a report's title alone: iopart-num's "Continuum Normalisation Tech.
+    rep. ESA gAIA-C6-SP-MSSL-HEH-001-D" and mnras's "2002, Technical report, {J}ava
+    {C}oding ... {S}ystem. ESTEC" had been read as one title with the report's type,
+    institution and number (false title MAJORs and MINORs of every @techreport)."""
+    title = decoded.get("title", "")
+    tail = _IOP_REPORT_TAIL.search(title)
+    head = _MN_REPORT_HEAD.search(cleaned)
+    if tail:
+        title = title[:tail.start()]
+    elif head:
+        rest = cleaned[head.end():]
+        end = _MN_REPORT_TITLE_END.search(rest)
+        title = latex_to_unicode(rest[:end.start()] if end else rest)
+    else:
+        return decoded
+    title = " ".join(title.split()).strip(" ,.;")
+    # (iopart-num's "1993 Roemer Tech. rep. Lund Observatory": "Tech. rep." ends it, one
+    # word is a title)
+    if not re.search(r"[^\W\d_]{2}", title) or not tail and len(title.split()) < 2:
+        return decoded
+    return {**decoded, "title": title}
+
+
+#: An organisation that a free-text item begins with, before its year: in braces
+#: ("{ESA Publications Division} 2003 Project Organisation", "{EADS\textasciitilde
+#: Astrium} 2010, Technical report, ...") or one or two words in capitals ("EMC 2011").
+_ORG_BEFORE_YEAR = re.compile(r"^\s*(?:\{(?P<braced>[^{}]+)\}|"
+                              r"(?P<caps>[A-Z]{2,}(?:\s+[A-Z]{2,})?))"
+                              r"\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?,?\s+(?=\S)")
+
+
+def _organisation_author(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with the organisation an item without persons begins with as its
+    author, and out of its title: "{ESA Publications Division} 2003 {P}roject
+    {O}rganisation" had been read as the title "ESA Publications Division 2003 Project
+    Organisation" (a false MAJOR). Only when the free-text reading found no author and
+    the year after the organisation is the item's year."""
+    m = _ORG_BEFORE_YEAR.match(cleaned)
+    if m is None or decoded.get("author") or decoded.get("year") != m.group("year"):
+        return decoded
+    name = " ".join(latex_to_unicode(m.group("braced") or m.group("caps")).split())
+    title = decoded.get("title", "")
+    cut = re.match(r"[\W_]*" + r"[\W_]+".join(re.escape(w) for w in _name_words(name))
+                   + rf"[\W_]+{m.group('year')}[a-z]?\b,?\s*", title, re.I)
+    if cut is None or not title[cut.end():].strip(" ,"):
+        return decoded
+    return {**decoded, "author": "{" + name + "}", "title": title[cut.end():].strip(" ,")}
+
+
+#: A @misc without a date as iopart-num and mnras print it: one name (a word, or a group
+#: in braces), then the title as the .bib braced it, then only its link: "Amazon {Amazon
+#: Glacier -- Cloud Archive} \urlprefix\url{...}", "GPFS, {IBM Spectrum Scale}, \url".
+_NAME_BRACED_TITLE = re.compile(r"^\s*(?P<name>\{[^{}]+\}|[^\s{},\\]+),?\s+"
+                                r"\{(?P<title>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"
+                                r"[\s,.]*(?:\\urlprefix\b|\\url\b|$)")
+
+
+def _name_then_braced_title(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with :data:`_NAME_BRACED_TITLE`'s name as the author and its group as
+    the title: the free text had read "Amazon Amazon Glacier -- Cloud Archive" as one
+    title (a false title MINOR of every such @misc: a product, a standard, a web page).
+    Only when the free-text reading found no author."""
+    m = _NAME_BRACED_TITLE.match(cleaned)
+    if m is None or decoded.get("author"):
+        return decoded
+    title = " ".join(latex_to_unicode(m.group("title")).split())
+    name = " ".join(latex_to_unicode(m.group("name")).split())
+    if len(title.split()) < 2 or not re.search(r"[^\W\d_]", name):
+        return decoded
+    return {**decoded, "author": "{" + name + "}", "title": title}
+
+
+#: What follows the year of a title-less article as mnras and aasjournal print it: the
+#: journal, its volume, maybe its page, and nothing else ("2022, The South East Asian
+#: Journal of Management, 17", "1993, Journal of the Astronautical Sciences, 41, 439").
+_YEAR_JOURNAL_VOLUME = re.compile(
+    r"(?<!\d)(?P<year>(?:1[89]|20)\d\d)[a-z]?,\s+(?P<journal>[^\d,;()]*[^\W\d_]{2}[^\d,;()]*?),"
+    r"\s*(?P<volume>\d+)(?:,\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*\d*)?))?[\s.]*$")
+
+
+def _titleless_article(decoded: dict[str, str], free: str) -> dict[str, str]:
+    """``decoded`` with a journal of unknown name read as the journal: "Utomo A. A., ...,
+    2022, The South East Asian Journal of Management, 17" had been read as the title "The
+    South East Asian Journal of Management, 17", "..., 1993, Journal of the Astronautical
+    Sciences, 41, 439" as the title "Journal of the Astronautical" in the journal
+    "Sciences" (false MAJORs). Only when nothing but the journal, a volume and a page
+    follows the item's year, and the free-text reading took those words for a title."""
+    text = _TRAILING_IDS.sub("", " ".join(free.split()))
+    m = _YEAR_JOURNAL_VOLUME.search(text)
+    title = decoded.get("title", "")
+    if m is None or m.group("year") != decoded.get("year") or not title \
+            or decoded.keys() - {"author", "year", "title", "journal", "volume", "pages",
+                                 "url", "doi", "eprint"}:
+        return decoded
+    journal = " ".join(m.group("journal").split()).strip(" .")
+    read = _name_words(f"{title} {decoded.get('journal', '')}")
+    if len(journal.split()) < 2 or not set(_name_words(journal)) <= set(read):
+        return decoded
+    out = {k: v for k, v in decoded.items() if k not in ("title", "pages")}
+    out.update(journal=journal, volume=m.group("volume"))
+    if m.group("pages"):
+        out["pages"] = dashes(m.group("pages"))
+    return out
+
+
+def _article_colon_page(decoded: dict[str, str], free: str) -> dict[str, str]:
+    """``decoded`` with an article-number page whole: ACM's "4:1--4:26" (iopart-num) and
+    "26, 4:1" (mnras) had been read as the page "4" (a false pages MINOR). Only when the
+    volume, then the page read and a colon, are in the text."""
+    pages, volume = decoded.get("pages", ""), decoded.get("volume", "")
+    if not pages.isdigit() or not volume:
+        return decoded
+    m = re.search(rf"(?<![\w:]){re.escape(volume)}\W+({pages}:\d+(?:\s*[-\u2013]+\s*\d+:\d+)?)"
+                  r"(?![\w:])", free)
+    if m is None:
+        return decoded
+    return {**decoded, "pages": dashes(m.group(1))}
+
+
+#: A patent's number as a note prints it (iopart-num lower-cases its first letter): "US
+#: Patent 3,069,654", "uS Patent 3,069,654", "U.S. Patent No. 3069654".
+_PATENT = re.compile(r"(?:^|\s)(?P<office>(?:[A-Za-z]\.?){2})\s+Patent\s+(?:No\.?\s*)?"
+                     r"\d[\d,]*\d\b")
+
+
+def _patent_number(decoded: dict[str, str], free: str) -> dict[str, str]:
+    """``decoded`` without the journal reference that a patent's number had been read as
+    ("Method and means for recognizing complex patterns uS Patent 3,069,654": the title
+    "... patterns uS", the journal "Patent", volume 3, page 069: a false title MINOR)."""
+    m = _PATENT.search(free)
+    if m is None or decoded.get("journal", "").strip(" .").lower() != "patent":
+        return decoded
+    out = {k: v for k, v in decoded.items() if k not in ("journal", "volume", "pages")}
+    title = out.get("title", "")
+    office = re.escape(m.group("office"))
+    cut = re.search(rf"\s+{office}\W*$", title)
+    if cut:
+        out["title"] = title[:cut.start()]
+    return out
+
+
+#: Names with the family name in capitals, as a .bib may hold them and iopart-num prints
+#: them, before the year: "ROSS R, VISCUSO P, ... and RIDDLE M 2020".
+_CAPITAL_NAMES = re.compile(r"^\s*(?P<names>[A-Z][A-Z'\-]+(?:\s+[A-Z])+"
+                            r"(?:(?:,\s*|\s+and\s+)[A-Z][A-Z'\-]+(?:\s+[A-Z])+)*)"
+                            r"\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?\b")
+
+
+def _capital_family_names(decoded: dict[str, str], free: str) -> dict[str, str]:
+    """``decoded`` with the names :data:`_CAPITAL_NAMES` finds as the authors: the
+    free-text reading did not take "ROSS R, VISCUSO P" for names and read them into the
+    title (a false author MINOR). The names are read again with their family names in
+    the case of a name ("Ross R"); only when the reading found no author before."""
+    m = _CAPITAL_NAMES.match(free)
+    if m is None or decoded.get("author") or decoded.get("year") != m.group("year"):
+        return decoded
+    names = re.sub(r"\b([A-Z])([A-Z'\-]+)\b", lambda w: w.group(1) + w.group(2).lower(),
+                   m.group("names"))
+    again = parse_reference(f"{names} {free[m.start('year'):]}")
+    if not again.get("author") or again.get("year") != m.group("year"):
+        return decoded
+    out = {**decoded, "author": again["author"]}
+    if again.get("title"):
+        out["title"] = again["title"]
+    return out
+
+
 #: A control word, then spaces, then a digit: "\\aap 120~(2) (1983) 197" (elsarticle with
 #: an ADS journal macro).
 _MACRO_BEFORE_DIGIT = re.compile(r"(\\[A-Za-z]+)\s+(?=\d)")
+
+
+def _url_ampersands(text: str) -> str:
+    """``text`` with each ``&`` of a ``\\url{...}`` escaped: the decoder reads a bare
+    ``&`` as TeX's alignment tab, a space, and "...?nodeid=3120171&vernum=-2" had become
+    the link "...?nodeid=3120171" and a title ending in "vernum=-2" (a false url MINOR)."""
+    return _URLCMD.sub(lambda m: m.group(0).replace("\\&", "&").replace("&", "\\&"), text)
 
 
 def _spaced_macros(text: str) -> str:

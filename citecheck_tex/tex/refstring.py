@@ -1002,7 +1002,9 @@ _BARE_SUFFIX = r"(?:\s+(?:Jr\.?|Sr\.?|II|III|IV)(?=\s))"
 #: ADS's "Mu{\\textasciitilde n}oz" for Muñoz, decoded "Mu~noz"
 _BARE_TILDE = r"[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]*~[a-z][\w'\u00C0-\u024F\-]*"
 #: a family word; ADS's unspaced particles too ("vandenBerg", "vanderPlas")
-_BARE_WORD = rf"(?:(?!(?:Jr|Sr)\b){_FI_WORD}|[a-z]{{2,6}}[A-Z][a-z\u00DF-\u024F'\u2019]+|{_BARE_TILDE})"
+#: and an apostrophe lost in a .bib ("{OMullane} W" for O'Mullane)
+_BARE_WORD = rf"(?:(?!(?:Jr|Sr)\b){_FI_WORD}|[a-z]{{2,6}}[A-Z][a-z\u00DF-\u024F'\u2019]+|{_BARE_TILDE}" \
+    r"|O[A-Z][a-z]{3,})"
 _BARE_NAME = (rf"(?:{_BARE_PARTICLE}\s+)*"  # "de Téramond GF", "de los Rios M"
               # (a particle inside: "Ruiz de Austri R", "Spinola e Castro R"; ADS's en
               # dash: "Gonz{\\'a}lez{\\textendash}Gait{\\'a}n")
