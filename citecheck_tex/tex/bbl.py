@@ -307,6 +307,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     del book["booktitle"]
                 decoded.update(book)
             _use_braced_title(decoded, cleaned)
+            _use_braced_organisation(decoded, cleaned)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -997,6 +998,39 @@ def _use_braced_title(decoded: dict[str, str], cleaned: str) -> None:
         for k in ("journal", "volume", "number", "pages", "booktitle", "note"):
             decoded.pop(k, None)
     decoded.update(found)
+
+
+#: The date that ends an item without a venue: " (June 2003)." (elsarticle-num).
+_TRAILING_PAREN_DATE = re.compile(r"\s*\(\s*(?:[A-Z][a-z]+\.?\s+)?(?P<year>(?:1[89]|20)\d\d)"
+                                  r"[a-z]?\s*\)[\s.]*$")
+
+
+def _use_braced_organisation(decoded: dict[str, str], cleaned: str) -> None:
+    """An organisation in braces as the author of an item the free-text reading found no
+    names in: the organisation is the author and what follows it the title (the title
+    had been "ESA Publications Division, Project Organisation", or none: a false MAJOR).
+    The item opens with the braces of its .bib entry, then a comma and no initials
+    ("{ESA Publications Division}, {P}roject {O}rganisation (June 2003).", "{EADS\\
+    textasciitilde Astrium}, Gaia plm ..."; not agu's "{Tapiador}, D."). The title is the
+    free-text reading of the rest, or the rest up to its date."""
+    if "author" in decoded or not cleaned.lstrip().startswith("{"):
+        return
+    g = _group(cleaned, cleaned.index("{"))
+    if g is None:
+        return
+    comma = re.match(r"\s*,\s*", cleaned[g[1]:])
+    org = " ".join(latex_to_unicode(g[0]).split())
+    rest = cleaned[g[1] + comma.end():] if comma else ""
+    if not comma or len(org.split()) < 2 and "~" not in org or re.match(_ELS_INITIALS, rest):
+        return
+    rest = re.split(r"\\newblock\b|\\newline\b", rest)[0]
+    found = parse_reference(latex_to_unicode(rest))
+    title = found.get("title") or _TRAILING_PAREN_DATE.sub("", " ".join(
+        latex_to_unicode(rest).split())).strip(" ,.")
+    if found.get("author") or len(title.split()) < 2:
+        return
+    decoded["author"] = "{" + org + "}"
+    decoded["title"] = title
 
 
 def _lower_words_are_particles(piece: str) -> bool:

@@ -62,6 +62,8 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("CU6:AG-003", "A.~Guerrier", "A.~Guerin"),  # its author
     ("phd:swb", "{R}adiation", "{T}hermal"),  # the thesis's title
     ("gaia:horizon2000", "Interferometer", "Imager"),
+    ("ecss:projectorg", "{O}rganisation", "{P}lanning"),  # an organisation's title
+    ("ecss:docreq", "{ESA Publications Division}", "{NASA Publications Division}"),
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
     text = _bbl(tmp_path)
@@ -101,3 +103,28 @@ def test_a_report_type_ends_the_title(text: str, title: str, year: str | None) -
     assert entry.fields["title"] == title
     assert entry.fields.get("year") == year
     assert "journal" not in entry.fields  # (the postcode "CB3 0HA" had been a journal)
+
+
+#: An organisation in braces opens the item: it is the author, the rest the title.
+ORGANISATIONS = [
+    ("\\bibitem{ecss:projectorg}\n{ESA Publications Division}, {P}roject {O}rganisation "
+     "(June 2003).\n", "{ESA Publications Division}", "Project Organisation"),
+    ("\\bibitem{GAIA.ASF.SP.PLM.00174}\n{EADS\\textasciitilde Astrium}, Gaia plm tb/tv "
+     "test specification: functional\n  and performance tests, Tech. rep., ESA, "
+     "gAIA.ASF.SP.PLM.00174 (June 2010).\n", "{EADS~Astrium}",
+     "Gaia plm tb/tv test specification: functional and performance tests"),
+]
+
+
+@pytest.mark.parametrize(("text", "author", "title"), ORGANISATIONS)
+def test_a_braced_organisation_is_the_author(text: str, author: str, title: str) -> None:
+    (entry,), _ = parse_bbl_text(text, "paper.bbl")
+    assert entry.fields["author"] == author
+    assert entry.fields["title"] == title
+
+
+def test_family_first_names_in_braces_are_no_organisation() -> None:
+    (entry,), _ = parse_bbl_text("\\bibitem{x}\n{Tapiador}, D., {Brown}, A., A framework "
+                                 "for building hypercubes, Computer Physics Communications "
+                                 "185~(5) (2014) 1429--1438.\n", "paper.bbl")
+    assert "Tapiador" not in entry.fields.get("title", "")
