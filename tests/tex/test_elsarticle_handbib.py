@@ -64,6 +64,9 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("gaia:horizon2000", "Interferometer", "Imager"),
     ("ecss:projectorg", "{O}rganisation", "{P}lanning"),  # an organisation's title
     ("ecss:docreq", "{ESA Publications Division}", "{NASA Publications Division}"),
+    ("Burrows:2006:CLS:1298455.1298487", "the 7th Symposium", "the 8th Symposium"),  # venue
+    ("Burrows:2006:CLS:1298455.1298487", "Operating Systems Design", "Operating Systems"),
+    ("Waas:2009:97836420342207", "Second International", "Third International"),
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
     text = _bbl(tmp_path)
