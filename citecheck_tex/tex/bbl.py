@@ -933,6 +933,8 @@ def _names_braced_title(cleaned: str) -> dict[str, str] | None:
         rest = text[end:]
         jg = re.match(r"\s*,\s*(?=\{)", rest)
         journal = _group(rest, jg.end()) if jg else None
+        if journal is not None and _words_after_group(rest, journal[1]):
+            journal = None  # "{IEEE} Data Eng. Bull. 35~(1)": a braced word of the name
         if journal is not None:  # "{Proceedings, 18th ... (ACAT 2017); J. Phys. Conf. Ser.}"
             rest = f", Journal{rest[journal[1]:]}"
         vm = _ELS_VENUE.match(" ".join(latex_to_unicode(_spaced_macros(rest)).split())
@@ -943,6 +945,14 @@ def _names_braced_title(cleaned: str) -> dict[str, str] | None:
                 out["journal"] = " ".join(latex_to_unicode(journal[0]).split())
         return out
     return None
+
+
+def _words_after_group(text: str, end: int) -> bool:
+    """A word follows the brace group that ends at ``end``: the group is part of a longer
+    name ("{IEEE} Data Eng. Bull. 35~(1) (2012) 40--45", a hand-written journal that
+    braces an acronym), not a whole journal in braces (a volume, a date or the end
+    follows those)."""
+    return bool(re.match(r"\s*[^\W\d_]", text[end:]))
 
 
 def _els_bibtex_names(pieces: list[str]) -> str:

@@ -67,6 +67,7 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("Burrows:2006:CLS:1298455.1298487", "the 7th Symposium", "the 8th Symposium"),  # venue
     ("Burrows:2006:CLS:1298455.1298487", "Operating Systems Design", "Operating Systems"),
     ("Waas:2009:97836420342207", "Second International", "Third International"),
+    ("DBLP:journals/debu/IdreosGNMMK12", "Data Eng. Bull.", "Data Sci. Bull."),  # journal
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
     text = _bbl(tmp_path)
@@ -131,3 +132,14 @@ def test_family_first_names_in_braces_are_no_organisation() -> None:
                                  "for building hypercubes, Computer Physics Communications "
                                  "185~(5) (2014) 1429--1438.\n", "paper.bbl")
     assert "Tapiador" not in entry.fields.get("title", "")
+
+
+def test_a_braced_acronym_begins_a_journal_name() -> None:
+    (entry,), _ = parse_bbl_text(
+        "\\bibitem{DBLP:journals/debu/IdreosGNMMK12}\nS.~Idreos, F.~Groffen, N.~Nes, "
+        "S.~Manegold, K.~S. Mullender, M.~L. Kersten,\n  \\href{http://sites.computer.org/"
+        "debull/A12mar/monetdb.pdf}{Monetdb: Two\n  decades of research in column-oriented "
+        "database architectures}, {IEEE} Data\n  Eng. Bull. 35~(1) (2012) 40--45.\n",
+        "paper.bbl")
+    assert entry.fields["journal"] == "IEEE Data Eng. Bull."
+    assert (entry.fields["volume"], entry.fields["pages"]) == ("35", "40-45")
