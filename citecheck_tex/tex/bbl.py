@@ -315,9 +315,20 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
         if ym:
             decoded["year"] = ym.group(0)
             raw["year"] = ym.group(0)
+    if um:
+        _keep_url_verbatim(decoded, um.group(1))
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:
+    """The link of a ``\\url{...}`` as the command holds it: the free-text reading
+    decoded it as TeX, and "&" (an alignment tab) ended it ("...pdf?nodeid=3120171&
+    vernum=-2" read as "...pdf?nodeid=3120171": a false url MINOR)."""
+    url = url.strip()
+    if decoded.get("url") and decoded["url"] != url and url.startswith(decoded["url"]):
+        decoded["url"] = url
 
 
 #: iopart-num's journal: an italic name, then the volume in bold, then the page ("{\\em

@@ -68,6 +68,7 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("Burrows:2006:CLS:1298455.1298487", "Operating Systems Design", "Operating Systems"),
     ("Waas:2009:97836420342207", "Second International", "Third International"),
     ("DBLP:journals/debu/IdreosGNMMK12", "Data Eng. Bull.", "Data Sci. Bull."),  # journal
+    ("LL:SATMP", "\\url{http://www.rssd.esa.int/llink", "\\url{http://www.esa.int/llink"),
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
     text = _bbl(tmp_path)
@@ -143,3 +144,12 @@ def test_a_braced_acronym_begins_a_journal_name() -> None:
         "paper.bbl")
     assert entry.fields["journal"] == "IEEE Data Eng. Bull."
     assert (entry.fields["volume"], entry.fields["pages"]) == ("35", "40-45")
+
+
+def test_a_url_keeps_its_ampersand() -> None:
+    (entry,), _ = parse_bbl_text(
+        "\\bibitem{LL:SATMP}\nP.~Osuna,\n  \\href{http://www.rssd.esa.int/f/MP.pdf?"
+        "nodeid=3120171&vernum=-2}{Science\n  archives and vo team (sat) management plan} "
+        "(May 2011).\n\\newline\\urlprefix\\url{http://www.rssd.esa.int/f/MP.pdf?"
+        "nodeid=3120171&vernum=-2}\n", "paper.bbl")
+    assert entry.url == "http://www.rssd.esa.int/f/MP.pdf?nodeid=3120171&vernum=-2"
