@@ -308,6 +308,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded.update(book)
             _use_braced_title(decoded, cleaned)
             _use_braced_organisation(decoded, cleaned)
+            _journal_name_from_title(decoded, free)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -1052,6 +1053,32 @@ def _use_braced_organisation(decoded: dict[str, str], cleaned: str) -> None:
         return
     decoded["author"] = "{" + org + "}"
     decoded["title"] = title
+
+
+#: Words that name a periodical: a title's last comma-separated part is none of them.
+_PERIODICAL_WORD = re.compile(r"\b(?:Journal|Transactions|Annals|Proceedings|Bulletin|"
+                              r"Letters|Review|Reports|Archives|Acta)\b")
+_JOURNAL_NAME_SMALL_WORDS = frozenset("of the and for in on &".split())
+
+
+def _journal_name_from_title(decoded: dict[str, str], free: str) -> None:
+    """The head of a journal name the free-text reading left at the end of the title
+    ("..., SA Journal of" + journal "Industrial Psychology"; "..., International Journal
+    of Organizational" + "Analysis": a journal it does not know, the name ends the title
+    at its small words): the last comma-separated part of the title joins the journal when
+    it names a periodical, all its words are capitalised or small, and the text has it
+    right before the journal (elsarticle-num's "Title, SA Journal of Industrial Psychology
+    24~(2) (1998) 44--54")."""
+    journal, title = decoded.get("journal", ""), decoded.get("title", "")
+    head, sep, tail = title.rpartition(", ")
+    if not (journal and sep and len(head.split()) >= 2 and _PERIODICAL_WORD.search(tail)):
+        return
+    if not all(w[:1].isupper() or w in _JOURNAL_NAME_SMALL_WORDS for w in tail.split()):
+        return
+    whole = f"{tail} {journal}"
+    if whole not in " ".join(free.split()):
+        return
+    decoded["journal"], decoded["title"] = whole, head
 
 
 def _lower_words_are_particles(piece: str) -> bool:

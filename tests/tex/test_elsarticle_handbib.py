@@ -68,6 +68,9 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("Burrows:2006:CLS:1298455.1298487", "Operating Systems Design", "Operating Systems"),
     ("Waas:2009:97836420342207", "Second International", "Third International"),
     ("DBLP:journals/debu/IdreosGNMMK12", "Data Eng. Bull.", "Data Sci. Bull."),  # journal
+    ("10.4102/sajip.v24i2.652", "Industrial Psychology", "Clinical Psychology"),
+    ("10.4102/sajip.v24i2.652", "SA Journal", "SA Bulletin"),
+    ("strategicrenewal2025drivers", "strategic renewal:", "strategic decline:"),
     ("LL:SATMP", "\\url{http://www.rssd.esa.int/llink", "\\url{http://www.esa.int/llink"),
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
@@ -153,3 +156,20 @@ def test_a_url_keeps_its_ampersand() -> None:
         "(May 2011).\n\\newline\\urlprefix\\url{http://www.rssd.esa.int/f/MP.pdf?"
         "nodeid=3120171&vernum=-2}\n", "paper.bbl")
     assert entry.url == "http://www.rssd.esa.int/f/MP.pdf?nodeid=3120171&vernum=-2"
+
+
+@pytest.mark.parametrize(("text", "title", "journal"), [
+    ("\\bibitem{10.4102/sajip.v24i2.652}\nC.~Kinnear, G.~Roodt, The development of an "
+     "instrument for measuring\n  organisational inertia, SA Journal of Industrial "
+     "Psychology 24~(2) (1998)\n  44--54.\n",
+     "The development of an instrument for measuring organisational inertia",
+     "SA Journal of Industrial Psychology"),
+    ("\\bibitem{strategicrenewal2025drivers}\nDigging into the drivers of strategic "
+     "renewal: a systematic literature review,\n  International Journal of Organizational "
+     "Analysis 33~(12) (2025) 75--?\n",
+     "Digging into the drivers of strategic renewal: a systematic literature review",
+     "International Journal of Organizational Analysis"),
+])
+def test_an_unknown_journal_keeps_its_head(text: str, title: str, journal: str) -> None:
+    (entry,), _ = parse_bbl_text(text, "paper.bbl")
+    assert (entry.fields["title"], entry.fields["journal"]) == (title, journal)
