@@ -417,7 +417,7 @@ _VOL_PAGES = re.compile(
     r"(?:\s*\(\d{1,3}\)(?=\s*\((?:1[89]|20)\d{2}))?"
     r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})[a-z]?\))?(?:\s*[,:]\s*|\s+)"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
-    r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)"
+    r"(?P<pages>[A-Za-z]{0,2}\d+(?::\d+)?(?:\s*[-–]+\s*[A-Za-z]?\d+(?::\d+)?)?)(?![\w.]*\d)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})[a-z]?\))?"
 )
 _JOURNAL_SMALL_WORDS = frozenset(
@@ -464,7 +464,9 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
 
 
 #: A page or a page range of a proceedings venue, AAS abstracts' "245.05" included.
-PAGE_RANGE = r"\w+(?:\.\w+)?(?:\s*[-–]+\s*\w+)?"
+#: ACM's article-numbered pages too ("12:1--12:11": article 12, pages 1 to 11), and a range
+#: without its end ("pp. 429--.", a .bib's "429--").
+PAGE_RANGE = r"\w+(?:[.:]\w+)?(?:\s*[-–]+\s*(?:\w+(?::\w+)?)?)?"
 
 
 def dashes(pages: str) -> str:
@@ -576,7 +578,7 @@ def parse_reference(text: str) -> dict[str, str]:
 _COMMA_VENUE = re.compile(
     r"(?:^|,\s*)(?P<year>(?:1[89]|20)\d{2})[a-z]?,\s*"
     r"(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]+\d{4}),\s*"
-    r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
+    r"(?P<pages>[A-Za-z]{0,2}\d+(?::\d+)?(?:\s*[-–]+\s*[A-Za-z]?\d+(?::\d+)?)?)(?![\w.]*\d)")
 #: "Title | Dr. A. Author, B. Author": a title, a bar, then the authors (honorifics dropped).
 _TITLE_BAR_AUTHORS = re.compile(
     r"^(?P<title>[^|]{8,}?)\s+\|\s+(?:(?:Dr|Prof|Mr|Ms|Mrs)\.?\s+)?(?P<authors>[^|]+?)\s*\.?$")
@@ -732,7 +734,7 @@ _FI_YEAR = re.compile(r"^(?:\(?(?P<year>(?:1[89]|20)\d\d)[a-z]?\)?|\(?n\.\s?d\.\
 #: may lack, volume and page between commas).
 _AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*"
                         r"(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]+\d{4}),\s*"
-                        r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
+                        r"(?P<pages>[A-Za-z]{0,2}\d+(?::\d+)?(?:\s*[-–]+\s*[A-Za-z]?\d+(?::\d+)?)?)(?![\w.]*\d)")
 
 
 #: "vol." just before a candidate journal: what follows is the volume (ieeetr's and

@@ -71,6 +71,8 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("10.4102/sajip.v24i2.652", "Industrial Psychology", "Clinical Psychology"),
     ("10.4102/sajip.v24i2.652", "SA Journal", "SA Bulletin"),
     ("strategicrenewal2025drivers", "strategic renewal:", "strategic decline:"),
+    ("Chang:2008:BDS:1365815.1365816", "4:1--4:26", "5:1--5:26"),  # the article number
+    ("Wang:2011:QDS:2063348.2063364", "Practice Reports", "Practice Papers"),  # booktitle
     ("LL:SATMP", "\\url{http://www.rssd.esa.int/llink", "\\url{http://www.esa.int/llink"),
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
@@ -173,3 +175,17 @@ def test_a_url_keeps_its_ampersand() -> None:
 def test_an_unknown_journal_keeps_its_head(text: str, title: str, journal: str) -> None:
     (entry,), _ = parse_bbl_text(text, "paper.bbl")
     assert (entry.fields["title"], entry.fields["journal"]) == (title, journal)
+
+
+@pytest.mark.parametrize(("text", "pages"), [
+    ("\\bibitem{Chang:2008:BDS:1365815.1365816}\nF.~Chang, J.~Dean, S.~Ghemawat, Bigtable: "
+     "A distributed storage system\n  for structured data, ACM Trans. Comput. Syst. 26~(2) "
+     "(2008) 4:1--4:26.\n", "4:1-4:26"),
+    ("\\bibitem{Wang:2011:QDS:2063348.2063364}\nD.~L. Wang, S.~M. Monkewitz, K.-T. Lim, "
+     "J.~Becla, Qserv: A distributed\n  shared-nothing database for the lsst catalog, in: "
+     "State of the Practice\n  Reports, SC '11, ACM, New York, NY, USA, 2011, pp. "
+     "12:1--12:11.\n", "12:1-12:11"),
+])
+def test_article_numbered_pages(text: str, pages: str) -> None:
+    (entry,), _ = parse_bbl_text(text, "paper.bbl")
+    assert entry.fields["pages"] == pages
