@@ -47,9 +47,9 @@ _JOURNAL_REF = re.compile(
 _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-z]?)\s*,\s*"
                       r"(?P<pages>[A-Za-z]?\d+(?:-\d+)?)\s*(?:\((?P<year>\d{4})\))?\s*$")
 #: One initial: "A.", "Yu.", "K.-i.", "J.-P." (hyphenated second parts may be lower case).
-_INI = r"(?:[A-Z\u00C0-\u00DE][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"  # "Ö." too
+_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"  # "Ö.", "Ž."
 _INITIALS_FIRST = re.compile(
-    r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den|ter|ten)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     # a second capitalised family word: "E. Di Valentino", "C.H. Llewellyn Smith", also
     # after a particle: "R. Ruiz de Austri", "F.F. Van der Veken" (it was no name: the

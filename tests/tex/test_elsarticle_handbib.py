@@ -73,6 +73,8 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("strategicrenewal2025drivers", "strategic renewal:", "strategic decline:"),
     ("Chang:2008:BDS:1365815.1365816", "4:1--4:26", "5:1--5:26"),  # the article number
     ("Wang:2011:QDS:2063348.2063364", "Practice Reports", "Practice Papers"),  # booktitle
+    ("VanderPlas:6382200", "A.~Gray", "A.~Grey"),  # the name after "Ž. Ivezić"
+    ("gaia:gaiagrid", "M.~ter Linden", "M.~ter Lindeman"),
     ("LL:SATMP", "\\url{http://www.rssd.esa.int/llink", "\\url{http://www.esa.int/llink"),
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
@@ -189,3 +191,18 @@ def test_an_unknown_journal_keeps_its_head(text: str, title: str, journal: str) 
 def test_article_numbered_pages(text: str, pages: str) -> None:
     (entry,), _ = parse_bbl_text(text, "paper.bbl")
     assert entry.fields["pages"] == pages
+
+
+@pytest.mark.parametrize(("text", "families"), [
+    ("\\bibitem{VanderPlas:6382200}\nJ.~VanderPlas, A.~J. Connolly, {\\v Z}.~{Ivezi{\\'c}}, "
+     "A.~Gray, Introduction to\n  astroml: Machine learning for astrophysics, in: 2012 "
+     "Conference on\n  Intelligent Data Understanding, 2012, pp. 47--54.\n",
+     ["VanderPlas", "Connolly", "Ivezić", "Gray"]),
+    ("\\bibitem{gaia:gaiagrid}\nS.~G. Ansari, U.~Lammers, M.~ter Linden, Gaiagrid : Its "
+     "implications and\n  implementation, in: Proc. Astronomical Data Analysis Software and "
+     "Systems\n  XIV, Vol. 347, Astronomical Society of the Pacific, 2005, pp. 429--.\n",
+     ["Ansari", "Lammers", "ter Linden"]),
+])
+def test_initials_and_particles_of_names(text: str, families: list[str]) -> None:
+    (entry,), _ = parse_bbl_text(text, "paper.bbl")
+    assert [" ".join(x for x in (a.von, a.family) if x) for a in entry.authors] == families
