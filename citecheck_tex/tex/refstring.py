@@ -1108,15 +1108,15 @@ _IN_PROCEEDINGS = re.compile(
 #: elsarticle's report or thesis after its title: ", Tech. rep., ESA, GAIA-C6-TN-003 (June
 #: 2010)", ", Tech. Rep. NOST 100-1.1, NASA/NOST", ", Ph.D. thesis, University of
 #: Cambridge (2010)": the type, the institution and the note had been read into the title.
-_REPORT_TAIL = re.compile(
+_REPORT_OR_THESIS_TAIL = re.compile(
     r",\s*(?:Tech\.\s*[Rr]ep\.|Technical\s+[Rr]eport|Ph\.\s*D\.\s+thesis|"
     r"(?:Master's|Doctoral|Bachelor's|Diploma)\s+thesis)(?:\s+[^,]{1,40})?(?:,\s*(?P<tail>.*))?$")
 
 
-def _without_report_tail(rest: str, out: dict[str, str]) -> str:
-    """``rest`` up to its report's or thesis's type (:data:`_REPORT_TAIL`); the year of
+def _without_report_or_thesis(rest: str, out: dict[str, str]) -> str:
+    """``rest`` up to its report's or thesis's type (:data:`_REPORT_OR_THESIS_TAIL`); the year of
     the date that ends the tail goes into ``out``."""
-    rm = _REPORT_TAIL.search(rest)
+    rm = _REPORT_OR_THESIS_TAIL.search(rest)
     if rm is None or not _FAMILY_WORD_OR_TITLE.search(rest[:rm.start()]):
         return rest
     ym = re.search(r"\(\s*(?:[A-Z][a-z]+\.?\s+)?(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)[\s.]*$",
@@ -1212,7 +1212,7 @@ def _parse(text: str) -> dict[str, str]:
         out.update(_booktitle_parts(out.get("booktitle", "")))
         rest = rest[:book.start()]
     else:
-        rest = _without_report_tail(rest, out)
+        rest = _without_report_or_thesis(rest, out)
     rest = _venue_forms(rest)
     cy = _COLLABORATION_YEAR.match(rest)
     if cy:  # mnras: "{ATLAS Collaboration} 2024a" (a note of the collaboration alone)
