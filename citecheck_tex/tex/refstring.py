@@ -1351,8 +1351,9 @@ def _parse(text: str) -> dict[str, str]:
     etal = _ET_AL.search(head)
     names_part = head[:etal.start()] if etal else head
     # ":" ends a Springer author list ("Langmann, E., Szabo, R.J.: Title. JHEP ...")
-    pieces = [p.strip(" :") for p in re.split(r",|;|:\s|\band\b|&|\be(?=\s+[A-Z]\.)",
-                                              names_part) if p.strip(" :")]
+    # ("&" between two letters joins a word: "Gaia TT&C Subsystem Analysis", "R&D")
+    pieces = [p.strip(" :") for p in re.split(r",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])"
+                                              r"|\be(?=\s+[A-Z]\.)", names_part) if p.strip(" :")]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
     if colon and all_names(names_part[:colon.start()]):

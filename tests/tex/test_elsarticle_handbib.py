@@ -75,6 +75,7 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("Wang:2011:QDS:2063348.2063364", "Practice Reports", "Practice Papers"),  # booktitle
     ("VanderPlas:6382200", "A.~Gray", "A.~Grey"),  # the name after "Ž. Ivezić"
     ("gaia:gaiagrid", "M.~ter Linden", "M.~ter Lindeman"),
+    ("gaia:ttcanal", "{S}ubsystem", "{S}ystem"),
     ("LL:SATMP", "\\url{http://www.rssd.esa.int/llink", "\\url{http://www.esa.int/llink"),
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
@@ -206,3 +207,12 @@ def test_article_numbered_pages(text: str, pages: str) -> None:
 def test_initials_and_particles_of_names(text: str, families: list[str]) -> None:
     (entry,), _ = parse_bbl_text(text, "paper.bbl")
     assert [" ".join(x for x in (a.von, a.family) if x) for a in entry.authors] == families
+
+
+def test_an_ampersand_inside_a_word_joins_no_names() -> None:
+    (entry,), _ = parse_bbl_text(
+        "\\bibitem{gaia:ttcanal}\nM.~M. Fernandez, {G}aia {TT\\&C} {S}ubsystem {A}nalysis, "
+        "Tech. rep., ESA, note\n  prepared at request of Project team (January 2005).\n",
+        "paper.bbl")
+    assert [a.family for a in entry.authors] == ["Fernandez"]
+    assert entry.fields["title"] == "Gaia TT&C Subsystem Analysis"
