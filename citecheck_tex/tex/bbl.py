@@ -309,6 +309,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _use_braced_title(decoded, cleaned)
             _use_braced_organisation(decoded, cleaned)
             _journal_name_from_title(decoded, free)
+            _use_linked_title(decoded, cleaned)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -1079,6 +1080,31 @@ def _journal_name_from_title(decoded: dict[str, str], free: str) -> None:
     if whole not in " ".join(free.split()):
         return
     decoded["journal"], decoded["title"] = whole, head
+
+
+#: An item that is a link and its braced text, after at most one name, then a date at
+#: most: elsarticle-num's @misc of a title and a url ("Oracle, \\href{URL}{{Oracle --
+#: Database 12c}}.", "\\href{https://pegasus.isi.edu/}{{Pegasus WMS}}.").
+_LINKED_TITLE_ITEM = re.compile(
+    r"^\s*(?:(?P<name>[^\W\d_][^{}\\,]*?),\s*)?\\href\s*\{[^{}]*\}\s*"
+    r"\{\{(?P<title>(?:[^{}]|\{[^{}]*\})+)\}\}\s*(?:\([^()]*\))?[\s.]*$")
+
+
+def _use_linked_title(decoded: dict[str, str], cleaned: str) -> None:
+    """The title and the one name of :data:`_LINKED_TITLE_ITEM` (the free-text reading
+    had read "Oracle, Oracle -- Database 12c" as the title, "Pegasus WMS" as a person:
+    false MINORs, or nothing found)."""
+    m = _LINKED_TITLE_ITEM.match(re.split(r"\\newblock\b|\\newline\b", cleaned)[0])
+    if m is None:
+        return
+    title = " ".join(latex_to_unicode(m.group("title")).split())
+    if len(title.split()) < 2:
+        return
+    decoded["title"] = title
+    if not m.group("name"):
+        decoded.pop("author", None)  # (read from the title: nothing else is there)
+    elif "author" not in decoded:  # one name the reading did not know: "Oracle"
+        decoded["author"] = "{" + " ".join(latex_to_unicode(m.group("name")).split()) + "}"
 
 
 def _lower_words_are_particles(piece: str) -> bool:

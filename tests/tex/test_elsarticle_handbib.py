@@ -76,6 +76,7 @@ def test_real_entries_typeset_by_elsarticle_num_stay_exact(tmp_path: Path) -> No
     ("VanderPlas:6382200", "A.~Gray", "A.~Grey"),  # the name after "Ž. Ivezić"
     ("gaia:gaiagrid", "M.~ter Linden", "M.~ter Lindeman"),
     ("gaia:ttcanal", "{S}ubsystem", "{S}ystem"),
+    ("Oracle", "Database\n  12c", "Database 11g"),  # a linked title
     ("LL:SATMP", "\\url{http://www.rssd.esa.int/llink", "\\url{http://www.esa.int/llink"),
 ])
 def test_a_wrong_item_is_still_flagged(tmp_path: Path, key: str, old: str, new: str) -> None:
@@ -216,3 +217,16 @@ def test_an_ampersand_inside_a_word_joins_no_names() -> None:
         "paper.bbl")
     assert [a.family for a in entry.authors] == ["Fernandez"]
     assert entry.fields["title"] == "Gaia TT&C Subsystem Analysis"
+
+
+@pytest.mark.parametrize(("text", "title", "author"), [
+    ("\\bibitem{Oracle}\nOracle, \\href{https://www.oracle.com/database/index.html}{{Oracle "
+     "-- Database\n  12c}}.\n\\newline\\urlprefix\\url{https://www.oracle.com/database/"
+     "index.html}\n", "Oracle -- Database 12c", "{Oracle}"),
+    ("\\bibitem{Pegasus}\n\\href{https://pegasus.isi.edu/}{{Pegasus WMS}}.\n"
+     "\\newline\\urlprefix\\url{https://pegasus.isi.edu/}\n", "Pegasus WMS", None),
+])
+def test_a_linked_title_alone(text: str, title: str, author: str | None) -> None:
+    (entry,), _ = parse_bbl_text(text, "paper.bbl")
+    assert entry.fields["title"] == title
+    assert entry.fields.get("author") == author
