@@ -319,6 +319,9 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     del book["booktitle"]
                 decoded.update(book)
             _use_braced_title(decoded, cleaned)
+            _use_braced_organisation(decoded, cleaned)
+            _journal_name_from_title(decoded, free)
+            _use_linked_title(decoded, cleaned)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -326,9 +329,20 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
         if ym:
             decoded["year"] = ym.group(0)
             raw["year"] = ym.group(0)
+    if um:
+        _keep_url_verbatim(decoded, um.group(1))
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:
+    """The link of a ``\\url{...}`` as the command holds it: the free-text reading
+    decoded it as TeX, and "&" (an alignment tab) ended it ("...pdf?nodeid=3120171&
+    vernum=-2" read as "...pdf?nodeid=3120171": a false url MINOR)."""
+    url = url.strip()
+    if decoded.get("url") and decoded["url"] != url and url.startswith(decoded["url"]):
+        decoded["url"] = url
 
 
 #: iopart-num's journal: an italic name, then the volume in bold, then the page ("{\\em
@@ -1307,6 +1321,8 @@ def _names_braced_title(cleaned: str) -> dict[str, str] | None:
         rest = text[end:]
         jg = re.match(r"\s*,\s*(?=\{)", rest)
         journal = _group(rest, jg.end()) if jg else None
+        if journal is not None and _words_after_group(rest, journal[1]):
+            journal = None  # "{IEEE} Data Eng. Bull. 35~(1)": a braced word of the name
         if journal is not None:  # "{Proceedings, 18th ... (ACAT 2017); J. Phys. Conf. Ser.}"
             rest = f", Journal{rest[journal[1]:]}"
         vm = _ELS_VENUE.match(" ".join(latex_to_unicode(_spaced_macros(rest)).split())
@@ -1317,6 +1333,14 @@ def _names_braced_title(cleaned: str) -> dict[str, str] | None:
                 out["journal"] = " ".join(latex_to_unicode(journal[0]).split())
         return out
     return None
+
+
+def _words_after_group(text: str, end: int) -> bool:
+    """A word follows the brace group that ends at ``end``: the group is part of a longer
+    name ("{IEEE} Data Eng. Bull. 35~(1) (2012) 40--45", a hand-written journal that
+    braces an acronym), not a whole journal in braces (a volume, a date or the end
+    follows those)."""
+    return bool(re.match(r"\s*[^\W\d_]", text[end:]))
 
 
 def _els_bibtex_names(pieces: list[str]) -> str:
@@ -1372,6 +1396,90 @@ def _use_braced_title(decoded: dict[str, str], cleaned: str) -> None:
         for k in ("journal", "volume", "number", "pages", "booktitle", "note"):
             decoded.pop(k, None)
     decoded.update(found)
+
+
+#: The date that ends an item without a venue: " (June 2003)." (elsarticle-num).
+_TRAILING_PAREN_DATE = re.compile(r"\s*\(\s*(?:[A-Z][a-z]+\.?\s+)?(?P<year>(?:1[89]|20)\d\d)"
+                                  r"[a-z]?\s*\)[\s.]*$")
+
+
+def _use_braced_organisation(decoded: dict[str, str], cleaned: str) -> None:
+    """An organisation in braces as the author of an item the free-text reading found no
+    names in: the organisation is the author and what follows it the title (the title
+    had been "ESA Publications Division, Project Organisation", or none: a false MAJOR).
+    The item opens with the braces of its .bib entry, then a comma and no initials
+    ("{ESA Publications Division}, {P}roject {O}rganisation (June 2003).", "{EADS\\
+    textasciitilde Astrium}, Gaia plm ..."; not agu's "{Tapiador}, D."). The title is the
+    free-text reading of the rest, or the rest up to its date."""
+    if "author" in decoded or not cleaned.lstrip().startswith("{"):
+        return
+    g = _group(cleaned, cleaned.index("{"))
+    if g is None:
+        return
+    comma = re.match(r"\s*,\s*", cleaned[g[1]:])
+    org = " ".join(latex_to_unicode(g[0]).split())
+    rest = cleaned[g[1] + comma.end():] if comma else ""
+    if not comma or len(org.split()) < 2 and "~" not in org or re.match(_ELS_INITIALS, rest):
+        return
+    rest = re.split(r"\\newblock\b|\\newline\b", rest)[0]
+    found = parse_reference(latex_to_unicode(rest))
+    title = found.get("title") or _TRAILING_PAREN_DATE.sub("", " ".join(
+        latex_to_unicode(rest).split())).strip(" ,.")
+    if found.get("author") or len(title.split()) < 2:
+        return
+    decoded["author"] = "{" + org + "}"
+    decoded["title"] = title
+
+
+#: Words that name a periodical: a title's last comma-separated part is none of them.
+_PERIODICAL_WORD = re.compile(r"\b(?:Journal|Transactions|Annals|Proceedings|Bulletin|"
+                              r"Letters|Review|Reports|Archives|Acta)\b")
+_JOURNAL_NAME_SMALL_WORDS = frozenset("of the and for in on &".split())
+
+
+def _journal_name_from_title(decoded: dict[str, str], free: str) -> None:
+    """The head of a journal name the free-text reading left at the end of the title
+    ("..., SA Journal of" + journal "Industrial Psychology"; "..., International Journal
+    of Organizational" + "Analysis": a journal it does not know, the name ends the title
+    at its small words): the last comma-separated part of the title joins the journal when
+    it names a periodical, all its words are capitalised or small, and the text has it
+    right before the journal (elsarticle-num's "Title, SA Journal of Industrial Psychology
+    24~(2) (1998) 44--54")."""
+    journal, title = decoded.get("journal", ""), decoded.get("title", "")
+    head, sep, tail = title.rpartition(", ")
+    if not (journal and sep and len(head.split()) >= 2 and _PERIODICAL_WORD.search(tail)):
+        return
+    if not all(w[:1].isupper() or w in _JOURNAL_NAME_SMALL_WORDS for w in tail.split()):
+        return
+    whole = f"{tail} {journal}"
+    if whole not in " ".join(free.split()):
+        return
+    decoded["journal"], decoded["title"] = whole, head
+
+
+#: An item that is a link and its braced text, after at most one name, then a date at
+#: most: elsarticle-num's @misc of a title and a url ("Oracle, \\href{URL}{{Oracle --
+#: Database 12c}}.", "\\href{https://pegasus.isi.edu/}{{Pegasus WMS}}.").
+_LINKED_TITLE_ITEM = re.compile(
+    r"^\s*(?:(?P<name>[^\W\d_][^{}\\,]*?),\s*)?\\href\s*\{[^{}]*\}\s*"
+    r"\{\{(?P<title>(?:[^{}]|\{[^{}]*\})+)\}\}\s*(?:\([^()]*\))?[\s.]*$")
+
+
+def _use_linked_title(decoded: dict[str, str], cleaned: str) -> None:
+    """The title and the one name of :data:`_LINKED_TITLE_ITEM` (the free-text reading
+    had read "Oracle, Oracle -- Database 12c" as the title, "Pegasus WMS" as a person:
+    false MINORs, or nothing found)."""
+    m = _LINKED_TITLE_ITEM.match(re.split(r"\\newblock\b|\\newline\b", cleaned)[0])
+    if m is None:
+        return
+    title = " ".join(latex_to_unicode(m.group("title")).split())
+    if len(title.split()) < 2:
+        return
+    decoded["title"] = title
+    if not m.group("name"):
+        decoded.pop("author", None)  # (read from the title: nothing else is there)
+    elif "author" not in decoded:  # one name the reading did not know: "Oracle"
+        decoded["author"] = "{" + " ".join(latex_to_unicode(m.group("name")).split()) + "}"
 
 
 def _lower_words_are_particles(piece: str) -> bool:

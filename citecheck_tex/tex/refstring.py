@@ -49,9 +49,9 @@ _JOURNAL_REF = re.compile(
 _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-z]?)\s*,\s*"
                       r"(?P<pages>[A-Za-z]?\d+(?:-\d+)?)\s*(?:\((?P<year>\d{4})\))?\s*$")
 #: One initial: "A.", "Yu.", "K.-i.", "J.-P." (hyphenated second parts may be lower case).
-_INI = r"(?:[A-Z\u00C0-\u00DE][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"  # "Ö." too
+_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"  # "Ö.", "Ž."
 _INITIALS_FIRST = re.compile(
-    r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den|ter|ten)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     # a second capitalised family word: "E. Di Valentino", "C.H. Llewellyn Smith", also
     # after a particle: "R. Ruiz de Austri", "F.F. Van der Veken" (it was no name: the
@@ -489,7 +489,7 @@ _VOL_PAGES = re.compile(
     r"(?:\s*\(\d{1,3}\)(?=\s*\((?:1[89]|20)\d{2}))?"
     r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})[a-z]?\))?(?:\s*[,:]\s*|\s+)"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
-    r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)"
+    r"(?P<pages>[A-Za-z]{0,2}\d+(?::\d+)?(?:\s*[-–]+\s*[A-Za-z]?\d+(?::\d+)?)?)(?![\w.]*\d)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})[a-z]?\))?"
 )
 _JOURNAL_SMALL_WORDS = frozenset(
@@ -536,8 +536,9 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
 
 
 #: A page or a page range of a proceedings venue, AAS abstracts' "245.05" included.
-#: A page or a page range: "245.05" (AAS abstracts), ACM's article numbers "4:1--4:26".
-PAGE_RANGE = r"\w+(?:[.:]\w+)?(?:\s*[-–]+\s*\w+(?::\w+)?)?"
+#: ACM's article-numbered pages too ("12:1--12:11": article 12, pages 1 to 11), and a range
+#: without its end ("pp. 429--.", a .bib's "429--").
+PAGE_RANGE = r"\w+(?:[.:]\w+)?(?:\s*[-–]+\s*(?:\w+(?::\w+)?)?)?"
 
 
 def dashes(pages: str) -> str:
@@ -649,7 +650,7 @@ def parse_reference(text: str) -> dict[str, str]:
 _COMMA_VENUE = re.compile(
     r"(?:^|,\s*)(?P<year>(?:1[89]|20)\d{2})[a-z]?,\s*"
     r"(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]+\d{4}),\s*"
-    r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
+    r"(?P<pages>[A-Za-z]{0,2}\d+(?::\d+)?(?:\s*[-–]+\s*[A-Za-z]?\d+(?::\d+)?)?)(?![\w.]*\d)")
 #: "Title | Dr. A. Author, B. Author": a title, a bar, then the authors (honorifics dropped).
 _TITLE_BAR_AUTHORS = re.compile(
     r"^(?P<title>[^|]{8,}?)\s+\|\s+(?:(?:Dr|Prof|Mr|Ms|Mrs)\.?\s+)?(?P<authors>[^|]+?)\s*\.?$")
@@ -856,7 +857,7 @@ _FI_YEAR = re.compile(r"^(?:\(?(?P<year>(?:1[6-9]|20)\d\d)[a-z]?\)?|\(?n\.\s?d\.
 #: may lack, volume and page between commas).
 _AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*"
                         r"(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]+\d{4}),\s*"
-                        r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)(?![\w.]*\d)")
+                        r"(?P<pages>[A-Za-z]{0,2}\d+(?::\d+)?(?:\s*[-–]+\s*[A-Za-z]?\d+(?::\d+)?)?)(?![\w.]*\d)")
 
 
 #: "vol." just before a candidate journal: what follows is the volume (ieeetr's and
@@ -1286,6 +1287,31 @@ _IN_PROCEEDINGS = re.compile(
     r"(?:,\s*pp?\.\s*(?P<pages>" + PAGE_RANGE + r"))?[\s.,;]*$")
 
 
+#: elsarticle's report or thesis after its title: ", Tech. rep., ESA, GAIA-C6-TN-003 (June
+#: 2010)", ", Tech. Rep. NOST 100-1.1, NASA/NOST", ", Ph.D. thesis, University of
+#: Cambridge (2010)": the type, the institution and the note had been read into the title.
+_REPORT_OR_THESIS_TAIL = re.compile(
+    r",\s*(?:Tech\.\s*[Rr]ep\.|Technical\s+[Rr]eport|Ph\.\s*D\.\s+thesis|"
+    r"(?:Master's|Doctoral|Bachelor's|Diploma)\s+thesis)(?:\s+[^,]{1,40})?(?:,\s*(?P<tail>.*))?$")
+
+
+def _without_report_or_thesis(rest: str, out: dict[str, str]) -> str:
+    """``rest`` up to its report's or thesis's type (:data:`_REPORT_OR_THESIS_TAIL`); the year of
+    the date that ends the tail goes into ``out``."""
+    rm = _REPORT_OR_THESIS_TAIL.search(rest)
+    if rm is None or not _FAMILY_WORD_OR_TITLE.search(rest[:rm.start()]):
+        return rest
+    ym = re.search(r"\(\s*(?:[A-Z][a-z]+\.?\s+)?(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)[\s.]*$",
+                   rm.group("tail") or "")
+    if ym:
+        out.setdefault("year", ym.group("year"))
+    return rest[:rm.start()]
+
+
+#: Two words: something a title could be.
+_FAMILY_WORD_OR_TITLE = re.compile(r"[^\W\d_]{2,}\W+[^\W\d_]{2,}")
+
+
 #: elsarticle's booktitle with its editors and series: "F. V. Prochazka, R. H. Tucker
 #: (Eds.), IAU Colloquium 48: Modern Astrometry, Vol. 402 of ESA Special Publication".
 _BOOK_EDITORS = re.compile(r"^[^()]{2,300}?\((?:Eds?|eds?)\.\),\s*")
@@ -1418,6 +1444,8 @@ def _parse(text: str) -> dict[str, str]:
         out.update({k: dashes(v).strip(" ,") for k, v in book.groupdict().items() if v})
         out.update(_booktitle_parts(out.get("booktitle", "")))
         rest = rest[:book.start()]
+    else:
+        rest = _without_report_or_thesis(rest, out)
     rest = _venue_forms(rest)
     cy = _COLLABORATION_YEAR.match(rest)
     if cy:  # mnras: "{ATLAS Collaboration} 2024a" (a note of the collaboration alone)
@@ -1556,8 +1584,9 @@ def _parse(text: str) -> dict[str, str]:
     etal = _ET_AL.search(head)
     names_part = head[:etal.start()] if etal else head
     # ":" ends a Springer author list ("Langmann, E., Szabo, R.J.: Title. JHEP ...")
-    pieces = [p.strip(" :") for p in re.split(r",|;|:\s|\band\b|&|\be(?=\s+[A-Z]\.)",
-                                              names_part) if p.strip(" :")]
+    # ("&" between two letters joins a word: "Gaia TT&C Subsystem Analysis", "R&D")
+    pieces = [p.strip(" :") for p in re.split(r",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])"
+                                              r"|\be(?=\s+[A-Z]\.)", names_part) if p.strip(" :")]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
     if colon and all_names(names_part[:colon.start()]):

@@ -979,6 +979,19 @@ def _conference_named(venue: str) -> bool:
     return bool(_CONFERENCE_WORDS.search(venue)) and not is_known_journal(venue)
 
 
+def _booktitle_then_imprint(entry: Entry, cited: str, found: str) -> bool:
+    """The booktitle read from a typeset item runs on into the series, publisher and
+    address the style prints after it (elsarticle's "in: Proceedings of the 7th Symposium
+    on ..., OSDI '06, USENIX Association, Berkeley, CA, USA, 2006, pp. 335--350": no
+    comma tells where the booktitle ends). True when the record's venue is the whole of
+    the cited booktitle's first comma-separated parts: the same venue, and whatever follows
+    it is no venue this check compares."""
+    if not cited or cited != entry.get("booktitle") or not _read_from_text(entry):
+        return False
+    parts = cited.split(",")
+    return any(same_venue(",".join(parts[:n]).strip(), found) for n in range(1, len(parts)))
+
+
 def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
     """Venue, volume and pages against the record's publication(s)."""
     ev, evol, epg = entry.venue, entry.volume, entry.pages
@@ -1005,6 +1018,8 @@ def _compare_pub(entry: Entry, record: Record) -> list[FieldCheck]:
             v = True  # "JINST": Crossref's short-container-title of "Journal of Instrumentation"
         if v is False and series and same_venue(series, p[0]):
             v = True  # ADS: booktitle = {the conference}, series = {AIP Conf. Proc.}
+        if v is False and _booktitle_then_imprint(entry, ev, p[0]):
+            v = True  # elsarticle's "in: Booktitle, OSDI '06, USENIX Association, ..."
         if v is False and len(p[1]) == 1 and p[1].isalpha():
             v = same_venue(ev, f"{p[0]} {p[1]}")
         if v is False and any(_LETTER_PAGE.match(nz.first_page(x)) for x in (epg, p[2])) and (
