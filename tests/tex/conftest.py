@@ -4,6 +4,8 @@ index, and a reference text checked through the command line against it."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -56,3 +58,14 @@ def bbl_labels(tmp_path: Path, bib: Path, bbl: str) -> dict[str, tuple[str, list
                        index_complete=True, sources=("local",))
     return {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
             for v in check_entries(entries, settings)}
+
+
+def bibtex_bbl(tmp_path: Path, bib: Path, style: str) -> str:
+    """The .bbl the real ``bibtex`` makes of every entry of ``bib`` with ``style``."""
+    shutil.copy(bib, tmp_path / "refs.bib")
+    (tmp_path / "paper.aux").write_text(
+        f"\\relax\n\\citation{{*}}\n\\bibstyle{{{style}}}\n\\bibdata{{refs}}\n",
+        encoding="utf-8")
+    subprocess.run(["bibtex", "-terse", "paper"], cwd=tmp_path, capture_output=True,
+                   check=False, timeout=60)
+    return (tmp_path / "paper.bbl").read_text(encoding="utf-8")

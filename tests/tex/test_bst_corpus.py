@@ -10,16 +10,11 @@ entry was a false MINOR or MAJOR of the .bbl on 2026-12-02.
 from __future__ import annotations
 
 import shutil
-import subprocess
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from citecheck_tex.config import Settings
-from citecheck_tex.pipeline import check_entries
-from citecheck_tex.sources.local_index import import_files
-from citecheck_tex.tex.bbl import parse_bbl_text
+from tests.tex.conftest import bbl_labels, bibtex_bbl
 
 BIB = Path(__file__).parent / "data" / "bst_corpus" / "refs.bib"
 
@@ -41,20 +36,7 @@ ASTRO = ("Aarts:2024rsl", "Akchurin:2024ffj", "Cepaitis:2024yuy", "Sarkar:2024vj
                                              ("aasjournal", ASTRO), ("mnras", ASTRO)])
 def test_real_entries_typeset_by_bibtex_stay_exact(tmp_path: Path, style: str,
                                                    keys: tuple[str, ...] | None) -> None:
-    index = tmp_path / "index.sqlite"
-    import_files(index, [BIB])
-    shutil.copy(BIB, tmp_path / "refs.bib")
-    (tmp_path / "paper.aux").write_text(
-        f"\\relax\n\\citation{{*}}\n\\bibstyle{{{style}}}\n\\bibdata{{refs}}\n",
-        encoding="utf-8")
-    subprocess.run(["bibtex", "-terse", "paper"], cwd=tmp_path, capture_output=True,
-                   check=False, timeout=60)
-    entries, _ = parse_bbl_text((tmp_path / "paper.bbl").read_text(encoding="utf-8"),
-                                "paper.bbl")
-    assert len(entries) == 29
-    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
-                       index_complete=True, sources=("local",))
-    labels = {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
-              for v in check_entries(entries, settings)}
+    labels = bbl_labels(tmp_path, BIB, bibtex_bbl(tmp_path, BIB, style))
+    assert len(labels) == 29
     assert {k: v for k, v in labels.items()
             if v[0] != "EXACT" and (keys is None or k in keys)} == {}

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from citecheck_tex.tex.bbl import parse_bbl_text
-from tests.tex.conftest import bbl_labels
+from tests.tex.conftest import bbl_labels, bibtex_bbl
 
 BIB = Path(__file__).parent / "data" / "bst_elsarticle" / "refs.bib"
 
@@ -29,13 +28,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def _bbl(tmp_path: Path) -> str:
-    shutil.copy(BIB, tmp_path / "refs.bib")
-    (tmp_path / "paper.aux").write_text(
-        "\\relax\n\\citation{*}\n\\bibstyle{elsarticle-num}\n\\bibdata{refs}\n",
-        encoding="utf-8")
-    subprocess.run(["bibtex", "-terse", "paper"], cwd=tmp_path, capture_output=True,
-                   check=False, timeout=60)
-    return (tmp_path / "paper.bbl").read_text(encoding="utf-8")
+    return bibtex_bbl(tmp_path, BIB, "elsarticle-num")
 
 
 def _labels(tmp_path: Path, text: str) -> dict[str, tuple[str, list[str]]]:

@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from citecheck_tex.config import Settings
-from citecheck_tex.pipeline import check_entries
-from citecheck_tex.sources.local_index import import_files
 from citecheck_tex.tex.bbl import parse_bbl_text
+from tests.tex.conftest import bbl_labels, bibtex_bbl
 
 BIB = Path(__file__).parent / "data" / "bst_elsarticle_handbib" / "refs.bib"
 
@@ -29,24 +25,12 @@ needs_bibtex = pytest.mark.skipif(
 
 
 def _bbl(tmp_path: Path) -> str:
-    shutil.copy(BIB, tmp_path / "refs.bib")
-    (tmp_path / "paper.aux").write_text(
-        "\\relax\n\\citation{*}\n\\bibstyle{elsarticle-num}\n\\bibdata{refs}\n",
-        encoding="utf-8")
-    subprocess.run(["bibtex", "-terse", "paper"], cwd=tmp_path, capture_output=True,
-                   check=False, timeout=60)
-    return (tmp_path / "paper.bbl").read_text(encoding="utf-8")
+    return bibtex_bbl(tmp_path, BIB, "elsarticle-num")
 
 
 def _labels(tmp_path: Path, text: str) -> dict[str, tuple[str, list[str]]]:
-    index = tmp_path / "index.sqlite"
-    if not index.exists():
-        import_files(index, [BIB])
-    entries, _ = parse_bbl_text(text, "paper.bbl")
-    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
-                       index_complete=True, sources=("local",))
-    return {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
-            for v in check_entries(entries, settings)}
+    """Each item of ``text`` checked against an index of :data:`BIB`."""
+    return bbl_labels(tmp_path, BIB, text)
 
 
 @needs_bibtex

@@ -9,29 +9,18 @@ MINOR on 2026-12-02.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from citecheck_tex.config import Settings
-from citecheck_tex.pipeline import check_entries
-from citecheck_tex.sources.local_index import import_files
-from citecheck_tex.tex.bbl import parse_bbl_text
+from tests.tex.conftest import bbl_labels
 
 BIB = Path(__file__).parent / "data" / "naturemag" / "refs.bib"
 
 
 def _labels(tmp_path: Path, bbl: str) -> dict[str, tuple[str, list[str]]]:
     """Each item of ``bbl`` checked against an index of :data:`BIB`."""
-    index = tmp_path / "index.sqlite"
-    import_files(index, [BIB])
-    entries, _ = parse_bbl_text(f"\\begin{{thebibliography}}{{1}}\n{bbl}\n"
-                                "\\end{thebibliography}\n", "paper.bbl")
-    settings = replace(Settings(), offline=True, index_path=str(index), cache_path="none",
-                       index_complete=True, sources=("local",))
-    return {v.entry.key: (v.label.value, [d.field for d in v.discrepancies])
-            for v in check_entries(entries, settings)}
+    return bbl_labels(tmp_path, BIB, bbl)
 
 
 #: the suffix after the given name, "\bibinfo{author}{{Ford}, W.~K., Jr.}", is BibTeX's
