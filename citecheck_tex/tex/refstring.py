@@ -923,6 +923,11 @@ _AAS_WHOLE_VENUE = re.compile(r"^(?P<journal>[A-Z].*?[^\W\d_].*?),\s*"
                               r"(?P<pages>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)[\s.,]*$")
 
 
+#: The end of a sentence inside a text: a word of lower-case letters, a full stop, a
+#: capital ("models. Nucl"; not an abbreviation such as "Proc. Int.").
+_SENTENCE_END = re.compile(r"[a-z]{4,}\.\s+[A-Z]")
+
+
 def _names_run_on(rest: str) -> bool:
     """The list read so far ends inside a name or before one without a separator:
     "Dosch, H. G.: Title" (the run had ended at "H.", the title begun with "G.:") or
@@ -973,6 +978,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     aas = _AAS_VENUE.match(tail) if ym else None
     if ym and aas is None:
         aas = _AAS_WHOLE_VENUE.match(tail)
+        if aas is not None and _SENTENCE_END.search(aas.group("journal")):
+            aas = None  # a title, then the journal: "Heavy quark ... models. Nucl. Phys. A"
     venue = (0, {k: dashes(v) for k, v in aas.groupdict().items()}) if aas else \
         _venue_in(tail)
     quotes = " ,.;:'`\"\u2018\u2019\u201c\u201d"  # (harvard.sty quotes the title: `...')

@@ -26,6 +26,8 @@ ITEMS = {
     'agu': '\\bibitem[{\\textit{Kawasaki et~al.}(2016)\\textit{Kawasaki, Takahashi, and\n  Yamada}}]{Kawasaki2016}\nKawasaki, M., F.~Takahashi, and M.~Yamada, Suppressing the {QCD} axion\n  abundance by hidden monopoles, \\textit{Phys. Lett. B}, \\textit{753},\n  677--681, \\doi{10.1016/j.physletb.2015.12.075}, 2016.\n',
     'acm': '\\bibitem{McAllister:2015zcz}\n{\\sc McAllister, B.~T., Parker, S.~R., and Tobar, M.~E.}\n\\newblock {Axion Dark Matter Coupling to Resonant Photons via Magnetic Field}.\n\\newblock {\\em Phys. Rev. Lett. 116}, 16 (2016), 161804.\n\\newblock [Erratum: Phys.Rev.Lett. 117, 159901 (2016)].\n',
     'naturemag': '\\bibitem{Bartz:2013fka}\n\\bibinfo{author}{Bartz, S.~P.} \\& \\bibinfo{author}{Kapusta, J.~I.}\n\\newblock \\bibinfo{title}{{Three-Field Potential for Soft-Wall AdS/QCD}}.\n\\newblock vol. \\bibinfo{volume}{CD12}, \\bibinfo{pages}{029}\n  (\\bibinfo{year}{2013}).\n\\newblock \\eprint{1309.3823}.\n',
+    # a title, then the journal: the whole "Title. Journal" had become the journal name
+    'ecca': '\\bibitem[{q.~Zhang \\textit{et~al.}(2017)q.~Zhang, f.~Hou and\n  Chen}]{Zhang2017hqp}\n\\textsc{q.~Zhang, Z.}, \\textsc{f.~Hou, D.} and \\textsc{Chen, G.} (2017). Heavy\n  quark potential from deformed {AdS}$_5$ models. \\textit{Nucl. Phys. A},\n  \\textbf{960}, 1--10.\n',
     'agu-thousands': '\\bibitem[{\\textit{Hui et~al.}(2017)\\textit{Hui, Ostriker, Tremaine, and\n  Witten}}]{Hui2017}\nHui, L., J.~P. Ostriker, S.~Tremaine, and E.~Witten, Ultralight scalars as\n  cosmological dark matter, \\textit{Phys.Rev.D}, \\textit{95}, 043,541, 2017.\n',
 }
 
