@@ -77,6 +77,7 @@ PROBLEM_CODES: dict[str, str] = {
     "missing-title-and-id": "An entry has neither a title nor an identifier",
     "arxiv-id-form": "An arXiv identifier is malformed",
     "doi-syntax": "A DOI is malformed",
+    "unbraced-collaboration": "A collaboration is written as a person's name",
     "ambiguous-main": "The main .tex file is ambiguous",
     "network": "A source could not be reached",
     "empty-bib": "A bibliography file defines no entries",

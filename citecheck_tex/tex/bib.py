@@ -297,6 +297,41 @@ def build_entry(
 _EPRINT_CATEGORY = re.compile(r"\s*\[[\w.\-]+\]\s*$")
 
 
+def _unbraced_collaborations(authors: str) -> list[str]:
+    """The names of an author field that end in "Collaboration" outside braces after other
+    words ("ATLAS Collaboration", "The {BOREXINO} Collaboration"): BibTeX reads each as a
+    person whose given names are the words before, and abbreviating styles (apsrev4-2,
+    ieeetr, elsarticle-num, iopart-num) print "A. Collaboration" in the paper. A name in
+    braces as a whole ("{ATLAS Collaboration}") is one literal name: no problem."""
+    out = []
+    for name in re.split(r"\s+and\s+", authors.strip()):
+        name = " ".join(name.split())
+        if not name or (name.startswith("{") and _one_group(name)):
+            continue
+        outside = re.sub(r"\{[^{}]*\}", "X", name)  # brace groups are words of their own
+        words = outside.replace("~", " ").split()
+        if len(words) >= 2 and re.fullmatch(r"[Cc]ollaborations?", words[-1]):
+            out.append(name)
+    return out
+
+
+def _one_group(text: str) -> bool:
+    """``text`` is one brace group from its first character to its last."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth == 0 and i < len(text) - 1:
+            return False
+    return depth == 0
+
+
+def _initials_of(name: str) -> str:
+    """The initials BibTeX makes of the words before "Collaboration" ("A." of "ATLAS")."""
+    words = re.sub(r"[{}]", "", name).replace("~", " ").split()[:-1]
+    return " ".join(f"{w[0]}." for w in words if w[:1].isalnum())
+
+
 def entry_hygiene(entry: Entry) -> list[Problem]:
     """Cheap checks: no title and no identifier, split arXiv ids, bad DOI syntax."""
     out: list[Problem] = []
@@ -323,6 +358,14 @@ def entry_hygiene(entry: Entry) -> list[Problem]:
                            f"entry {entry.key!r} writes an arXiv id split by spaces or braces; "
                            "arXiv's reference extraction will miss it: write e.g. arXiv:2101.01234",
                            key=entry.key, file=entry.file, line=entry.line))
+    if entry.origin is EntryOrigin.BIB:
+        out.extend(Problem(
+            "unbraced-collaboration",
+            f"entry {entry.key!r}: the author {name!r} is read by BibTeX as a person (family "
+            "name 'Collaboration'): styles that abbreviate given names print "
+            f"'{_initials_of(name)} Collaboration'; write it in braces, {{{name}}}",
+            key=entry.key, file=entry.file, line=entry.line)
+            for name in _unbraced_collaborations(entry.raw_fields.get("author", "")))
     raw_doi = entry.raw_fields.get("doi", "")
     if raw_doi.strip() and not doi_is_valid(normalize_doi(raw_doi)):
         out.append(Problem("doi-syntax",

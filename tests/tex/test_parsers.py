@@ -230,3 +230,27 @@ def test_a_cited_key_whose_entry_is_malformed_points_at_the_entry(tmp_path: Path
     assert "its entry at refs.bib:3 could not be read" in problems["broken"].message
     assert (problems["broken"].file, problems["broken"].line) == ("p.tex", 4)
     assert "defined in no bibliography" in problems["absent"].message
+
+
+@pytest.mark.parametrize(("author", "warned"), [
+    ("ATLAS Collaboration", "'A. Collaboration'"),  # HEPML.bib ATLAS:2023bzb, as written
+    ("The BOREXINO Collaboration", "'T. B. Collaboration'"),  # HEPML.bib BOREXINO:2023pcv
+    ("{ATLAS} Collaboration", "'A. Collaboration'"),
+    ("{ATLAS Collaboration}", ""),
+    ("Aad, G. and others", ""),
+    ("{CMS Collaboration} and Sirunyan, A. M.", ""),
+])
+def test_an_unbraced_collaboration_author_is_a_hygiene_warning(author: str, warned: str) -> None:
+    """BibTeX reads "ATLAS Collaboration" as given name "ATLAS", family "Collaboration":
+    apsrev4-2, ieeetr, elsarticle-num and iopart-num print "A. Collaboration"."""
+    (entry,), problems = parse_bib_text(
+        f'@article{{ATLAS:2023bzb,\n    author = "{author}",\n    title = "T",\n'
+        '    eprint = "2302.11739",\n    journal = "JHEP", volume = "09", pages = "004",\n'
+        '    year = "2023"\n}\n', "HEPML.bib")
+    found = [p for p in problems if p.code == "unbraced-collaboration"]
+    if not warned:
+        assert found == []
+        return
+    (problem,) = found
+    assert warned in problem.message and (problem.file, problem.line) == ("HEPML.bib", 1)
+    assert problem.severity == "warning"
