@@ -20,6 +20,11 @@ from citecheck_tex.tex.bbl import parse_bbl_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: Tests that run the real ``bibtex`` (TeX Live).
+needs_bibtex = pytest.mark.skipif(
+    shutil.which("bibtex") is None,
+    reason="TeX Live's bibtex is not installed: apt install texlive-bibtex-extra")
+
 
 @pytest.fixture(scope="session")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -9,18 +9,15 @@ entry was a false MINOR or MAJOR of the .bbl on 2026-12-02.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.tex.conftest import bbl_labels, bibtex_bbl
+from tests.tex.conftest import bbl_labels, bibtex_bbl, needs_bibtex
 
 BIB = Path(__file__).parent / "data" / "bst_corpus" / "refs.bib"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("bibtex") is None,
-    reason="TeX Live's bibtex is not installed: apt install texlive-bibtex-extra")
+pytestmark = needs_bibtex
 
 
 #: aasjournal and mnras: INSPIRE's proceedings ("2024, in Booktitle, Vol. 6, 025004"), a

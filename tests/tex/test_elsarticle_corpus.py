@@ -12,19 +12,16 @@ must still be flagged.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from citecheck_tex.tex.bbl import parse_bbl_text
-from tests.tex.conftest import bbl_labels, bibtex_bbl
+from tests.tex.conftest import bbl_labels, bibtex_bbl, needs_bibtex
 
 BIB = Path(__file__).parent / "data" / "bst_elsarticle" / "refs.bib"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("bibtex") is None,
-    reason="TeX Live's bibtex is not installed: apt install texlive-bibtex-extra")
+pytestmark = needs_bibtex
 
 
 def _bbl(tmp_path: Path) -> str:
