@@ -252,9 +252,9 @@ def skip_reason(entry: Entry) -> str | None:
         return "a technical standard"
     if not has_id and url and _SOFTWARE_HOSTS.search(url) and not entry.venue:
         return "software or dataset (repository URL, no DOI or arXiv id)"
-    if not has_id and not entry.title and grey_kind(entry) in (
-            "private communication", "work in preparation", "work not yet published"):
-        return f"a {grey_kind(entry)}: nothing published to check"
+    unpublished = "" if has_id or entry.title else grey_kind(entry) or ""
+    if unpublished in ("private communication", "work in preparation", "work not yet published"):
+        return f"a {unpublished}: nothing published to check"
     if etype in ("misc", "") or entry.origin.value == "text":
         if not has_id and not entry.venue:
             if url and not entry.title and not entry.authors:
