@@ -54,7 +54,7 @@ from citecheck_tex.vocab.latex_text import decode_value, latex_to_unicode
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "PARTICLES", "AuthorList", "authors_from_names", "collaboration_name", "corporate_person",
+    "PARTICLES", "AuthorList", "authors_from_names", "bibtex_misprints", "collaboration_name", "corporate_person",
     "is_collaboration", "parse_bibtex_name", "parse_display_name", "person_from_parts", "split_author_string",
     "split_bibtex_names",
 ]
@@ -302,6 +302,135 @@ def _one_group(name: str) -> bool:
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _BRACES = re.compile(r"[{}]")
 
+# ---------------------------------------------------------------- names BibTeX misprints
+#
+# BibTeX reads no control sequence inside a name: it splits a name into words at spaces
+# and ties ("~") outside braces, the tie of the accent command \~ included, and takes a
+# word's case from its first letter outside braces, which \"{O} hides (its "O" is in
+# braces) and the special character {\"O} does not. Such a name is printed otherwise
+# than its author meant, in the paper itself; :func:`bibtex_misprints` says how.
+
+#: Initials written without a space ("F.F.", "J.R.", "C.A.de"): one given name to BibTeX.
+_RUN_INITIALS = re.compile(r"[A-Z]\.[A-Z]")
+#: Special characters whose control word is the letter itself ({\oe}, {\AA}, {\ss}).
+_LETTER_COMMANDS = frozenset("oe OE ae AE aa AA o O l L ss i j".split())
+_SPECIAL_CHAR = re.compile(r"\{\\([A-Za-z]+|.)[\s{]*([A-Za-z]?)")
+
+
+def _top_level(text: str) -> list[int]:
+    """The brace depth before each character of ``text``."""
+    depths, depth = [], 0
+    for ch in text:
+        depths.append(depth)
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+    return depths
+
+
+def _bibtex_split(text: str, seps: str) -> list[tuple[int, int]]:
+    """(start, end) of the pieces of ``text`` between the characters ``seps`` outside
+    braces; with ``seps`` other than "," empty pieces are dropped."""
+    out, start = [], 0
+    for i, (ch, depth) in enumerate(zip(text, _top_level(text), strict=True)):
+        if depth == 0 and ch in seps:
+            out.append((start, i))
+            start = i + 1
+    out.append((start, len(text)))
+    return out if seps == "," else [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def _loose_tilde(text: str) -> bool:
+    """``text`` holds an accent ``\\~`` outside braces (which BibTeX reads as a tie)."""
+    return any(ch == "~" and depth == 0 and text[i - 1:i] == "\\"
+               for i, (ch, depth) in enumerate(zip(text, _top_level(text), strict=True)))
+
+
+def _bibtex_lower(word: str) -> bool:
+    """BibTeX's case of a word: that of its first letter outside braces, or of the
+    letter of a special character (``{\\"O}``, ``{\\oe}``) met first; none is upper."""
+    for i, (ch, depth) in enumerate(zip(word, _top_level(word), strict=True)):
+        if depth:
+            continue
+        if ch == "{" and word[i + 1:i + 2] == "\\":
+            m = _SPECIAL_CHAR.match(word, i)
+            letter = (m.group(1) if m.group(1) in _LETTER_COMMANDS else m.group(2)) if m else ""
+            if letter:
+                return letter[0].islower()
+        elif ch.isalpha():
+            return ch.islower()
+    return False
+
+
+def _bibtex_view(name: str) -> tuple[list[str], str]:
+    """The given words of one name as BibTeX splits them, and its von and family part as
+    BibTeX prints them in full (the text they span: BibTeX keeps the ties inside a part).
+    """
+    commas = _bibtex_split(name, ",")
+    if len(commas) == 1:
+        spans = _bibtex_split(name, " ~")
+        words = [name[a:b] for a, b in spans]
+        first_lower = next((i for i, w in enumerate(words[:-1]) if _bibtex_lower(w)), None)
+        n_given = first_lower if first_lower is not None else len(words) - 1
+        return words[:n_given], name[spans[n_given][0]:].strip()
+    a, b = commas[-1]
+    return [name[a + x:a + y] for x, y in _bibtex_split(name[a:b], " ~")], \
+        name[:commas[0][1]].strip()
+
+
+def _initial(word: str) -> str:
+    """The initial BibTeX's ``{f.}`` makes of a word ("Jo\\" -> "J.")."""
+    m = re.search(r"\{\\[^{}]*(?:\{[^{}]*\})?[^{}]*\}|[A-Za-z]", word)
+    return f"{m.group(0)}." if m else f"{word[:1]}."
+
+
+def bibtex_misprints(raw: str) -> list[str]:
+    """How BibTeX misprints one name of an ``author`` or ``editor`` field, a sentence
+    per problem (none when it prints the name as meant, which is how
+    :func:`parse_bibtex_name` reads it):
+
+    * an accent ``\\~`` outside braces (``R. Concei\\c{c}\\~{a}o``, ``Jo\\~ao``): BibTeX
+      reads its tilde as a tie between two names, so the family name becomes another
+      (``R. C. {a}o``) or an abbreviating style prints an initial more
+      (``J. a. A. Gon\\c{c}alves``);
+    * a capital hidden from BibTeX by an accent outside braces (``\\"{O}zg\\"ur
+      Yilmaz``): the word reads as lower case, a particle, printed in full as part of
+      the family name;
+    * initials without a space (``F.F.``, ``C.A.de``): one given name, printed ``F.``.
+    """
+    name = " ".join(raw.split())
+    if not name or (name.startswith("{") and _one_group(name)) or is_collaboration(name):
+        return []
+    given, printed = _bibtex_view(name)
+    out = []
+    if _loose_tilde(name):
+        meant_given, meant_von, meant_family, _ = _bibtex_parts(name)
+        meant = " ".join([*meant_von, *meant_family])
+        if re.sub(r"(?<!\\)~", " ", printed) != meant:
+            initials = " ".join(_initial(w) for w in given)
+            out.append("BibTeX reads the ~ of the accent \\~ as a space between names: the "
+                       f"family name becomes '{printed}' (printed "
+                       f"'{f'{initials} {printed}'.strip()}'); write the accent in braces, "
+                       "{\\~a}")
+        elif len(given) > len(meant_given):
+            out.append("BibTeX reads the ~ of the accent \\~ as a space between names: styles "
+                       "that abbreviate given names print "
+                       f"'{' '.join(_initial(w) for w in given)}'; write the accent in braces, "
+                       "{\\~a}")
+    out.extend(f"BibTeX reads '{w}' as a lower-case particle (an accent outside braces hides "
+               "its capital): styles print it as part of the family name; write the accented "
+               "capital in braces, as {\\\"O}"
+               for w in _von_words(printed) if not w[:1].isalpha() and latex_to_unicode(w)[:1].isupper())
+    for w in given:
+        if _RUN_INITIALS.match(w):
+            spaced = " ".join(re.findall(r"[A-Z][a-z]*\.?|[a-z]+\.?", w))
+            out.append(f"BibTeX takes the initials '{w}' for one given name: styles that "
+                       f"abbreviate given names print '{_initial(w)}'; write them with a "
+                       f"space, '{spaced}'")
+    return out
+
+
 
 def _split_top_and(text: str) -> list[str]:
     """Split at `` and `` outside braces."""
@@ -527,3 +656,13 @@ def _author_piece(piece: str) -> tuple[str, Any]:
         return _PIECE_COLLABORATIONS, tuple(_split_collaborations(piece))
     p = parse_display_name(piece)
     return (_PIECE_PERSON, p) if p.family or p.given else (_PIECE_NONE, None)
+
+
+def _von_words(part: str) -> list[str]:
+    """The von words BibTeX finds in a ``von Last`` part: from the first word, when it
+    is lower case, to the last lower-case word before the final one."""
+    words = [part[a:b] for a, b in _bibtex_split(part, " ~")]
+    if len(words) < 2 or not _bibtex_lower(words[0]):
+        return []
+    end = max(i for i in range(len(words) - 1) if _bibtex_lower(words[i]))
+    return words[:end + 1]

@@ -78,6 +78,7 @@ PROBLEM_CODES: dict[str, str] = {
     "arxiv-id-form": "An arXiv identifier is malformed",
     "doi-syntax": "A DOI is malformed",
     "unbraced-collaboration": "A collaboration is written as a person's name",
+    "mangled-name": "BibTeX prints a name otherwise than it is written",
     "ambiguous-main": "The main .tex file is ambiguous",
     "network": "A source could not be reached",
     "empty-bib": "A bibliography file defines no entries",
