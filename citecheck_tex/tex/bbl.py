@@ -192,6 +192,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             authors.append(g[0])
         elif name not in raw:
             raw[name] = g[0]
+    authors.extend(_field_macros(body, raw))
     st = _SHOWARTICLETITLE.search(body)
     if st and "title" not in raw:  # ACM's \showarticletitle{...}
         g = _group(body, st.end())
@@ -223,7 +224,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     if authors or len(raw) >= 3 or ("\\BibitemOpen" in body and raw.keys() & {"title", "journal"}):
         if authors:
             people = [_bibinfo_name(a) for a in authors]
-            if re.search(r"et\s*(?:~|\s)\s*al", body):
+            if re.search(r"et\s*(?:~|\s)\s*al", body) and people[-1] != "others":
                 people.append("others")
             # the names in BibTeX's form, LaTeX kept: braces hold a compound family name
             # ("{Nebot Gomez-Moran}") and ADS's "Ba{\textasciitilde n}ados" one name
@@ -334,6 +335,38 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+#: The field macros of the GB/T 7714 styles of Chinese thesis classes (hithesis,
+#: hitszthesis, thubeamer, hitszbeamer), which mark each field as revtex's \bibinfo does:
+#: "\bibauthor{Liu G-C\@, Ng K-W}\@. \bibtitle{Axion ...}\bibmark{[J]}\@.
+#: \bibjournal{Phys. Dark Univ.}\@, \bibyear{2017}\@, \bibvolume{16}...\bibpages{22--25}".
+_FIELD_MACRO = re.compile(r"\\bib(author|title|booktitle|journal|year|volume|number|pages|"
+                          r"publisher|address|school|institution|organization)"
+                          r"(?![A-Za-z@])\s*(?=\{)")
+
+
+def _field_macros(body: str, raw: dict[str, str]) -> list[str]:
+    """The fields of ``\\bibauthor{...}``, ``\\bibtitle{...}``, ... (:data:`_FIELD_MACRO`)
+    into ``raw``, and the authors' names in BibTeX's form (with "others" for "et al").
+    Read as free text, the last author and the title had run together ("Tobar M E. Axion
+    Dark Matter ...": a false title and author MINOR). A list of names that is not one
+    of "Family I" names is left out (the title and the venue are still read)."""
+    people: list[str] = []
+    for m in _FIELD_MACRO.finditer(body):
+        g = _group(body, m.end())
+        if g is None or not g[0].strip():
+            continue
+        name = m.group(1)
+        if name == "author":
+            # (hitszthesis separates the names with a full-width comma: "MARSH D~J~E\\@，SILK J")
+            listed = listed_names(latex_to_unicode(g[0]).replace("\uff0c", ", ").strip(" .,"))
+            if listed is not None and listed[0] and not people:
+                people = listed[0] + (["others"] if listed[1] else [])
+        elif name not in raw:
+            value = g[0].strip()
+            raw[name] = value.strip("()") if name == "number" else value
+    return people
 
 
 def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:
