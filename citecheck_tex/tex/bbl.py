@@ -202,6 +202,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     dm = _HREF_DOI.search(body) or _DOIBASE.search(body)
     if dm:
         raw.setdefault("doi", next(x for x in dm.groups() if x))
+    markup_doi = dm is not None
     em = _EPRINT.search(body)
     if em:
         ids = em.group(2) or em.group(1)
@@ -238,6 +239,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     raw[k] = parsed[k]
     else:
         blocks = [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]
+        blocks = _names_year_split(blocks)
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
         if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
             decoded = parse_reference(latex_to_unicode(blocks[1]))
@@ -281,6 +283,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
             if book is None and len(blocks) >= 3:
                 _plain_em_venue(blocks[2], decoded)
+                _em_bold_venue(blocks[2], decoded)
             if decoded_year:
                 decoded.setdefault("year", decoded_year)
             decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
@@ -323,6 +326,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _use_braced_organisation(decoded, cleaned)
             _journal_name_from_title(decoded, free)
             _use_linked_title(decoded, cleaned)
+        if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
+            decoded.pop("doi", None)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -941,6 +946,28 @@ def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
             decoded[key] = dashes(vp.group(key))
 
 
+#: A venue block of an italic journal and a bold volume, the issue and the page after
+#: commas (biolett: "\\emph{Phys. Rev. Lett.} \\textbf{116}, 16, 161804.").
+_EM_BOLD_VENUE = re.compile(
+    r"\s*(?:\\emph\s*\{|\{\\em\s)(?P<journal>(?:[^{}]|\{[^{}]*\})+)\}\s*"
+    r"(?:\\textbf\s*\{|\{\\bf\s)\s*(?P<volume>\w+)\s*\}\s*,\s*(?:(?P<number>\d+)\s*,\s*)?"
+    rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*")
+
+
+def _em_bold_venue(block: str, decoded: dict[str, str]) -> None:
+    """The journal, volume, issue and pages of a venue block that is only
+    :data:`_EM_BOLD_VENUE`: the free text had read "116, 16, 161804" as volume 116, page
+    16 (a false MINOR)."""
+    m = _EM_BOLD_VENUE.fullmatch(block)
+    if m is None:
+        return
+    decoded["journal"] = latex_to_unicode(m.group("journal")).strip(" ,")
+    decoded["volume"] = m.group("volume")
+    decoded["pages"] = dashes(latex_to_unicode(m.group("pages")))
+    if m.group("number"):
+        decoded["number"] = m.group("number")
+
+
 def _proceedings(block: str) -> dict[str, str] | None:
     """The fields of plain.bst's proceedings venue, "In {\\em Booktitle}, volume 3 of
     Series, pages 12--34, Place, 2 2026.": the booktitle, pages and year. Its words had
@@ -1049,6 +1076,34 @@ def _braced_back(authors: str) -> str:
 #: A link of a venue block ("URL https://web.archive.org/web/2009..."): its digits are
 #: no date.
 _LINKS = re.compile(r"(?:\bURL\s+)?\b(?:https?://|www\.|doi:)\S+", re.IGNORECASE)
+
+
+#: The first block of the Royal Society's styles (biolett): "Names. Year Title." ("Hui L,
+#: Ostriker JP, Tremaine S, Witten E. 2017 Ultralight scalars as cosmological dark
+#: matter."; "Barbieri R, Braggio C, Carugno G, \\emph{et~al.} 2017 Searching ..."), or
+#: "Names. Year." with the title in the next block; a @misc is that one block. (Not GB/T's
+#: "HUI L, ..., et~al., 2017.", which the plain layout reads.)
+_NAMES_YEAR_TITLE = re.compile(r"^\s*(?P<names>(?:[^{}]|\{[^{}]*\})+?)(?<![,;:])\.?\s+"
+                               r"(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:\.?\s*$|\s+(?P<title>\S.*))",
+                               re.S)
+
+
+def _names_year_split(blocks: list[str]) -> list[str]:
+    """``blocks`` with a first block "Names. Year Title." (:data:`_NAMES_YEAR_TITLE`) as
+    plain's names, then the title after pnas.bst's "(Year)" (read by the plain layout):
+    the names, the year and the title had been read as the authors (a false MINOR), the
+    venue as the title (a false MAJOR). Only when the names read as a list of names."""
+    m = _NAMES_YEAR_TITLE.match(blocks[0]) if blocks else None
+    if m is None or (len(blocks) < 2 and not m.group("title")):
+        return blocks
+    names = latex_to_unicode(m.group("names")).strip(" .,")
+    listed = listed_names(names)
+    if listed is None or not listed[0]:
+        return blocks
+    year = f"({m.group('year')}) "
+    if m.group("title"):
+        return [m.group("names") + ".", year + m.group("title"), *blocks[1:]]
+    return [m.group("names") + ".", year + blocks[1], *blocks[2:]]
 
 
 def _two_blocks(blocks: list[str]) -> str:

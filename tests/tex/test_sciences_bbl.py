@@ -20,6 +20,10 @@ FAITHFUL = {
     ('hithesis', 'Hui2017'): '\\bibitem{Hui2017}\n\\bibauthor{Hui L\\@, Ostriker J~P\\@, Tremaine S, et~al}\\@. \\bibtitle{Ultralight\n  scalars as cosmological dark matter}\\bibmark{[J]}\\@.\n  \\bibjournal{Phys.Rev.D}\\@, \\bibyear{2017}\\@,\n  \\bibvolume{95}\\thinspace{}\\textnormal{: }\\bibpages{043541}\\@.\n',
     ('hithesis', 'Bartz:2013fka'): '\\bibitem{Bartz:2013fka}\n\\bibauthor{Bartz S~P\\@, Kapusta J~I}\\@. \\bibtitle{{Three-Field Potential for\n  Soft-Wall AdS/QCD}}\\bibmark{[C]} //\\thinspace{}\\@.\n  \\bibyear{2013}\\thinspace{}\\textnormal{: }\\bibpages{029}\\@.\n',
     ('hitszthesis', 'LiuNg2017'): '\\bibitem{LiuNg2017}\n\\bibauthor{LIU G-C\\@，NG K-W}\\@. \\bibtitle{Axion dark matter induced cosmic\n  microwave background}\\bibmark{\\,［J］}\\@. \\bibjournal{Phys. Dark\n  Univ.}\\@，\\bibyear{2017}\\@，\\bibvolume{16}\\thinspace{}\\textnormal{：}\\bibpages{22\\textnormal{-}25}\\@.\n',
+    # the Royal Society's "Names. Year Title." and a venue of volume, issue and page
+    ('biolett', 'McAllister:2015zcz'): '\\bibitem{McAllister:2015zcz}\nMcAllister BT, Parker SR, Tobar ME. 2016 {Axion Dark Matter Coupling to\n  Resonant Photons via Magnetic Field}.\n\\newblock \\emph{Phys. Rev. Lett.} \\textbf{116}, 16, 161804.\n\\newblock (\\doi{10.1103/PhysRevLett.116.161804}).\n\\newblock [Erratum: Phys.Rev.Lett. 117, 159901 (2016)].\n',
+    ('biolett', 'Barbieri2017'): '\\bibitem{Barbieri2017}\nBarbieri R, Braggio C, Carugno G, \\emph{et~al.} 2017 Searching for galactic\n  axions through magnetized media: the {QUAX} proposal.\n\\newblock \\emph{Phys. Dark Univ.} \\textbf{15}, 135.\n\\newblock (\\doi{10.1016/j.dark.2017.01.003}).\n',
+    ('biolett', 'Brodsky:2013dca'): "\\bibitem{Brodsky:2013dca}\nBrodsky SJ, de~T{\\'e}ramond GF, Dosch HG. 2013 {QCD on the Light-Front -- A\n  Systematic Approach to Hadron Physics}.\n",
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -30,6 +34,9 @@ PLANTED = {
     ('hitszthesis', 'GursoyIatrakis2017'): ('\\bibitem{GursoyIatrakis2017}\n\\bibauthor{G{\\"U}RSOY U\\@，IATRAKAS I\\@，J{\\"A}RVINEN M，et~al}\\@.\n  \\bibtitle{{Inverse magnetic catalysis from improved holographic QCD in the\n  Veneziano limit}}\\bibmark{\\,［J/OL］}\\@.\n  \\bibjournal{JHEP}\\@，\\bibyear{2017}\\@，\\bibvolume{1703}\\thinspace{}\\textnormal{：}\\bibpages{053}\\@.\n  \\url{http://dx.doi.org/10.1007/JHEP03(2017)053}\\@.\n', 'author'),
     # a chimera: the real title with other people's names
     ('hitszthesis', 'Marsh2011relic'): ('\\bibitem{Marsh2011relic}\n\\bibauthor{MARSH D~J~E\\@，SILK J}\\@. \\bibtitle{Cosmological Constraints on\n  Thermal Relic Axions and Axion-like Particles}\\bibmark{\\,［J］}\\@.\n  \\bibjournal{JCAP}\\@，\\bibyear{2011}\\@.\n', 'author'),
+    ('biolett', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides G, Panagiotakopoulos C, Shafi Q. 2017 Axion, $\\mu$ term, and\n  supersymmetric hybrid inflation.\n\\newblock \\emph{Phys. Rev. D} \\textbf{96}, 055017.\n\\newblock (\\doi{10.1103/PhysRevD.95.055017}).\n', 'volume'),
+    ('biolett', 'Griest:2013aaa'): ('\\bibitem{Griest:2013aaa}\nGriest K, Cieplak AM, Lehner MJ. 2013 {Experimental Limits on Primordial Black\n  Hole Dark Matter from the First Two Years of Kepler Data}.\n\\newblock \\emph{Phys. Rev. Lett.} \\textbf{111}, 18, 181302.\n\\newblock (\\doi{10.1103/PhysRevLett.111.181308}).\n', 'doi'),
+    ('biolett', 'GursoyIatrakis2017'): ('\\bibitem{GursoyIatrakis2017}\nG{\\"u}rsoy U, Iatrakas I, J{\\"a}rvinen M, Nijs G. 2017 {Inverse magnetic\n  catalysis from improved holographic QCD in the Veneziano limit}.\n\\newblock \\emph{JHEP} \\textbf{1703}, 053.\n\\newblock (\\doi{10.1007/JHEP03(2017)053}).\n', 'author'),
 }
 
 
