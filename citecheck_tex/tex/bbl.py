@@ -326,6 +326,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _use_braced_organisation(decoded, cleaned)
             _journal_name_from_title(decoded, free)
             _use_linked_title(decoded, cleaned)
+            decoded = _chemistry_venue(decoded, cleaned)
         if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
             decoded.pop("doi", None)
         for k, v in decoded.items():
@@ -372,6 +373,52 @@ def _field_macros(body: str, raw: dict[str, str]) -> list[str]:
             value = g[0].strip()
             raw[name] = value.strip("()") if name == "number" else value
     return people
+
+
+_ITALIC_OPEN = r"(?:\\emph\s*\{|\\textit\s*\{|\{\\(?:em|it)(?:\{\})?\s+)"
+_BOLD_OPEN = r"(?:\\textbf\s*\{|\{\\bf(?:\{\})?\s+)"
+#: The venue of the chemistry journals' styles: ACS (JAmChemSoc, InorgChem, jpc, bjnano)
+#: and Wiley (angew, ChemEurJ) print "\\emph{Journal} \\textbf{Year}, \\emph{Volume},
+#: Pages", the RSC (rsc, pccp, ChemCommun, jcc) "\\emph{Journal}, Year, \\textbf{Volume},
+#: Pages"; no title before it. The markup says which part is which.
+_CHEMISTRY_VENUE = re.compile(
+    rf"{_ITALIC_OPEN}(?P<journal>(?:[^{{}}]|\{{[^{{}}]*\}})+?)\s*(?:\\/)?\}}\s*,?\s*"
+    rf"(?:{_BOLD_OPEN}\s*(?P<year>(?:1[89]|20)\d\d)\s*\}}\s*,\s*{_ITALIC_OPEN}\s*(?P<volume>[^{{}}]+?)\s*\}}"
+    rf"|(?P<year2>(?:1[89]|20)\d\d)\s*,\s*{_BOLD_OPEN}\s*(?P<volume2>[^{{}}]+?)\s*\}})"
+    r"\s*(?:\((?P<number>[^()]*)\))?\s*,\s*"
+    r"(?P<pages>\w+(?:\s*(?:--?|(?:\\mynobreakdash(?:\{\})?\s*)+)\s*\w+)?)")
+
+
+def _chemistry_venue(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with the journal, year, volume, issue and pages of a chemistry style's
+    venue (:data:`_CHEMISTRY_VENUE`), and the authors (and a title, if one is printed)
+    read from the text before it. Read as free text, a journal not in the tables ("Phys.
+    Dark Univ. 2017, 16, 22--25") had become the title (a false MAJOR), or the year the
+    volume ("volume 2017, pages 16"), and "Popov, V. \\emph{J. Exp. Theor. Phys.}" the
+    name "Popov, V. J."."""
+    m = _CHEMISTRY_VENUE.search(cleaned)
+    if m is None:
+        return decoded
+    journal = latex_to_unicode(m.group("journal")).strip(" ,")
+    if not re.search(r"[^\W\d_]{2}", journal) or re.fullmatch(r"(?:et\s*al|others)\.?", journal):
+        return decoded
+    before = latex_to_unicode(cleaned[:m.start()]).strip(" ,;")
+    head = parse_reference(before)
+    out = {k: v for k, v in decoded.items()
+           if k not in ("author", "title", "journal", "year", "volume", "number", "pages")}
+    if head.get("title"):  # (a style that prints the title: "Names. Title. \\emph{J} ...")
+        out.update({k: head[k] for k in ("author", "title") if head.get(k)})
+    elif before:  # names alone, as plain's names block: ACS's "Liu, G.-C.; Ng, K.-W."
+        out["author"] = _plain_authors(before)
+    else:
+        return decoded
+    out["journal"] = journal
+    out["year"] = m.group("year") or m.group("year2")
+    out["volume"] = latex_to_unicode(m.group("volume") or m.group("volume2")).strip()
+    if m.group("number"):
+        out["number"] = m.group("number").strip()
+    out["pages"] = dashes(re.sub(r"(?:\\mynobreakdash(?:\{\})?\s*)+", "-", m.group("pages")))
+    return out
 
 
 def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:
@@ -1082,8 +1129,9 @@ _LINKS = re.compile(r"(?:\bURL\s+)?\b(?:https?://|www\.|doi:)\S+", re.IGNORECASE
 #: Ostriker JP, Tremaine S, Witten E. 2017 Ultralight scalars as cosmological dark
 #: matter."; "Barbieri R, Braggio C, Carugno G, \\emph{et~al.} 2017 Searching ..."), or
 #: "Names. Year." with the title in the next block; a @misc is that one block. (Not GB/T's
-#: "HUI L, ..., et~al., 2017.", which the plain layout reads.)
-_NAMES_YEAR_TITLE = re.compile(r"^\s*(?P<names>(?:[^{}]|\{[^{}]*\})+?)(?<![,;:])\.?\s+"
+#: "HUI L, ..., et~al., 2017.", which the plain layout reads, nor iopart-num's "Bartz S~P and
+#: Kapusta J~I 2013 {Title} vol CD12 p 029": the names end with a full stop.)
+_NAMES_YEAR_TITLE = re.compile(r"^\s*(?P<names>(?:[^{}]|\{[^{}]*\})+?)(?:(?<![,;:])\.|(?<=\}))\s+"
                                r"(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:\.?\s*$|\s+(?P<title>\S.*))",
                                re.S)
 

@@ -24,6 +24,12 @@ FAITHFUL = {
     ('biolett', 'McAllister:2015zcz'): '\\bibitem{McAllister:2015zcz}\nMcAllister BT, Parker SR, Tobar ME. 2016 {Axion Dark Matter Coupling to\n  Resonant Photons via Magnetic Field}.\n\\newblock \\emph{Phys. Rev. Lett.} \\textbf{116}, 16, 161804.\n\\newblock (\\doi{10.1103/PhysRevLett.116.161804}).\n\\newblock [Erratum: Phys.Rev.Lett. 117, 159901 (2016)].\n',
     ('biolett', 'Barbieri2017'): '\\bibitem{Barbieri2017}\nBarbieri R, Braggio C, Carugno G, \\emph{et~al.} 2017 Searching for galactic\n  axions through magnetized media: the {QUAX} proposal.\n\\newblock \\emph{Phys. Dark Univ.} \\textbf{15}, 135.\n\\newblock (\\doi{10.1016/j.dark.2017.01.003}).\n',
     ('biolett', 'Brodsky:2013dca'): "\\bibitem{Brodsky:2013dca}\nBrodsky SJ, de~T{\\'e}ramond GF, Dosch HG. 2013 {QCD on the Light-Front -- A\n  Systematic Approach to Hadron Physics}.\n",
+    # the chemistry journals' venue, a journal not in the tables: ACS, RSC, Beilstein
+    ('JAmChemSoc', 'LiuNg2017'): '\\bibitem{LiuNg2017}\nLiu, G.-C.; Ng, K.-W. \\emph{Phys. Dark Univ.} \\textbf{2017}, \\emph{16}, 22--25.\n',
+    ('jpc', 'Popov:2014mba'): '\\bibitem{Popov:2014mba}\nPopov, V. {\\em J. Exp. Theor. Phys.} {\\bf 2016}, {\\em 122}, 236--242.\n',
+    ('rsc', 'LiuNg2017'): '\\bibitem[Liu and Ng(2017)]{LiuNg2017}\nG.-C. Liu and K.-W. Ng, \\emph{Phys. Dark Univ.}, 2017, \\textbf{16},\n  22--25\\relax\n\\mciteBstWouldAddEndPuncttrue\n\\mciteSetBstMidEndSepPunct{\\mcitedefaultmidpunct}\n{\\mcitedefaultendpunct}{\\mcitedefaultseppunct}\\relax\n\\EndOfBibitem\n',
+    ('bjnano', 'LiuNg2017'): '\\bibitem[Liu and Ng(2017)]{LiuNg2017}\nLiu,~G.-C.; Ng,~K.-W. \\emph{Phys. Dark Univ.} \\textbf{2017}, \\emph{16},\n  22\\mynobreakdash \\mynobreakdash 25.\n',
+    ('jcc', 'Barbieri2017'): '\\bibitem{Barbieri2017}\nBarbieri, R.; Braggio, C.; Carugno, G. and others, , {\\em Phys. Dark Univ.},\n  2017, {\\bf 15}, 135.\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -37,6 +43,9 @@ PLANTED = {
     ('biolett', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides G, Panagiotakopoulos C, Shafi Q. 2017 Axion, $\\mu$ term, and\n  supersymmetric hybrid inflation.\n\\newblock \\emph{Phys. Rev. D} \\textbf{96}, 055017.\n\\newblock (\\doi{10.1103/PhysRevD.95.055017}).\n', 'volume'),
     ('biolett', 'Griest:2013aaa'): ('\\bibitem{Griest:2013aaa}\nGriest K, Cieplak AM, Lehner MJ. 2013 {Experimental Limits on Primordial Black\n  Hole Dark Matter from the First Two Years of Kepler Data}.\n\\newblock \\emph{Phys. Rev. Lett.} \\textbf{111}, 18, 181302.\n\\newblock (\\doi{10.1103/PhysRevLett.111.181308}).\n', 'doi'),
     ('biolett', 'GursoyIatrakis2017'): ('\\bibitem{GursoyIatrakis2017}\nG{\\"u}rsoy U, Iatrakas I, J{\\"a}rvinen M, Nijs G. 2017 {Inverse magnetic\n  catalysis from improved holographic QCD in the Veneziano limit}.\n\\newblock \\emph{JHEP} \\textbf{1703}, 053.\n\\newblock (\\doi{10.1007/JHEP03(2017)053}).\n', 'author'),
+    ('jpc', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G.; Panagiotakopoulos, C.; Shafi, Q. {\\em Phys. Rev. D} {\\bf 2017},\n  {\\em 96}, 055017.\n', 'volume'),
+    ('JAmChemSoc', 'Dobrynina:2014qba'): ('\\bibitem{Dobrynina:2014qba}\nDobrynina, A.; Kartavtsev, A.; Rafelt, G. \\emph{Phys. Rev. D} \\textbf{2015},\n  \\emph{91}, 083003.\n', 'author'),
+    ('angew', 'Fang2016chiral'): ('\\bibitem[Fang \\emph{et~al.}(2016)Fang, He, and Li]{Fang2016chiral}\nZ.~Fang, S.~He, D.~Li, \\emph{Nucl. Phys. B} \\textbf{2016}, \\emph{908},\n  187\\relax\n\\mciteBstWouldAddEndPuncttrue\n\\mciteSetBstMidEndSepPunct{\\mcitedefaultmidpunct}\n{\\mcitedefaultendpunct}{\\mcitedefaultseppunct}\\relax\n\\EndOfBibitem\n', 'volume'),
 }
 
 
