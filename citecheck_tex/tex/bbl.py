@@ -1202,7 +1202,24 @@ def _names_block(block: str) -> bool:
     return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}."))
 
 
-_CONJUNCTION = re.compile(r"\s+(?:und|og|och|et)\s+")
+_CONJUNCTION = re.compile(r"\s+(?:und|og|och|et|y)\s+")  # (UNAMThesis: "Liu, G.C. y Ng, K.W.")
+
+
+#: One family name: a capitalised word (hyphen, apostrophe), after lower-case particles.
+_FAMILY_WORD = re.compile(r"(?:(?:de|van|von|der|den|di|da|du|del|della|le|la|ter)\s+)*"
+                          r"[A-Z\u00C0-\u00DE][\w'\u2019\-]*")
+#: Given names in full or as initials: "Ben T.", "Guo-Chin", "David A".
+_GIVEN_WORDS = re.compile(r"[A-Z\u00C0-\u00DE][\w'.\-]*(?:\s+[A-Z\u00C0-\u00DE][\w'.\-]*)*")
+
+
+def _family_given_pairs(pieces: list[str]) -> bool:
+    """Whether the comma-split ``pieces`` of a names block are "Family, Given" pairs with
+    full given names (seuthesix: "McAllister, Ben~T., Parker, Stephen~R., and Tobar,
+    Michael~E."; "Kosower, David~A."): each family piece one word (after particles), each
+    given piece capitalised words. Each piece had been read as a person (a false author
+    MINOR). "Guo-Chin Liu, Kin-Wang Ng" has no one-word piece: no pairs."""
+    return all(_FAMILY_WORD.fullmatch(n) for n in pieces[0::2]) \
+        and all(_GIVEN_WORDS.fullmatch(n) for n in pieces[1::2])
 
 
 def _plain_authors(text: str) -> str:
@@ -1230,11 +1247,12 @@ def _plain_authors(text: str) -> str:
             if re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", names[k]) and " " in names[k - 1]:
                 given, family = names[k - 1].rsplit(" ", 1)  # BibTeX's "Last, Jr, First"
                 names[k - 1] = f"{family}, {names.pop(k)}, {given}"
-    if len(names) >= 2 and len(names) % 2 == 0 \
-            and all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
-                    for n in names[1::2]) \
+    if len(names) >= 2 and len(names) % 2 == 0 and ((
+            all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
+                for n in names[1::2])
             and not any(_INITIALS_ONLY.fullmatch(n) or re.match(r"[A-Z][a-z]?\.", n)
-                        for n in names[0::2]):  # "G.-C. Liu and K.-W. Ng": no pairs
+                        for n in names[0::2]))  # "G.-C. Liu and K.-W. Ng": no pairs
+            or _family_given_pairs(names)):
         names = [f"{names[i]}, {names[i + 1]}" for i in range(0, len(names), 2)]
     if truncated:
         names.append("others")

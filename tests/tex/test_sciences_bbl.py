@@ -30,6 +30,10 @@ FAITHFUL = {
     ('rsc', 'LiuNg2017'): '\\bibitem[Liu and Ng(2017)]{LiuNg2017}\nG.-C. Liu and K.-W. Ng, \\emph{Phys. Dark Univ.}, 2017, \\textbf{16},\n  22--25\\relax\n\\mciteBstWouldAddEndPuncttrue\n\\mciteSetBstMidEndSepPunct{\\mcitedefaultmidpunct}\n{\\mcitedefaultendpunct}{\\mcitedefaultseppunct}\\relax\n\\EndOfBibitem\n',
     ('bjnano', 'LiuNg2017'): '\\bibitem[Liu and Ng(2017)]{LiuNg2017}\nLiu,~G.-C.; Ng,~K.-W. \\emph{Phys. Dark Univ.} \\textbf{2017}, \\emph{16},\n  22\\mynobreakdash \\mynobreakdash 25.\n',
     ('jcc', 'Barbieri2017'): '\\bibitem{Barbieri2017}\nBarbieri, R.; Braggio, C.; Carugno, G. and others, , {\\em Phys. Dark Univ.},\n  2017, {\\bf 15}, 135.\n',
+    # "Family, Given" names with full given names; Spanish "y" between two names
+    ('seuthesix', 'McAllister:2015zcz'): '\\bibitem{McAllister:2015zcz}\nMcAllister, Ben~T., Parker, Stephen~R., and Tobar, Michael~E.\n\\newblock {Axion Dark Matter Coupling to Resonant Photons via Magnetic\n  Field}[J].\n\\newblock Phys. Rev. Lett., 2016, 116(16):161804.\n\\newblock [Erratum: Phys.Rev.Lett. 117, 159901 (2016)].\n',
+    ('seuthesix', 'Kosower:1987em'): '\\bibitem{Kosower:1987em}\nKosower, David~A.\n\\newblock {A Natural Misalignment Mechanism}[J].\n\\newblock Nucl. Phys. B, 1987, 294:244--252.\n',
+    ('UNAMThesis', 'LiuNg2017'): '\\bibitem[{Liu y Ng(2017)}]{LiuNg2017}\n\\textsc{Liu, G.C. y Ng, K.W.}\n\\newblock Axion dark matter induced cosmic microwave background.\n\\newblock \\textit{Phys. Dark Univ.} \\textbf{16}:22--25 (2017)\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -46,6 +50,8 @@ PLANTED = {
     ('jpc', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G.; Panagiotakopoulos, C.; Shafi, Q. {\\em Phys. Rev. D} {\\bf 2017},\n  {\\em 96}, 055017.\n', 'volume'),
     ('JAmChemSoc', 'Dobrynina:2014qba'): ('\\bibitem{Dobrynina:2014qba}\nDobrynina, A.; Kartavtsev, A.; Rafelt, G. \\emph{Phys. Rev. D} \\textbf{2015},\n  \\emph{91}, 083003.\n', 'author'),
     ('angew', 'Fang2016chiral'): ('\\bibitem[Fang \\emph{et~al.}(2016)Fang, He, and Li]{Fang2016chiral}\nZ.~Fang, S.~He, D.~Li, \\emph{Nucl. Phys. B} \\textbf{2016}, \\emph{908},\n  187\\relax\n\\mciteBstWouldAddEndPuncttrue\n\\mciteSetBstMidEndSepPunct{\\mcitedefaultmidpunct}\n{\\mcitedefaultendpunct}{\\mcitedefaultseppunct}\\relax\n\\EndOfBibitem\n', 'volume'),
+    ('seuthesix', 'Dobrynina:2014qba'): ('\\bibitem{Dobrynina:2014qba}\nDobrynina, Alexandra, Kartavtsev, Alexander, and Rafelt, Georg.\n\\newblock {Photon-photon dispersion of TeV gamma rays and its role for\n  photon-ALP conversion}[J].\n\\newblock Phys. Rev. D, 2015, 91:083003.\n', 'author'),
+    ('seuthesix', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G., Panagiotakopoulos, C., and Shafi, Q.\n\\newblock Axion, $\\mu$ term, and supersymmetric hybrid inflation[J].\n\\newblock Phys. Rev. D, 2017, 96:055017.\n', 'volume'),
 }
 
 
