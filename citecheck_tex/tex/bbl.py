@@ -326,6 +326,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _use_braced_organisation(decoded, cleaned)
             _journal_name_from_title(decoded, free)
             _use_linked_title(decoded, cleaned)
+            _semicolon_names(decoded)
             decoded = _chemistry_venue(decoded, cleaned)
         if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
             decoded.pop("doi", None)
@@ -373,6 +374,20 @@ def _field_macros(body: str, raw: dict[str, str]) -> list[str]:
             value = g[0].strip()
             raw[name] = value.strip("()") if name == "number" else value
     return people
+
+
+def _semicolon_names(decoded: dict[str, str]) -> None:
+    """The free text's authors re-read when they are ACS's "Family, I.; Family, I." list
+    that was split at every comma ("Brower and R.; Djurić and M.": a false author MINOR on
+    every title-less item of JAmChemSoc, InorgChem, ChemCommun): each piece between the
+    semicolons one "Family, Given" name."""
+    author = decoded.get("author", "")
+    if ";" not in author or " and " not in author:
+        return
+    text = author.replace(" and ", ", ")
+    pieces = [p.strip() for p in text.split(";") if p.strip(" .")]
+    if len(pieces) >= 2 and all(re.fullmatch(r"[^,]+,[^,]+", p) for p in pieces):
+        decoded["author"] = _plain_authors(text)
 
 
 _ITALIC_OPEN = r"(?:\\emph\s*\{|\\textit\s*\{|\{\\(?:em|it)(?:\{\})?\s+)"

@@ -34,6 +34,9 @@ FAITHFUL = {
     ('seuthesix', 'McAllister:2015zcz'): '\\bibitem{McAllister:2015zcz}\nMcAllister, Ben~T., Parker, Stephen~R., and Tobar, Michael~E.\n\\newblock {Axion Dark Matter Coupling to Resonant Photons via Magnetic\n  Field}[J].\n\\newblock Phys. Rev. Lett., 2016, 116(16):161804.\n\\newblock [Erratum: Phys.Rev.Lett. 117, 159901 (2016)].\n',
     ('seuthesix', 'Kosower:1987em'): '\\bibitem{Kosower:1987em}\nKosower, David~A.\n\\newblock {A Natural Misalignment Mechanism}[J].\n\\newblock Nucl. Phys. B, 1987, 294:244--252.\n',
     ('UNAMThesis', 'LiuNg2017'): '\\bibitem[{Liu y Ng(2017)}]{LiuNg2017}\n\\textsc{Liu, G.C. y Ng, K.W.}\n\\newblock Axion dark matter induced cosmic microwave background.\n\\newblock \\textit{Phys. Dark Univ.} \\textbf{16}:22--25 (2017)\n',
+    # ACS's names alone (an entry whose venue the style does not print)
+    ('JAmChemSoc', 'Brower:2014sxa'): "\\bibitem{Brower:2014sxa}\nBrower, R.; Djuri{\\'c}, M.; Raben, T.; Tan, C.-I.\n",
+    ('JAmChemSoc', 'Brodsky:2013dca'): "\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosch, H.~G.\n",
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -52,6 +55,8 @@ PLANTED = {
     ('angew', 'Fang2016chiral'): ('\\bibitem[Fang \\emph{et~al.}(2016)Fang, He, and Li]{Fang2016chiral}\nZ.~Fang, S.~He, D.~Li, \\emph{Nucl. Phys. B} \\textbf{2016}, \\emph{908},\n  187\\relax\n\\mciteBstWouldAddEndPuncttrue\n\\mciteSetBstMidEndSepPunct{\\mcitedefaultmidpunct}\n{\\mcitedefaultendpunct}{\\mcitedefaultseppunct}\\relax\n\\EndOfBibitem\n', 'volume'),
     ('seuthesix', 'Dobrynina:2014qba'): ('\\bibitem{Dobrynina:2014qba}\nDobrynina, Alexandra, Kartavtsev, Alexander, and Rafelt, Georg.\n\\newblock {Photon-photon dispersion of TeV gamma rays and its role for\n  photon-ALP conversion}[J].\n\\newblock Phys. Rev. D, 2015, 91:083003.\n', 'author'),
     ('seuthesix', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G., Panagiotakopoulos, C., and Shafi, Q.\n\\newblock Axion, $\\mu$ term, and supersymmetric hybrid inflation[J].\n\\newblock Phys. Rev. D, 2017, 96:055017.\n', 'volume'),
+    # the real item above with one name misspelt (no planted entry is printed this way)
+    ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
 
 
