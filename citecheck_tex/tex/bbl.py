@@ -944,7 +944,9 @@ def _braced_title(body: str) -> str:
 
 
 #: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".
-_TRAILING_DATE = re.compile(r"[,;]\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
+#: (GB/T 7714's "Title[C]// 2014." when the proceedings have no name: the "//" before it)
+_TRAILING_DATE = re.compile(r"(?:[,;]|(?<=\])//)\s*"
+                            r"(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
                             r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".
@@ -1145,8 +1147,9 @@ _LINKS = re.compile(r"(?:\bURL\s+)?\b(?:https?://|www\.|doi:)\S+", re.IGNORECASE
 #: matter."; "Barbieri R, Braggio C, Carugno G, \\emph{et~al.} 2017 Searching ..."), or
 #: "Names. Year." with the title in the next block; a @misc is that one block. (Not GB/T's
 #: "HUI L, ..., et~al., 2017.", which the plain layout reads, nor iopart-num's "Bartz S~P and
-#: Kapusta J~I 2013 {Title} vol CD12 p 029": the names end with a full stop.)
-_NAMES_YEAR_TITLE = re.compile(r"^\s*(?P<names>(?:[^{}]|\{[^{}]*\})+?)(?:(?<![,;:])\.|(?<=\}))\s+"
+#: Kapusta J~I 2013 {Title} vol CD12 p 029" nor "Amaro F~D {\em et~al.\/} 2026 {Title}":
+#: the names end with a full stop.)
+_NAMES_YEAR_TITLE = re.compile(r"^\s*(?P<names>(?:[^{}]|\{[^{}]*\})+?)(?:(?<![,;:])\.|(?<=\.\}))\s+"
                                r"(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:\.?\s*$|\s+(?P<title>\S.*))",
                                re.S)
 
@@ -1214,7 +1217,9 @@ def _names_block(block: str) -> bool:
         return True  # one group: a body as the author, "{HEP ML Community}."
     text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
     # (the full stop that ends the block may be an initial's: "..., and Hwang, J.-c.")
-    return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}."))
+    # (GB/T 7714's upper-case names, "JANIK R~A.", "BROWER R, DJURI{\\'C} M, RABEN T, et~al.")
+    return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}.")
+                                           or (text[:2].isupper() and listed_names(text) is not None))
 
 
 _CONJUNCTION = re.compile(r"\s+(?:und|og|och|et|y)\s+")  # (UNAMThesis: "Liu, G.C. y Ng, K.W.")

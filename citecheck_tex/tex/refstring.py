@@ -1039,8 +1039,8 @@ _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
 
 
 #: GB/T 7714's names: the family name in capitals, bare initials ("OSTRIKER J P"); an
-#: accented capital too ("GÜRSOY U": the whole list had been left unread)
-_CAPS_NAME = (r"[A-Z\u00C0-\u00DE][A-Z\u00C0-\u00DE'\-]+(?:\s[A-Z][A-Z\u00C0-\u00DE'\-]+)?"
+#: accented capital too ("GÜRSOY U", "DJURIĆ M": the whole list had been left unread)
+_CAPS_NAME = (rf"[{_BARE_UPPER}][{_BARE_UPPER}'\-]+(?:\s[A-Z][{_BARE_UPPER}'\-]+)?"
               r"(?:\s[A-Z](?:-[A-Z])?){1,3}")
 _CAPS_LIST = re.compile(rf"^(?P<names>{_CAPS_NAME}(?:,\s*{_CAPS_NAME})*)"
                         r"(?P<etal>,?\s*et\s*al\.?)?$")

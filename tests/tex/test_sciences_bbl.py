@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from citecheck_tex.tex.bbl import parse_bbl_text
 from tests.tex.conftest import checked
 
 #: The preamble the GB/T 7714 styles of hithesis/hitszthesis/thubeamer write.
@@ -37,6 +38,9 @@ FAITHFUL = {
     # ACS's names alone (an entry whose venue the style does not print)
     ('JAmChemSoc', 'Brower:2014sxa'): "\\bibitem{Brower:2014sxa}\nBrower, R.; Djuri{\\'c}, M.; Raben, T.; Tan, C.-I.\n",
     ('JAmChemSoc', 'Brodsky:2013dca'): "\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosch, H.~G.\n",
+    # GB/T 7714's upper-case names, an accented capital, and "[C]//" with no proceedings
+    ('gbt7714-numerical', 'Brower:2014sxa'): "\\bibitem[Brower et~al.(2014)Brower, Djuri{\\'c}, Raben, and Tan]{Brower:2014sxa}\nBROWER R, DJURI{\\'C} M, RABEN T, et~al.\n\\newblock {Towards holographic QCD: AdS/CFT, confinement deformation, and DIS\n  at small-x}\\allowbreak[C]//\\allowbreak\n2014.\n",
+    ('gbt7714-numerical', 'Janik:1999zu'): '\\bibitem[Janik(1999)]{Janik:1999zu}\nJANIK R~A.\n\\newblock {Gauge theory scattering from the AdS / CFT\n  correspondence}\\allowbreak[C]//\\allowbreak\n1999.\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -55,6 +59,7 @@ PLANTED = {
     ('angew', 'Fang2016chiral'): ('\\bibitem[Fang \\emph{et~al.}(2016)Fang, He, and Li]{Fang2016chiral}\nZ.~Fang, S.~He, D.~Li, \\emph{Nucl. Phys. B} \\textbf{2016}, \\emph{908},\n  187\\relax\n\\mciteBstWouldAddEndPuncttrue\n\\mciteSetBstMidEndSepPunct{\\mcitedefaultmidpunct}\n{\\mcitedefaultendpunct}{\\mcitedefaultseppunct}\\relax\n\\EndOfBibitem\n', 'volume'),
     ('seuthesix', 'Dobrynina:2014qba'): ('\\bibitem{Dobrynina:2014qba}\nDobrynina, Alexandra, Kartavtsev, Alexander, and Rafelt, Georg.\n\\newblock {Photon-photon dispersion of TeV gamma rays and its role for\n  photon-ALP conversion}[J].\n\\newblock Phys. Rev. D, 2015, 91:083003.\n', 'author'),
     ('seuthesix', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G., Panagiotakopoulos, C., and Shafi, Q.\n\\newblock Axion, $\\mu$ term, and supersymmetric hybrid inflation[J].\n\\newblock Phys. Rev. D, 2017, 96:055017.\n', 'volume'),
+    ('gbt7714-numerical', 'Brower:2014sxa'): ("\\bibitem[Brower et~al.(2014)Brower, Djuri{\\'c}, Raben, and Tan]{Brower:2014sxa}\nBROWER R, DJURI{\\'C} M, RABIN T, et~al.\n\\newblock {Towards holographic QCD: AdS/CFT, confinement deformation, and DIS\n  at small-x}\\allowbreak[C]//\\allowbreak\n2014.\n", 'author'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
@@ -84,3 +89,14 @@ def test_a_planted_error_stays_flagged(tmp_path: Path, index: Path, style: str,
                        "--index-complete")
     assert entry["label"] in ("MINOR", "MAJOR"), entry["label"]
     assert field in [d["field"] for d in entry.get("discrepancies", [])], entry
+
+
+def test_iopart_names_then_the_year_are_not_the_royal_society_s() -> None:
+    """iopart-num's "Names {\\em et~al.\\/} Year {Title} vol V p P" (HEPML.bib, the corpus)
+    keeps its volume and page out of the title: no "Names. Year Title." first block."""
+    item = ("\\bibitem{Amaro:2026vga}\nAmaro F~D {\\em et~al.\\/} 2026 {Trigger Optimization and "
+            "Event Classification\n  for Dark Matter Searches in the CYGNO Experiment Using Machine "
+            "Learning} vol\n  14YRM2025 p 003 (\\textit{Preprint} \\eprint{2601.20626})\n")
+    (entry,), _ = parse_bbl_text(_bbl(item), "refs.bbl")
+    assert entry.fields["title"].endswith("Using Machine Learning"), entry.fields
+    assert entry.fields["pages"] == "003"
