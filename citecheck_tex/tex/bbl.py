@@ -326,6 +326,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _use_braced_organisation(decoded, cleaned)
             _journal_name_from_title(decoded, free)
             _use_linked_title(decoded, cleaned)
+            _names_only(decoded, free)
             _semicolon_names(decoded)
             decoded = _chemistry_venue(decoded, cleaned)
         if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
@@ -374,6 +375,24 @@ def _field_macros(body: str, raw: dict[str, str]) -> list[str]:
             value = g[0].strip()
             raw[name] = value.strip("()") if name == "number" else value
     return people
+
+
+def _names_only(decoded: dict[str, str], free: str) -> None:
+    """The authors of an item that is names alone (a style printing no field it knows of
+    an entry: ChemEurJ's "R.~Brower, M.~Djuri{\\'c}, T.~Raben, C.-I. Tan."): all of them,
+    no title, no note. The free text had taken the last name or two as a note or title
+    (a false author MINOR). Names with initials and no digit only, and only when more
+    names are read so (cmpj's "Janik~R.~A., \\eprint{...}" was read whole)."""
+    if decoded.keys() & {"title", "journal", "booktitle", "volume", "pages", "eprint", "doi"}:
+        return
+    text = free.strip().rstrip(".").strip()
+    if not text or re.search(r"\d", text) or not re.search(r"\b[A-Z]\.", text) \
+            or not all_names(text):
+        return
+    author = _plain_authors(text)
+    if author.count(" and ") > decoded.get("author", "").count(" and "):  # (names were lost)
+        decoded.pop("note", None)
+        decoded["author"] = author
 
 
 def _semicolon_names(decoded: dict[str, str]) -> None:

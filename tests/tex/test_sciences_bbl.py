@@ -41,6 +41,10 @@ FAITHFUL = {
     # GB/T 7714's upper-case names, an accented capital, and "[C]//" with no proceedings
     ('gbt7714-numerical', 'Brower:2014sxa'): "\\bibitem[Brower et~al.(2014)Brower, Djuri{\\'c}, Raben, and Tan]{Brower:2014sxa}\nBROWER R, DJURI{\\'C} M, RABEN T, et~al.\n\\newblock {Towards holographic QCD: AdS/CFT, confinement deformation, and DIS\n  at small-x}\\allowbreak[C]//\\allowbreak\n2014.\n",
     ('gbt7714-numerical', 'Janik:1999zu'): '\\bibitem[Janik(1999)]{Janik:1999zu}\nJANIK R~A.\n\\newblock {Gauge theory scattering from the AdS / CFT\n  correspondence}\\allowbreak[C]//\\allowbreak\n1999.\n',
+    # names alone, given names first (and cmpj's names before an arXiv id, read whole before)
+    ('ChemEurJ', 'Brower:2014sxa'): "\\bibitem{Brower:2014sxa}\nR.~Brower, M.~Djuri{\\'c}, T.~Raben, C.-I. Tan.\n",
+    ('ChemEurJ', 'Chabysheva:2012fe'): '\\bibitem{Chabysheva:2012fe}\nS.~S. Chabysheva, J.~R. Hiller.\n',
+    ('cmpj', 'Janik:1999zu'): '\\bibitem{Janik:1999zu}\nJanik~R.~A., \\eprint{hep-th/9909124}.\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -60,6 +64,7 @@ PLANTED = {
     ('seuthesix', 'Dobrynina:2014qba'): ('\\bibitem{Dobrynina:2014qba}\nDobrynina, Alexandra, Kartavtsev, Alexander, and Rafelt, Georg.\n\\newblock {Photon-photon dispersion of TeV gamma rays and its role for\n  photon-ALP conversion}[J].\n\\newblock Phys. Rev. D, 2015, 91:083003.\n', 'author'),
     ('seuthesix', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G., Panagiotakopoulos, C., and Shafi, Q.\n\\newblock Axion, $\\mu$ term, and supersymmetric hybrid inflation[J].\n\\newblock Phys. Rev. D, 2017, 96:055017.\n', 'volume'),
     ('gbt7714-numerical', 'Brower:2014sxa'): ("\\bibitem[Brower et~al.(2014)Brower, Djuri{\\'c}, Raben, and Tan]{Brower:2014sxa}\nBROWER R, DJURI{\\'C} M, RABIN T, et~al.\n\\newblock {Towards holographic QCD: AdS/CFT, confinement deformation, and DIS\n  at small-x}\\allowbreak[C]//\\allowbreak\n2014.\n", 'author'),
+    ('ChemEurJ', 'Chabysheva:2012fe'): ('\\bibitem{Chabysheva:2012fe}\nS.~S. Chabysheva, J.~R. Hiler.\n', 'author'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
