@@ -1236,8 +1236,12 @@ def _names_block(block: str) -> bool:
         return True  # one group: a body as the author, "{HEP ML Community}."
     text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
     # (the full stop that ends the block may be an initial's: "..., and Hwang, J.-c.")
-    # (GB/T 7714's upper-case names, "JANIK R~A.", "BROWER R, DJURI{\\'C} M, RABEN T, et~al.")
+    # (GB/T 7714's upper-case names, "JANIK R~A.", "BROWER R, DJURI{\'C} M, RABEN T, et~al.")
+    # (pnas2009 prints initials without their full stop: "Brower, R, Djuri{\'c}, M,  \& Tan,
+    # C.-I.", "Wang, Z \& Ma, B.-Q.")
+    dotted = re.sub(r"(?<=[\s.])([A-Z])(?=\s*(?:,|&|$))", r"\1.", text)
     return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}.")
+                                           or all_names(dotted) or all_names(f"{dotted}.")
                                            or (text[:2].isupper() and listed_names(text) is not None))
 
 

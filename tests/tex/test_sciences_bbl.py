@@ -45,6 +45,9 @@ FAITHFUL = {
     ('ChemEurJ', 'Brower:2014sxa'): "\\bibitem{Brower:2014sxa}\nR.~Brower, M.~Djuri{\\'c}, T.~Raben, C.-I. Tan.\n",
     ('ChemEurJ', 'Chabysheva:2012fe'): '\\bibitem{Chabysheva:2012fe}\nS.~S. Chabysheva, J.~R. Hiller.\n',
     ('cmpj', 'Janik:1999zu'): '\\bibitem{Janik:1999zu}\nJanik~R.~A., \\eprint{hep-th/9909124}.\n',
+    # pnas2009's initials without their full stop ("Brodsky, S.~J, ...", "Wang, Z")
+    ('pnas2009', 'Brodsky:2013dca'): "\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J, de~T{\\'e}ramond, G.~F,  \\& Dosch, H.~G.\n\\newblock (2013) {\\em {QCD on the Light-Front -- A Systematic Approach to\n  Hadron Physics}}.\n",
+    ('pnas2009', 'Wang2015hardwall'): '\\bibitem{Wang2015hardwall}\nWang, Z \\& Ma, B.-Q.\n\\newblock (2015) A unified approach to hadron phenomenology at zero and finite\n  temperatures in a hard-wall {AdS/QCD} model.\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -65,6 +68,7 @@ PLANTED = {
     ('seuthesix', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G., Panagiotakopoulos, C., and Shafi, Q.\n\\newblock Axion, $\\mu$ term, and supersymmetric hybrid inflation[J].\n\\newblock Phys. Rev. D, 2017, 96:055017.\n', 'volume'),
     ('gbt7714-numerical', 'Brower:2014sxa'): ("\\bibitem[Brower et~al.(2014)Brower, Djuri{\\'c}, Raben, and Tan]{Brower:2014sxa}\nBROWER R, DJURI{\\'C} M, RABIN T, et~al.\n\\newblock {Towards holographic QCD: AdS/CFT, confinement deformation, and DIS\n  at small-x}\\allowbreak[C]//\\allowbreak\n2014.\n", 'author'),
     ('ChemEurJ', 'Chabysheva:2012fe'): ('\\bibitem{Chabysheva:2012fe}\nS.~S. Chabysheva, J.~R. Hiler.\n', 'author'),
+    ('pnas2009', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J, de~T{\\'e}ramond, G.~F,  \\& Dosh, H.~G.\n\\newblock (2013) {\\em {QCD on the Light-Front -- A Systematic Approach to\n  Hadron Physics}}.\n", 'author'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
