@@ -327,6 +327,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _journal_name_from_title(decoded, free)
             _use_linked_title(decoded, cleaned)
             _names_only(decoded, free)
+            _names_and_numbers(decoded, cleaned)
             _semicolon_names(decoded)
             decoded = _chemistry_venue(decoded, cleaned)
         if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
@@ -393,6 +394,43 @@ def _names_only(decoded: dict[str, str], free: str) -> None:
     if author.count(" and ") > decoded.get("author", "").count(" and "):  # (names were lost)
         decoded.pop("note", None)
         decoded["author"] = author
+
+
+#: An item of names and numbers alone, as the chemistry styles print an entry whose journal
+#: and title they do not know (a biblatex .bib's journaltitle): "Z.~Fang, D.~Li, Y.-L. Wu,
+#: \\emph{754}, 343--348.", "Fang, Z.; Li, D.; Wu, Y.-L. {\\em 754}, 343--348.",
+#: "Z.~Wang, B.-Q. Ma \\textbf{2015}.", "Z.~Wang and B.-Q. Ma, 2015".
+_NAMES_AND_NUMBERS = re.compile(
+    r"^\s*(?P<names>[^\d]+?)[\s,]*"
+    r"(?:(?:\\emph\s*\{|\\textit\s*\{|\\textbf\s*\{|\{\\(?:em|it|bf)(?:\{\})?\s+)\s*(?P<num>\d+)\s*\}"
+    r"(?:\s*,\s*(?P<pages>\d+(?:\s*--?\s*\d+)?))?|(?P<year>(?:1[89]|20)\d\d))\s*\.?\s*$")
+
+
+def _names_and_numbers(decoded: dict[str, str], cleaned: str) -> None:
+    """The fields of an item of names and numbers alone (:data:`_NAMES_AND_NUMBERS`): the
+    names as authors, a volume and pages or a year, and no title. The free text had read
+    the last names and the numbers as a title ("Y. C. Ong 917, 86–104": a false MAJOR)."""
+    # (mciteplus styles end each item with its own macros: angew, rsc)
+    m = _NAMES_AND_NUMBERS.match(_MCITE_TAIL.sub("", cleaned))
+    if m is None:
+        return
+    names = latex_to_unicode(m.group("names")).strip(" ,;")
+    if not re.search(r"\b[A-Z]\.", names) or not all_names(names):
+        return
+    for k in ("title", "journal", "note", "volume", "pages", "number"):
+        decoded.pop(k, None)
+    decoded["author"] = _plain_authors(names)
+    num = m.group("num")
+    if num and (m.group("pages") or not _YEAR_ONLY.fullmatch(num)):
+        decoded["volume"] = num
+        if m.group("pages"):
+            decoded["pages"] = dashes(m.group("pages"))
+    elif num or m.group("year"):
+        decoded["year"] = num or m.group("year")
+
+
+_YEAR_ONLY = re.compile(r"(?:1[89]|20)\d\d")
+_MCITE_TAIL = re.compile(r"\\mciteBst.*$|\\EndOfBibitem\s*$", re.S)
 
 
 def _semicolon_names(decoded: dict[str, str]) -> None:

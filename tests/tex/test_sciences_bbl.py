@@ -109,3 +109,30 @@ def test_iopart_names_then_the_year_are_not_the_royal_society_s() -> None:
     (entry,), _ = parse_bbl_text(_bbl(item), "refs.bbl")
     assert entry.fields["title"].endswith("Using Machine Learning"), entry.fields
     assert entry.fields["pages"] == "003"
+
+
+#: Entries of a biblatex .bib (journaltitle, date) that the chemistry styles print as names
+#: and numbers alone: (style, key) -> (the item, the fields read).
+NAMES_AND_NUMBERS = {
+    ('jpc', 'McInnes2017'): '\\bibitem{McInnes2017}\nMcInnes, B.; Ong, Y.~C. {\\em 917}, 86--104.\n',
+    ('angew', 'FangLiWu2016'): '\\bibitem[Fang \\emph{et~al.}()Fang, Li, and Wu]{FangLiWu2016}\nZ.~Fang, D.~Li, Y.-L. Wu \\emph{754}, 343--348\\relax\n\\mciteBstWouldAddEndPuncttrue\n\\mciteSetBstMidEndSepPunct{\\mcitedefaultmidpunct}\n{\\mcitedefaultendpunct}{\\mcitedefaultseppunct}\\relax\n\\EndOfBibitem\n',
+    ('ChemEurJ', 'Wang2015hardwall'): '\\bibitem{Wang2015hardwall}\nZ.~Wang, B.-Q. Ma \\textbf{2015}.\n',
+}
+READ = {("jpc", "McInnes2017"): {"author": "McInnes, B. and Ong, Y. C", "volume": "917", "pages": "86-104"},
+        ("angew", "FangLiWu2016"): {"author": "Z. Fang and D. Li and Y.-L. Wu", "volume": "754",
+                                    "pages": "343-348"},
+        ("ChemEurJ", "Wang2015hardwall"): {"author": "Z. Wang and B.-Q. Ma", "year": "2015"}}
+
+
+@pytest.mark.parametrize(("style", "key"), sorted(NAMES_AND_NUMBERS))
+def test_names_and_numbers_are_no_title(tmp_path: Path, index: Path, style: str,
+                                        key: str) -> None:
+    """The last names and the numbers had been read as the title: a false MAJOR. Read as
+    names, volume and pages (or a year), the reference is not flagged (too little to find
+    its record: UNVERIFIED, or EXACT)."""
+    text = _bbl(NAMES_AND_NUMBERS[style, key])
+    (entry,), _ = parse_bbl_text(text, "refs.bbl")
+    assert {k: entry.fields.get(k) for k in READ[style, key]} == READ[style, key]
+    assert "title" not in entry.fields
+    (report,) = checked(tmp_path, index, "refs.bbl", text, "--index-complete")
+    assert report["label"] not in ("MINOR", "MAJOR"), report
