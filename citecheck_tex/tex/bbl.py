@@ -239,7 +239,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     raw[k] = parsed[k]
     else:
         blocks = [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]
-        blocks = _names_year_split(blocks)
+        blocks = _quoted_title_split(_names_year_split(blocks))
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
         if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
             decoded = parse_reference(latex_to_unicode(blocks[1]))
@@ -1040,6 +1040,10 @@ _PLAIN_VOL_PAGES = re.compile(r"\s*,\s*(?P<volume>[\w\-]+)(?:\s*\((?P<number>[^)
                               r"(?::(?P<pages>" + PAGE_RANGE + r"))?\s*,")
 
 
+_EM_VOL_PAGES = re.compile(r"\s*,\s*(?P<volume>\d+)(?:\s*\((?P<number>[^)]*)\))?\s*,\s*"
+                           rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*")
+
+
 def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
     """plain.bst's journal is the ``{\\em ...}`` (plainnat: ``\\emph{...}``) group that opens
     the venue block: "{\\em {ACAT 2019}}, 2019.", "{\\em Proceedings of the 32nd
@@ -1053,6 +1057,12 @@ def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
         return
     name = latex_to_unicode(re.sub(r"^\s*\\em\b", "", g[0])).strip(" ,")
     journal = decoded.get("journal", "")
+    whole = _EM_VOL_PAGES.fullmatch(latex_to_unicode(block[g[1]:]))
+    if not journal and whole and re.search(r"[^\W\d_]{2}", name):
+        # ascelike's "{\em Phys. Dark Univ.}, 16, 22--25.": a journal not in the tables
+        decoded.update({"journal": name, **{k: dashes(v) for k, v in whole.groupdict().items()
+                                            if v}})
+        return
     if not journal or journal == name or journal not in name:
         return
     tail = latex_to_unicode(block[g[1]:])
@@ -1227,6 +1237,25 @@ def _names_year_split(blocks: list[str]) -> list[str]:
     if m.group("title"):
         return [m.group("names") + ".", year + m.group("title"), *blocks[1:]]
     return [m.group("names") + ".", year + blocks[1], *blocks[2:]]
+
+
+#: A block that opens with a quoted title and goes on with the venue (ascelike:
+#: "``Title.''\\ {\\em Phys. Dark Univ.}, 16, 22--25."; thesnumb: "``Title,'' {\\em J\\/},
+#: {\\em 16\\/}:22--25 (2017).").
+_QUOTED_TITLE_BLOCK = re.compile(r"^\s*``(?P<title>(?:(?!'').)+?)''[\s\\,.]*(?P<rest>\S.*)$", re.S)
+
+
+def _quoted_title_split(blocks: list[str]) -> list[str]:
+    """``blocks`` with a names block then one block of a quoted title and its venue
+    (:data:`_QUOTED_TITLE_BLOCK`) as plain's three: names, title, venue. The title and the
+    venue had been read as one title when the journal was not in the tables (a false
+    MAJOR)."""
+    if len(blocks) != 2 or not _names_block(blocks[0]):
+        return blocks
+    m = _QUOTED_TITLE_BLOCK.match(blocks[1])
+    if m is None or not re.search(r"[^\W\d_]{2}|\d", m.group("rest")):
+        return blocks
+    return [blocks[0], m.group("title").strip().rstrip(",.") + ".", m.group("rest")]
 
 
 def _two_blocks(blocks: list[str]) -> str:

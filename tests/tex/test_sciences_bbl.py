@@ -48,6 +48,9 @@ FAITHFUL = {
     # pnas2009's initials without their full stop ("Brodsky, S.~J, ...", "Wang, Z")
     ('pnas2009', 'Brodsky:2013dca'): "\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J, de~T{\\'e}ramond, G.~F,  \\& Dosch, H.~G.\n\\newblock (2013) {\\em {QCD on the Light-Front -- A Systematic Approach to\n  Hadron Physics}}.\n",
     ('pnas2009', 'Wang2015hardwall'): '\\bibitem{Wang2015hardwall}\nWang, Z \\& Ma, B.-Q.\n\\newblock (2015) A unified approach to hadron phenomenology at zero and finite\n  temperatures in a hard-wall {AdS/QCD} model.\n',
+    # a quoted title, then the venue, in one block (a journal not in the tables)
+    ('ascelike', 'LiuNg2017'): "\\bibitem[\\protect\\citeauthoryear{}{Liu and Ng}{2017}]{LiuNg2017}\nLiu, G.-C. and Ng, K.-W. (2017).\n\\newblock ``Axion dark matter induced cosmic microwave background.''\\ {\\em\n  Phys. Dark Univ.}, 16, 22--25.\n",
+    ('thesnumb', 'LiuNg2017'): "\\bibitem{LiuNg2017}\nLiu, Guo-Chin and Kin-Wang Ng.\n\\newblock ``Axion dark matter induced cosmic microwave background,'' {\\em Phys.\n  Dark Univ.\\/}, {\\em 16\\/}:22--25 (2017).\n",
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -69,6 +72,8 @@ PLANTED = {
     ('gbt7714-numerical', 'Brower:2014sxa'): ("\\bibitem[Brower et~al.(2014)Brower, Djuri{\\'c}, Raben, and Tan]{Brower:2014sxa}\nBROWER R, DJURI{\\'C} M, RABIN T, et~al.\n\\newblock {Towards holographic QCD: AdS/CFT, confinement deformation, and DIS\n  at small-x}\\allowbreak[C]//\\allowbreak\n2014.\n", 'author'),
     ('ChemEurJ', 'Chabysheva:2012fe'): ('\\bibitem{Chabysheva:2012fe}\nS.~S. Chabysheva, J.~R. Hiler.\n', 'author'),
     ('pnas2009', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J, de~T{\\'e}ramond, G.~F,  \\& Dosh, H.~G.\n\\newblock (2013) {\\em {QCD on the Light-Front -- A Systematic Approach to\n  Hadron Physics}}.\n", 'author'),
+    ('ascelike', 'Lazarides2017'): ("\\bibitem[\\protect\\citeauthoryear{}{Lazarides et~al.\\@}{2017}]{Lazarides2017}\nLazarides, G., Panagiotakopoulos, C., and Shafi, Q. (2017).\n\\newblock ``Axion, $\\mu$ term, and supersymmetric hybrid inflation.''\\ {\\em\n  Phys. Rev. D}, 96, 055017.\n", 'volume'),
+    ('ascelike', 'LiuNg2017'): ("\\bibitem[\\protect\\citeauthoryear{}{Liu and Ng}{2017}]{LiuNg2017}\nLiu, G.-C. and Ngu, K.-W. (2017).\n\\newblock ``Axion dark matter induced cosmic microwave background.''\\ {\\em\n  Phys. Dark Univ.}, 16, 22--25.\n", 'author'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
