@@ -409,7 +409,8 @@ _NAMES_AND_NUMBERS = re.compile(
 def _names_and_numbers(decoded: dict[str, str], cleaned: str) -> None:
     """The fields of an item of names and numbers alone (:data:`_NAMES_AND_NUMBERS`): the
     names as authors, a volume and pages or a year, and no title. The free text had read
-    the last names and the numbers as a title ("Y. C. Ong 917, 86–104": a false MAJOR)."""
+    the last names and the numbers as a title ("Y. C. Ong 917, 86–104": a false MAJOR).
+    Only when the free text read a title or a note, or fewer names."""
     # (mciteplus styles end each item with its own macros: angew, rsc)
     m = _NAMES_AND_NUMBERS.match(_MCITE_TAIL.sub("", cleaned))
     if m is None:
@@ -417,9 +418,13 @@ def _names_and_numbers(decoded: dict[str, str], cleaned: str) -> None:
     names = latex_to_unicode(m.group("names")).strip(" ,;")
     if not re.search(r"\b[A-Z]\.", names) or not all_names(names):
         return
+    author = _plain_authors(names)
+    if "title" not in decoded and "note" not in decoded and decoded.get("author", "").count(
+            " and ") >= author.count(" and "):
+        return  # (read as names and numbers already: mnras's "Wang Z.,  Ma B.-Q.,  2015")
     for k in ("title", "journal", "note", "volume", "pages", "number"):
         decoded.pop(k, None)
-    decoded["author"] = _plain_authors(names)
+    decoded["author"] = author
     num = m.group("num")
     if num and (m.group("pages") or not _YEAR_ONLY.fullmatch(num)):
         decoded["volume"] = num

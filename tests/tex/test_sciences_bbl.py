@@ -51,6 +51,9 @@ FAITHFUL = {
     # a quoted title, then the venue, in one block (a journal not in the tables)
     ('ascelike', 'LiuNg2017'): "\\bibitem[\\protect\\citeauthoryear{}{Liu and Ng}{2017}]{LiuNg2017}\nLiu, G.-C. and Ng, K.-W. (2017).\n\\newblock ``Axion dark matter induced cosmic microwave background.''\\ {\\em\n  Phys. Dark Univ.}, 16, 22--25.\n",
     ('thesnumb', 'LiuNg2017'): "\\bibitem{LiuNg2017}\nLiu, Guo-Chin and Kin-Wang Ng.\n\\newblock ``Axion dark matter induced cosmic microwave background,'' {\\em Phys.\n  Dark Univ.\\/}, {\\em 16\\/}:22--25 (2017).\n",
+    # mnras's names and year, already read whole: left as they were
+    ('mnras', 'Wang2015hardwall'): '\\bibitem[\\protect\\citeauthoryear{Wang \\& Ma}{Wang \\&\n  Ma}{2015}]{Wang2015hardwall}\nWang Z.,  Ma B.-Q.,  2015\n',
+    ('mnras', 'Janik:1999zu'): '\\bibitem[\\protect\\citeauthoryear{Janik}{Janik}{1999}]{Janik:1999zu}\nJanik R.~A.,  1999.  (\\mn@eprint {arXiv} {hep-th/9909124})\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
