@@ -330,6 +330,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _names_and_numbers(decoded, cleaned)
             _semicolon_names(decoded)
             decoded = _chemistry_venue(decoded, cleaned)
+        _lettered_volume(decoded, free)
         if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
             decoded.pop("doi", None)
         for k, v in decoded.items():
@@ -496,6 +497,23 @@ def _chemistry_venue(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
         out["number"] = m.group("number").strip()
     out["pages"] = dashes(re.sub(r"(?:\\mynobreakdash(?:\{\})?\s*)+", "-", m.group("pages")))
     return out
+
+
+_VOLUME_WORD = re.compile(r"\b[Vv]ol(?:ume|\.)?\s*(?P<volume>[A-Za-z]+\d+)\b")
+
+
+def _lettered_volume(decoded: dict[str, str], free: str) -> None:
+    """A volume of letters and digits after "volume"/"vol." with no journal before it
+    (INSPIRE's PoS proceedings, "volume CD12, p. 029", "Vol. CD12"): the free text had
+    read the letters as the journal ("CD", volume 12: a false journal MINOR)."""
+    journal, volume = decoded.get("journal", ""), decoded.get("volume", "")
+    m = _VOLUME_WORD.search(free)
+    if not (m and journal and volume):
+        return
+    letters = re.sub(r"^[Vv]ol(?:ume|\.)?\s*", "", journal).replace(" ", "")
+    if letters + volume == m.group("volume"):
+        del decoded["journal"]
+        decoded["volume"] = m.group("volume")
 
 
 def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:

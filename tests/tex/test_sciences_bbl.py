@@ -54,6 +54,9 @@ FAITHFUL = {
     # mnras's names and year, already read whole: left as they were
     ('mnras', 'Wang2015hardwall'): '\\bibitem[\\protect\\citeauthoryear{Wang \\& Ma}{Wang \\&\n  Ma}{2015}]{Wang2015hardwall}\nWang Z.,  Ma B.-Q.,  2015\n',
     ('mnras', 'Janik:1999zu'): '\\bibitem[\\protect\\citeauthoryear{Janik}{Janik}{1999}]{Janik:1999zu}\nJanik R.~A.,  1999.  (\\mn@eprint {arXiv} {hep-th/9909124})\n',
+    # a PoS volume of letters and digits after "vol." with no journal name
+    ('besjournals', 'Bartz:2013fka'): '\\bibitem[{Bartz \\& Kapusta(2013)}]{Bartz:2013fka}\nBartz, S.P. \\& Kapusta, J.I. (2013) {Three-Field Potential for Soft-Wall\n  AdS/QCD}. vol. CD12, p. 029.\n',
+    ('pnas2009', 'Bartz:2013fka'): '\\bibitem{Bartz:2013fka}\nBartz, S.~P \\& Kapusta, J.~I.\n\\newblock (2013) {\\em {Three-Field Potential for Soft-Wall AdS/QCD}}.\n\\newblock Vol.{} CD12, p. 029.\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -77,6 +80,7 @@ PLANTED = {
     ('pnas2009', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J, de~T{\\'e}ramond, G.~F,  \\& Dosh, H.~G.\n\\newblock (2013) {\\em {QCD on the Light-Front -- A Systematic Approach to\n  Hadron Physics}}.\n", 'author'),
     ('ascelike', 'Lazarides2017'): ("\\bibitem[\\protect\\citeauthoryear{}{Lazarides et~al.\\@}{2017}]{Lazarides2017}\nLazarides, G., Panagiotakopoulos, C., and Shafi, Q. (2017).\n\\newblock ``Axion, $\\mu$ term, and supersymmetric hybrid inflation.''\\ {\\em\n  Phys. Rev. D}, 96, 055017.\n", 'volume'),
     ('ascelike', 'LiuNg2017'): ("\\bibitem[\\protect\\citeauthoryear{}{Liu and Ng}{2017}]{LiuNg2017}\nLiu, G.-C. and Ngu, K.-W. (2017).\n\\newblock ``Axion dark matter induced cosmic microwave background.''\\ {\\em\n  Phys. Dark Univ.}, 16, 22--25.\n", 'author'),
+    ('besjournals', 'Bartz:2013fka'): ('\\bibitem[{Bartz \\& Kapusta(2013)}]{Bartz:2013fka}\nBartz, S.P. \\& Kapusta, J.I. (2013) {Three-Field Potential for Soft-Wall\n  AdS/QCD}. vol. CD13, p. 029.\n', 'volume'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
