@@ -266,6 +266,10 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 # a @misc or an article without a journal: "Authors. \newblock Title, 2013."
                 # (the names and the title had been read as one: a false MINOR), or a
                 # reference without a title: "Authors. \newblock Journal, 95:1, 2017."
+                pm = _PAREN_DATE_END.search(title)
+                if pm:  # UNAMThesis's @misc: "Title (2014).", "Title (????)."
+                    title = title[:pm.start()]
+                    decoded_year = pm.group("year") or decoded_year
                 dm = _TRAILING_DATE.search(title)
                 if parse_reference(title).get("journal") or _PLAIN_VENUE.match(title):
                     title, venue_text = "", title
@@ -1029,6 +1033,8 @@ _TRAILING_DATE = re.compile(r"(?:[,;]|(?<=\])//)\s*"
                             r"(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
                             r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
+#: The date in parentheses that ends UNAMThesis's title block ("????": no year).
+_PAREN_DATE_END = re.compile(r"\s+\((?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4})\)[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".
 _LEADING_YEAR = re.compile(r"^\(\s*(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)\s*")
 #: The same with a journal name that holds digits and commas (INSPIRE's "Proceedings,
@@ -1330,6 +1336,8 @@ def _names_block(block: str) -> bool:
     # (pnas2009 prints initials without their full stop: "Brower, R, Djuri{\'c}, M,  \& Tan,
     # C.-I.", "Wang, Z \& Ma, B.-Q.")
     dotted = re.sub(r"(?<=[\s.])([A-Z])(?=\s*(?:,|&|$))", r"\1.", text)
+    # (a babel style's word for "and": UNAMThesis's "Wang, Z. y Ma, B.Q.")
+    text = _CONJUNCTION.sub(" and ", text)
     return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}.")
                                            or all_names(dotted) or all_names(f"{dotted}.")
                                            or (text[:2].isupper() and listed_names(text) is not None))

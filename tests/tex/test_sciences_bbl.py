@@ -57,6 +57,9 @@ FAITHFUL = {
     # a PoS volume of letters and digits after "vol." with no journal name
     ('besjournals', 'Bartz:2013fka'): '\\bibitem[{Bartz \\& Kapusta(2013)}]{Bartz:2013fka}\nBartz, S.P. \\& Kapusta, J.I. (2013) {Three-Field Potential for Soft-Wall\n  AdS/QCD}. vol. CD12, p. 029.\n',
     ('pnas2009', 'Bartz:2013fka'): '\\bibitem{Bartz:2013fka}\nBartz, S.~P \\& Kapusta, J.~I.\n\\newblock (2013) {\\em {Three-Field Potential for Soft-Wall AdS/QCD}}.\n\\newblock Vol.{} CD12, p. 029.\n',
+    # names joined by a babel style's "y", a title block ending with its date in brackets
+    ('UNAMThesis', 'Brower:2014sxa'): "\\bibitem[{Brower \\textit{et~al.}(2014)Brower, Djuri{\\'c}, Raben, y\n  Tan}]{Brower:2014sxa}\n\\textsc{Brower, R., Djuri{\\'c}, M., Raben, T., y Tan, C.I.}\n\\newblock {Towards holographic QCD: AdS/CFT, confinement deformation, and DIS\n  at small-x} (2014).\n\\newblock \\eprint{1412.3443}\n",
+    ('UNAMThesis', 'Chabysheva:2012fe'): '\\bibitem[{Chabysheva y Hiller()}]{Chabysheva:2012fe}\n\\textsc{Chabysheva, S.S. y Hiller, J.R.}\n\\newblock A dynamical model for longitudinal wave functions in light-front\n  holographic {QCD}  (????).\n\\newblock \\eprint{1207.7128}\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -81,6 +84,8 @@ PLANTED = {
     ('ascelike', 'Lazarides2017'): ("\\bibitem[\\protect\\citeauthoryear{}{Lazarides et~al.\\@}{2017}]{Lazarides2017}\nLazarides, G., Panagiotakopoulos, C., and Shafi, Q. (2017).\n\\newblock ``Axion, $\\mu$ term, and supersymmetric hybrid inflation.''\\ {\\em\n  Phys. Rev. D}, 96, 055017.\n", 'volume'),
     ('ascelike', 'LiuNg2017'): ("\\bibitem[\\protect\\citeauthoryear{}{Liu and Ng}{2017}]{LiuNg2017}\nLiu, G.-C. and Ngu, K.-W. (2017).\n\\newblock ``Axion dark matter induced cosmic microwave background.''\\ {\\em\n  Phys. Dark Univ.}, 16, 22--25.\n", 'author'),
     ('besjournals', 'Bartz:2013fka'): ('\\bibitem[{Bartz \\& Kapusta(2013)}]{Bartz:2013fka}\nBartz, S.P. \\& Kapusta, J.I. (2013) {Three-Field Potential for Soft-Wall\n  AdS/QCD}. vol. CD13, p. 029.\n', 'volume'),
+    # the authors' order swapped
+    ('UNAMThesis', 'Semertzidis:2014pha'): ('\\bibitem[{Vergados y Semertzidis(2014)}]{Semertzidis:2014pha}\n\\textsc{Vergados, J.D. y Semertzidis, Y.}\n\\newblock {The asymmetry and the diurnal variation in axionic dark matter\n  searches} (2014).\n\\newblock \\eprint{1412.6907}\n', 'author'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
