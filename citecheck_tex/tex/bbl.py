@@ -334,6 +334,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _names_and_numbers(decoded, cleaned)
             _semicolon_names(decoded)
             decoded = _chemistry_venue(decoded, cleaned)
+            if not _MARKUP.search(cleaned):  # (with markup: _chemistry_venue)
+                _acs_plain_venue(decoded, free)
         _lettered_volume(decoded, free)
         if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
             decoded.pop("doi", None)
@@ -455,6 +457,31 @@ def _semicolon_names(decoded: dict[str, str]) -> None:
     pieces = [p.strip() for p in text.split(";") if p.strip(" .")]
     if len(pieces) >= 2 and all(re.fullmatch(r"[^,]+,[^,]+", p) for p in pieces):
         decoded["author"] = _plain_authors(text)
+
+
+#: ACS's reference without markup (ijqc): "Liu, G.-C.; Ng, K.-W. Phys Dark Univ 2017, 16, 22."
+_ACS_NAME = r"(?![A-Z][a-z]?\.)[^;,\d]+,(?:\s*[A-Z][a-z]?\.(?:-(?=[A-Z]))?)+"
+_ACS_PLAIN = re.compile(rf"^\s*(?P<names>{_ACS_NAME}(?:;\s*(?:{_ACS_NAME}|et\s*al\.))*)\s+"
+                        r"(?P<journal>[A-Z][^\d;]*?)\s+(?P<year>(?:1[89]|20)\d\d),\s*"
+                        r"(?P<volume>\w+)(?:\s*\((?P<number>[^)]*)\))?,\s*"
+                        rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*$")
+
+
+_MARKUP = re.compile(r"\\(?:emph|textit|textbf|textsc|em|it|bf|sc)\b")
+
+
+def _acs_plain_venue(decoded: dict[str, str], free: str) -> None:
+    """The names, journal, year, volume and pages of an ACS reference printed without
+    markup (:data:`_ACS_PLAIN`: "Family, I." names between semicolons, "et al." too): a
+    journal not in the tables had become the title (a false MAJOR), or the year its
+    volume."""
+    m = _ACS_PLAIN.match(free)
+    if m is None or ("title" in decoded and decoded["title"] not in free[m.start("journal"):]):
+        return
+    decoded.pop("title", None)
+    decoded["author"] = _plain_authors(m.group("names"))
+    decoded.update({k: dashes(v) for k, v in m.groupdict().items() if v and k != "names"})
+    decoded["journal"] = m.group("journal").strip(" ,.")
 
 
 _ITALIC_OPEN = r"(?:\\emph\s*\{|\\textit\s*\{|\{\\(?:em|it)(?:\{\})?\s+)"

@@ -60,6 +60,9 @@ FAITHFUL = {
     # names joined by a babel style's "y", a title block ending with its date in brackets
     ('UNAMThesis', 'Brower:2014sxa'): "\\bibitem[{Brower \\textit{et~al.}(2014)Brower, Djuri{\\'c}, Raben, y\n  Tan}]{Brower:2014sxa}\n\\textsc{Brower, R., Djuri{\\'c}, M., Raben, T., y Tan, C.I.}\n\\newblock {Towards holographic QCD: AdS/CFT, confinement deformation, and DIS\n  at small-x} (2014).\n\\newblock \\eprint{1412.3443}\n",
     ('UNAMThesis', 'Chabysheva:2012fe'): '\\bibitem[{Chabysheva y Hiller()}]{Chabysheva:2012fe}\n\\textsc{Chabysheva, S.S. y Hiller, J.R.}\n\\newblock A dynamical model for longitudinal wave functions in light-front\n  holographic {QCD}  (????).\n\\newblock \\eprint{1207.7128}\n',
+    # ACS's reference without markup, a journal not in the tables; "et~al." after semicolons
+    ('ijqc', 'LiuNg2017'): '\\bibitem{LiuNg2017}\nLiu, G.-C.; Ng, K.-W. Phys Dark Univ 2017, 16, 22.\n',
+    ('ijqc', 'Kobayashi2017'): '\\bibitem{Kobayashi2017}\nKobayashi, T.; Oikawa, A.; Omoto, N.; et~al. Phys Rev D 2017, 95, 063514.\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -86,6 +89,8 @@ PLANTED = {
     ('besjournals', 'Bartz:2013fka'): ('\\bibitem[{Bartz \\& Kapusta(2013)}]{Bartz:2013fka}\nBartz, S.P. \\& Kapusta, J.I. (2013) {Three-Field Potential for Soft-Wall\n  AdS/QCD}. vol. CD13, p. 029.\n', 'volume'),
     # the authors' order swapped
     ('UNAMThesis', 'Semertzidis:2014pha'): ('\\bibitem[{Vergados y Semertzidis(2014)}]{Semertzidis:2014pha}\n\\textsc{Vergados, J.D. y Semertzidis, Y.}\n\\newblock {The asymmetry and the diurnal variation in axionic dark matter\n  searches} (2014).\n\\newblock \\eprint{1412.6907}\n', 'author'),
+    ('ijqc', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G.; Panagiotakopoulos, C.; Shafi, Q. Phys Rev D 2017, 96, 055017.\n', 'volume'),
+    ('ijqc', 'LiuNg2017'): ('\\bibitem{LiuNg2017}\nLiu, G.-C.; Ng, K.-W. Phys Dark Univ 2017, 17, 22.\n', 'volume'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
