@@ -53,6 +53,11 @@ _MN_EPRINT = re.compile(r"\(?\s*\\mn@eprint\s*\{[^}]*\}\s*\{(?P<id>[^}]*)\}\s*\)
 #: iopart's \etal (and \emph{et al.}'s macro forms): the decoder drops unknown macros,
 #: and with it the sign that the list is truncated.
 _ETAL_MACRO = re.compile(r"\\etal\b\.?")
+#: BibTeX's "and others" printed as the last name by a style that does not turn it into
+#: "et al." (aomalpha: "G.~Carugno, and \\bgroup\\scshape{}others\\egroup{}, Title"): the
+#: free text had read "and others" as the title's head (a false author MINOR).
+_AND_OTHERS = re.compile(r",\s*and\s+(?:\\bgroup\s*\\scshape\s*\{\}\s*)?others"
+                         r"(?:\\egroup\s*\{\})?(?=\s*,)")
 _SHOWARTICLETITLE = re.compile(r"\\showarticletitle\s*")
 _DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
 _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
@@ -215,7 +220,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     if um and "url" not in raw:
         raw["url"] = um.group(1)
     cleaned = _url_ampersands(
-        _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body))))
+        _spaced_macros(_ETAL_MACRO.sub(" et al.", _AND_OTHERS.sub(", et al.", _NOISE.sub(" ", body)))))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
@@ -1401,6 +1406,11 @@ def _plain_authors(text: str) -> str:
     truncated = bool(re.search(r"\bet\s*al\b|\bu\.\s*a\.", t))
     t = re.sub(r",?\s*(?:et\s*al|u\.\s*a)\.?", "", t)
     t = _NAMES_YEAR.sub("", t).rstrip(" :")
+    # BibTeX's "and others" printed as a name by styles that do not turn it into "et al."
+    # (asaetr, aomalpha: "Barbieri, R., C.~Braggio, G.~Carugno, and others")
+    others = re.search(r"(?:,|\band\b)\s*(?:and\s+)?others$", t)
+    if others:
+        truncated, t = True, t[:others.start()].rstrip(" ,")
     listed = listed_names(t)
     if listed is not None:  # chicago.bst "Hui, L., J.~P. Ostriker, ...", vancouver "Hui L, ..."
         return " and ".join([*listed[0], *(["others"] if truncated or listed[1] else [])])

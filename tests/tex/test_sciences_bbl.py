@@ -63,6 +63,9 @@ FAITHFUL = {
     # ACS's reference without markup, a journal not in the tables; "et~al." after semicolons
     ('ijqc', 'LiuNg2017'): '\\bibitem{LiuNg2017}\nLiu, G.-C.; Ng, K.-W. Phys Dark Univ 2017, 16, 22.\n',
     ('ijqc', 'Kobayashi2017'): '\\bibitem{Kobayashi2017}\nKobayashi, T.; Oikawa, A.; Omoto, N.; et~al. Phys Rev D 2017, 95, 063514.\n',
+    # BibTeX's "and others" printed as the last name
+    ('asaetr', 'Barbieri2017'): '\\bibitem{Barbieri2017}\nBarbieri, R., C.{ } Braggio, G.{ } Carugno, and  others  2017.\n\\newblock Searching for galactic axions through magnetized media: the {QUAX}\n  proposal.\n\\newblock {\\em Phys. Dark Univ.}  15:135.\n',
+    ('aomalpha', 'Kobayashi2017'): '\\bibitem[KOO{\\etalchar{+}}17]{Kobayashi2017}\n\\bgroup\\scshape{}T.~Kobayashi\\egroup{}, \\bgroup\\scshape{}A.~Oikawa\\egroup{},\n  \\bgroup\\scshape{}N.~Omoto\\egroup{}, and \\bgroup\\scshape{}others\\egroup{},\n  Constraints on small-field axion inflation,  \\emph{Phys. Rev. D} \\textbf{95}\n  (2017), 063514.\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -91,6 +94,7 @@ PLANTED = {
     ('UNAMThesis', 'Semertzidis:2014pha'): ('\\bibitem[{Vergados y Semertzidis(2014)}]{Semertzidis:2014pha}\n\\textsc{Vergados, J.D. y Semertzidis, Y.}\n\\newblock {The asymmetry and the diurnal variation in axionic dark matter\n  searches} (2014).\n\\newblock \\eprint{1412.6907}\n', 'author'),
     ('ijqc', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G.; Panagiotakopoulos, C.; Shafi, Q. Phys Rev D 2017, 96, 055017.\n', 'volume'),
     ('ijqc', 'LiuNg2017'): ('\\bibitem{LiuNg2017}\nLiu, G.-C.; Ng, K.-W. Phys Dark Univ 2017, 17, 22.\n', 'volume'),
+    ('aomalpha', 'Kobayashi2017'): ('\\bibitem[KOO{\\etalchar{+}}17]{Kobayashi2017}\n\\bgroup\\scshape{}T.~Kobayashi\\egroup{}, \\bgroup\\scshape{}A.~Oikava\\egroup{},\n  \\bgroup\\scshape{}N.~Omoto\\egroup{}, and \\bgroup\\scshape{}others\\egroup{},\n  Constraints on small-field axion inflation,  \\emph{Phys. Rev. D} \\textbf{95}\n  (2017), 063514.\n', 'author'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
