@@ -512,7 +512,7 @@ def _chemistry_venue(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
     name "Popov, V. J."."""
     m = _CHEMISTRY_VENUE.search(cleaned)
     if m is None:
-        return decoded
+        return _venue_then_title(decoded, cleaned)
     journal = latex_to_unicode(m.group("journal")).strip(" ,")
     if not re.search(r"[^\W\d_]{2}", journal) or re.fullmatch(r"(?:et\s*al|others)\.?", journal):
         return decoded
@@ -550,6 +550,34 @@ def _lettered_volume(decoded: dict[str, str], free: str) -> None:
     if letters + volume == m.group("volume"):
         del decoded["journal"]
         decoded["volume"] = m.group("volume")
+
+
+#: revcompchem's venue before the title: "G.-C. Liu and K.-W. Ng, {\\em Phys. Dark Univ.},
+#: {\\bf 16}, 22--25 (2017). Axion dark matter induced cosmic microwave background."
+_VENUE_THEN_TITLE = re.compile(
+    rf",\s*{_ITALIC_OPEN}(?P<journal>(?:[^{{}}]|\{{[^{{}}]*\}})+?)\s*(?:\\/)?\}}\s*,\s*"
+    rf"{_BOLD_OPEN}\s*(?P<volume>\w+)\s*\}}\s*(?:\((?P<number>[^()]*)\))?\s*,\s*"
+    r"(?P<pages>\w+(?:\s*--?\s*\w+)?)\s*\((?P<year>(?:1[89]|20)\d\d)\)\.\s*(?P<title>\S.*?)[\s.]*$",
+    re.S)
+
+
+def _venue_then_title(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with the names, venue and title of :data:`_VENUE_THEN_TITLE` when the
+    names before it read as names: the venue and the title after it had been read as one
+    title when the journal was not in the tables (a false MAJOR)."""
+    m = _VENUE_THEN_TITLE.search(cleaned)
+    if m is None:
+        return decoded
+    names = latex_to_unicode(cleaned[:m.start()]).strip(" ,")
+    if not names or not all_names(names):
+        return decoded
+    out = {k: v for k, v in decoded.items()
+           if k not in ("author", "title", "journal", "year", "volume", "number", "pages")}
+    out.update({k: dashes(latex_to_unicode(v)).strip(" ,") for k, v in m.groupdict().items()
+                if v and k != "title"})
+    out["title"] = latex_to_unicode(m.group("title")).strip(" .")
+    out["author"] = _plain_authors(names)
+    return out
 
 
 def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:

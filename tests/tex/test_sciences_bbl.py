@@ -66,6 +66,8 @@ FAITHFUL = {
     # BibTeX's "and others" printed as the last name
     ('asaetr', 'Barbieri2017'): '\\bibitem{Barbieri2017}\nBarbieri, R., C.{ } Braggio, G.{ } Carugno, and  others  2017.\n\\newblock Searching for galactic axions through magnetized media: the {QUAX}\n  proposal.\n\\newblock {\\em Phys. Dark Univ.}  15:135.\n',
     ('aomalpha', 'Kobayashi2017'): '\\bibitem[KOO{\\etalchar{+}}17]{Kobayashi2017}\n\\bgroup\\scshape{}T.~Kobayashi\\egroup{}, \\bgroup\\scshape{}A.~Oikawa\\egroup{},\n  \\bgroup\\scshape{}N.~Omoto\\egroup{}, and \\bgroup\\scshape{}others\\egroup{},\n  Constraints on small-field axion inflation,  \\emph{Phys. Rev. D} \\textbf{95}\n  (2017), 063514.\n',
+    # the venue, then the title
+    ('revcompchem', 'LiuNg2017'): '\\bibitem{LiuNg2017}\nG.-C. Liu and K.-W. Ng, {\\em Phys. Dark Univ.}, {\\bf 16}, 22--25 (2017). Axion\n  dark matter induced cosmic microwave background.\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -95,6 +97,8 @@ PLANTED = {
     ('ijqc', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nLazarides, G.; Panagiotakopoulos, C.; Shafi, Q. Phys Rev D 2017, 96, 055017.\n', 'volume'),
     ('ijqc', 'LiuNg2017'): ('\\bibitem{LiuNg2017}\nLiu, G.-C.; Ng, K.-W. Phys Dark Univ 2017, 17, 22.\n', 'volume'),
     ('aomalpha', 'Kobayashi2017'): ('\\bibitem[KOO{\\etalchar{+}}17]{Kobayashi2017}\n\\bgroup\\scshape{}T.~Kobayashi\\egroup{}, \\bgroup\\scshape{}A.~Oikava\\egroup{},\n  \\bgroup\\scshape{}N.~Omoto\\egroup{}, and \\bgroup\\scshape{}others\\egroup{},\n  Constraints on small-field axion inflation,  \\emph{Phys. Rev. D} \\textbf{95}\n  (2017), 063514.\n', 'author'),
+    ('revcompchem', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nG.~Lazarides, C.~Panagiotakopoulos, and Q.~Shafi, {\\em Phys. Rev. D}, {\\bf 96},\n  055017 (2017). Axion, $\\mu$ term, and supersymmetric hybrid inflation.\n', 'volume'),
+    ('revcompchem', 'LiuNg2017'): ('\\bibitem{LiuNg2017}\nG.-C. Liu and K.-W. Ng, {\\em Phys. Dark Univ.}, {\\bf 16}, 22--25 (2017). Axion\n  dark matter inducing cosmic microwave background.\n', 'title'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
