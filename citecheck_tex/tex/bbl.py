@@ -254,6 +254,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             # natbib/plain layout: authors. title. venue.
             title = latex_to_unicode(blocks[1]).strip()
             venue_text = latex_to_unicode(" ".join(blocks[2:]))
+            bare_vp = None
             lead = _LEADING_YEAR.match(title)
             if lead:
                 title = title[lead.end():]
@@ -271,6 +272,15 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 # a @misc or an article without a journal: "Authors. \newblock Title, 2013."
                 # (the names and the title had been read as one: a false MINOR), or a
                 # reference without a title: "Authors. \newblock Journal, 95:1, 2017."
+                bare_vp = _BARE_VOL_PAGES_END.search(title)
+                if bare_vp and not (parse_reference(title).get("journal")
+                                    or _PLAIN_VENUE.match(title)
+                                    or _EM_VENUE.match(blocks[1])
+                                    or re.search(r"\\(?:bf|textbf)\b", blocks[1])):
+                    # oega's "Title 917:86--104." (an entry whose journal it lost)
+                    title = title[:bare_vp.start()]
+                else:
+                    bare_vp = None
                 pm = _PAREN_DATE_END.search(title)
                 if pm:  # UNAMThesis's @misc: "Title (2014).", "Title (????)."
                     title = title[:pm.start()]
@@ -293,8 +303,14 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             if book is None and len(blocks) >= 3:
                 _plain_em_venue(blocks[2], decoded)
                 _em_bold_venue(blocks[2], decoded)
+                bold = re.fullmatch(rf"\s*{_BOLD_OPEN}\s*(?P<volume>\w+)\s*\}}\s*,\s*"
+                                    rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*", blocks[2])
+                if bold and "volume" not in decoded:  # jss2's "\textbf{760}, 110." (no journal)
+                    decoded.update({k: dashes(v) for k, v in bold.groupdict().items()})
             if decoded_year:
                 decoded.setdefault("year", decoded_year)
+            if bare_vp:
+                decoded.update({k: dashes(v) for k, v in bare_vp.groupdict().items()})
             decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
                 _BRACED_WORDS.sub(lambda m: _JOINER.join(m.group(1).split()), blocks[0]))))
             title = without_type_mark(title.strip().rstrip(".,").strip())
@@ -1093,6 +1109,7 @@ _TRAILING_DATE = re.compile(r"(?:[,;]|(?<=\])//)\s*"
                             r"(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
                             r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
+_BARE_VOL_PAGES_END = re.compile(r"\s+(?P<volume>\d+):(?P<pages>\d+(?:\s*[-–]+\s*\d+)?)[\s.]*$")
 #: The date in parentheses that ends UNAMThesis's title block ("????": no year).
 _PAREN_DATE_END = re.compile(r"\s+\((?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4})\)[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".
@@ -1116,7 +1133,9 @@ _PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" give
 _INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
                             r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
-_NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?\s*$")  # "(2014, 12)"
+#: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals)
+_NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?"
+                         r"|\(\?{4}\))\s*$")  # "(2014, 12)"
 
 
 #: plain.bst's "In {\em Booktitle}", with the editors before it: "In Malu Castellanos, ...,

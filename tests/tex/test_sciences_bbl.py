@@ -68,6 +68,9 @@ FAITHFUL = {
     ('aomalpha', 'Kobayashi2017'): '\\bibitem[KOO{\\etalchar{+}}17]{Kobayashi2017}\n\\bgroup\\scshape{}T.~Kobayashi\\egroup{}, \\bgroup\\scshape{}A.~Oikawa\\egroup{},\n  \\bgroup\\scshape{}N.~Omoto\\egroup{}, and \\bgroup\\scshape{}others\\egroup{},\n  Constraints on small-field axion inflation,  \\emph{Phys. Rev. D} \\textbf{95}\n  (2017), 063514.\n',
     # the venue, then the title
     ('revcompchem', 'LiuNg2017'): '\\bibitem{LiuNg2017}\nG.-C. Liu and K.-W. Ng, {\\em Phys. Dark Univ.}, {\\bf 16}, 22--25 (2017). Axion\n  dark matter induced cosmic microwave background.\n',
+    # "(????)" for no year after the names; a volume and page with no journal after the title
+    ('oega', 'McInnes2017'): '\\bibitem[{McInnes and Ong()}]{McInnes2017}\nMcInnes, B. and Ong, Y.C. (????).\n\\newblock On the existence of a holographic description of the {LHC}\n  quark--gluon plasmas 917:86--104.\n',
+    ('oega', 'Chabysheva:2012fe'): '\\bibitem[{Chabysheva and Hiller()}]{Chabysheva:2012fe}\nChabysheva, S.S. and Hiller, J.R. (????).\n\\newblock A dynamical model for longitudinal wave functions in light-front\n  holographic {QCD} .\n',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -99,6 +102,8 @@ PLANTED = {
     ('aomalpha', 'Kobayashi2017'): ('\\bibitem[KOO{\\etalchar{+}}17]{Kobayashi2017}\n\\bgroup\\scshape{}T.~Kobayashi\\egroup{}, \\bgroup\\scshape{}A.~Oikava\\egroup{},\n  \\bgroup\\scshape{}N.~Omoto\\egroup{}, and \\bgroup\\scshape{}others\\egroup{},\n  Constraints on small-field axion inflation,  \\emph{Phys. Rev. D} \\textbf{95}\n  (2017), 063514.\n', 'author'),
     ('revcompchem', 'Lazarides2017'): ('\\bibitem{Lazarides2017}\nG.~Lazarides, C.~Panagiotakopoulos, and Q.~Shafi, {\\em Phys. Rev. D}, {\\bf 96},\n  055017 (2017). Axion, $\\mu$ term, and supersymmetric hybrid inflation.\n', 'volume'),
     ('revcompchem', 'LiuNg2017'): ('\\bibitem{LiuNg2017}\nG.-C. Liu and K.-W. Ng, {\\em Phys. Dark Univ.}, {\\bf 16}, 22--25 (2017). Axion\n  dark matter inducing cosmic microwave background.\n', 'title'),
+    # the page, printed without a journal
+    ('jss2', 'Capossoli2016'): ('\\bibitem[{Capossoli \\emph{et~al.}()Capossoli, Li, and\n  Boschi-Filho}]{Capossoli2016}\nCapossoli EF, Li D, Boschi-Filho H (????).\n\\newblock \\bibenquote{Pomeron and odderon {Regge} trajectories from a dynamical\n  holographic model.}\n\\newblock \\textbf{760}, 110.\n\\newblock \\doi{10.1016/j.physletb.2016.06.049}.\n', 'pages'),
     # the real item above with one name misspelt (no planted entry is printed this way)
     ('JAmChemSoc', 'Brodsky:2013dca'): ("\\bibitem{Brodsky:2013dca}\nBrodsky, S.~J.; de~T{\\'e}ramond, G.~F.; Dosh, H.~G.\n", 'author'),
 }
