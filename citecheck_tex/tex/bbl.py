@@ -483,7 +483,7 @@ def _semicolon_names(decoded: dict[str, str]) -> None:
 #: ACS's reference without markup (ijqc): "Liu, G.-C.; Ng, K.-W. Phys Dark Univ 2017, 16, 22."
 _ACS_NAME = r"(?![A-Z][a-z]?\.)[^;,\d]+,(?:\s*[A-Z][a-z]?\.(?:-(?=[A-Z]))?)+"
 _ACS_PLAIN = re.compile(rf"^\s*(?P<names>{_ACS_NAME}(?:;\s*(?:{_ACS_NAME}|et\s*al\.))*)\s+"
-                        r"(?P<journal>[A-Z][^\d;]*?)\s+(?P<year>(?:1[89]|20)\d\d),\s*"
+                        r"(?P<journal>[A-Z][^\d;,\"\u201c\u201d]*?)\s+(?P<year>(?:1[89]|20)\d\d),\s*"
                         r"(?P<volume>\w+)(?:\s*\((?P<number>[^)]*)\))?,\s*"
                         rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*$")
 

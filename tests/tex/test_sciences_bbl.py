@@ -71,6 +71,8 @@ FAITHFUL = {
     # "(????)" for no year after the names; a volume and page with no journal after the title
     ('oega', 'McInnes2017'): '\\bibitem[{McInnes and Ong()}]{McInnes2017}\nMcInnes, B. and Ong, Y.C. (????).\n\\newblock On the existence of a holographic description of the {LHC}\n  quark--gluon plasmas 917:86--104.\n',
     ('oega', 'Chabysheva:2012fe'): '\\bibitem[{Chabysheva and Hiller()}]{Chabysheva:2012fe}\nChabysheva, S.S. and Hiller, J.R. (????).\n\\newblock A dynamical model for longitudinal wave functions in light-front\n  holographic {QCD} .\n',
+    # no ACS reference: names, a quoted title, an underlined journal (aertt)
+    ('aertt', 'Ahn2016'): "\\harvarditem[Ahn and Chun]{Ahn and Chun}{2016}{Ahn2016}\nAhn, Y.~H. and E.~J. Chun, ``Minimal models for axion and neutrino,''\n  \\uline{Phys.Lett.B}, 2016, \\uline{752}, 333.\n",
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
