@@ -63,6 +63,8 @@ _DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
 _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
 _URLCMD = re.compile(r"\\url\s*\{([^}]+)\}")
 _NOISE = re.compile(r"\\penalty\s*-?\d+|\\BibitemOpen|\\BibitemShut\s*\{\w*\}|\\relax|"
+                    # (bjnano sets a flag before each \bibitem: "\setboolean{nobreakdashused}{false}")
+                    r"\\setboolean\s*\{[^{}]*\}\s*\{[^{}]*\}|"
                     r"\\bibAnnoteFile\s*\{[^}]*\}|\\bibAnnote\s*\{[^}]*\}\s*\{[^}]*\}|"
                     r"\\providecommand\s*\\\w+\s*(?:\[\d\])?\s*\{[^{}]*\}|\\Eprint\s*\{[^}]*\}\s*")
 
@@ -431,7 +433,8 @@ def _names_only(decoded: dict[str, str], free: str) -> None:
 _NAMES_AND_NUMBERS = re.compile(
     r"^\s*(?P<names>[^\d]+?)[\s,]*"
     r"(?:(?:\\emph\s*\{|\\textit\s*\{|\\textbf\s*\{|\{\\(?:em|it|bf)(?:\{\})?\s+)\s*(?P<num>\d+)\s*\}"
-    r"(?:\s*,\s*(?P<pages>\d+(?:\s*--?\s*\d+)?))?|(?P<year>(?:1[89]|20)\d\d))\s*\.?\s*$")
+    r"(?:\s*,\s*(?P<pages>\d+(?:\s*(?:--?|(?:\\mynobreakdash(?:\{\})?\s*)+)\s*\d+)?))?"
+    r"|(?P<year>(?:1[89]|20)\d\d))\s*\.?\s*$")
 
 
 def _names_and_numbers(decoded: dict[str, str], cleaned: str) -> None:
@@ -440,7 +443,9 @@ def _names_and_numbers(decoded: dict[str, str], cleaned: str) -> None:
     the last names and the numbers as a title ("Y. C. Ong 917, 86–104": a false MAJOR).
     Only when the free text read a title or a note, or fewer names."""
     # (mciteplus styles end each item with its own macros: angew, rsc)
-    m = _NAMES_AND_NUMBERS.match(_MCITE_TAIL.sub("", cleaned))
+    # (bjnano's DOI link after the numbers: "... 86\mynobreakdash \mynobreakdash 104.
+    # \url{doi: 10.1016/...}.", read elsewhere)
+    m = _NAMES_AND_NUMBERS.match(_URL_TAIL.sub("", _MCITE_TAIL.sub("", cleaned)))
     if m is None:
         return
     names = latex_to_unicode(m.group("names")).strip(" ,;")
@@ -457,12 +462,14 @@ def _names_and_numbers(decoded: dict[str, str], cleaned: str) -> None:
     if num and (m.group("pages") or not _YEAR_ONLY.fullmatch(num)):
         decoded["volume"] = num
         if m.group("pages"):
-            decoded["pages"] = dashes(m.group("pages"))
+            decoded["pages"] = dashes(re.sub(r"(?:\\mynobreakdash(?:\{\})?\s*)+", "-",
+                                             m.group("pages")))
     elif num or m.group("year"):
         decoded["year"] = num or m.group("year")
 
 
 _YEAR_ONLY = re.compile(r"(?:1[89]|20)\d\d")
+_URL_TAIL = re.compile(r"\s*\\url\s*\{[^{}]*\}[\s.]*$")
 _MCITE_TAIL = re.compile(r"\\mciteBst.*$|\\EndOfBibitem\s*$", re.S)
 
 

@@ -73,6 +73,10 @@ FAITHFUL = {
     ('oega', 'Chabysheva:2012fe'): '\\bibitem[{Chabysheva and Hiller()}]{Chabysheva:2012fe}\nChabysheva, S.S. and Hiller, J.R. (????).\n\\newblock A dynamical model for longitudinal wave functions in light-front\n  holographic {QCD} .\n',
     # no ACS reference: names, a quoted title, an underlined journal (aertt)
     ('aertt', 'Ahn2016'): "\\harvarditem[Ahn and Chun]{Ahn and Chun}{2016}{Ahn2016}\nAhn, Y.~H. and E.~J. Chun, ``Minimal models for axion and neutrino,''\n  \\uline{Phys.Lett.B}, 2016, \\uline{752}, 333.\n",
+    # bjnano's "\\setboolean{...}{...}" before each item (its words had ended the item
+    # before: "Hiller, J. R. nobreakdashusedfalse" read as a title)
+    # (the item as it stands in the .bbl: the next item's flag after it)
+    ('bjnano', 'Chabysheva:2012fe'): '\\setboolean{nobreakdashused}{false}\\bibitem[Chabysheva and\n  Hiller()]{Chabysheva:2012fe}\nChabysheva,~S.~S.; Hiller,~J.~R.\n\n\n\\setboolean{nobreakdashused}{false}',
 }
 
 #: (style, key) -> (the item, the field its planted error is in)
@@ -151,6 +155,7 @@ def test_iopart_names_then_the_year_are_not_the_royal_society_s() -> None:
 #: Entries of a biblatex .bib (journaltitle, date) that the chemistry styles print as names
 #: and numbers alone: (style, key) -> (the item, the fields read).
 NAMES_AND_NUMBERS = {
+    ('bjnano', 'McInnes2017'): '\\setboolean{nobreakdashused}{false}\\bibitem[McInnes and Ong()]{McInnes2017}\nMcInnes,~B.; Ong,~Y.~C. \\emph{917}, 86\\mynobreakdash \\mynobreakdash 104.\n  \\url{doi: 10.1016/j.nuclphysb.2017.01.028}.\n\n\n',
     ('jpc', 'McInnes2017'): '\\bibitem{McInnes2017}\nMcInnes, B.; Ong, Y.~C. {\\em 917}, 86--104.\n',
     ('angew', 'FangLiWu2016'): '\\bibitem[Fang \\emph{et~al.}()Fang, Li, and Wu]{FangLiWu2016}\nZ.~Fang, D.~Li, Y.-L. Wu \\emph{754}, 343--348\\relax\n\\mciteBstWouldAddEndPuncttrue\n\\mciteSetBstMidEndSepPunct{\\mcitedefaultmidpunct}\n{\\mcitedefaultendpunct}{\\mcitedefaultseppunct}\\relax\n\\EndOfBibitem\n',
     ('ChemEurJ', 'Wang2015hardwall'): '\\bibitem{Wang2015hardwall}\nZ.~Wang, B.-Q. Ma \\textbf{2015}.\n',
@@ -158,7 +163,9 @@ NAMES_AND_NUMBERS = {
 READ = {("jpc", "McInnes2017"): {"author": "McInnes, B. and Ong, Y. C", "volume": "917", "pages": "86-104"},
         ("angew", "FangLiWu2016"): {"author": "Z. Fang and D. Li and Y.-L. Wu", "volume": "754",
                                     "pages": "343-348"},
-        ("ChemEurJ", "Wang2015hardwall"): {"author": "Z. Wang and B.-Q. Ma", "year": "2015"}}
+        ("ChemEurJ", "Wang2015hardwall"): {"author": "Z. Wang and B.-Q. Ma", "year": "2015"},
+    ("bjnano", "McInnes2017"): {"author": "McInnes, B. and Ong, Y. C", "volume": "917",
+                                "pages": "86-104"}}
 
 
 @pytest.mark.parametrize(("style", "key"), sorted(NAMES_AND_NUMBERS))
