@@ -443,9 +443,15 @@ def _names_and_numbers(decoded: dict[str, str], cleaned: str) -> None:
     the last names and the numbers as a title ("Y. C. Ong 917, 86–104": a false MAJOR).
     Only when the free text read a title or a note, or fewer names."""
     # (mciteplus styles end each item with its own macros: angew, rsc)
-    # (bjnano's DOI link after the numbers: "... 86\mynobreakdash \mynobreakdash 104.
-    # \url{doi: 10.1016/...}.", read elsewhere)
-    m = _NAMES_AND_NUMBERS.match(_URL_TAIL.sub("", _MCITE_TAIL.sub("", cleaned)))
+    text = _MCITE_TAIL.sub("", cleaned)
+    m = _NAMES_AND_NUMBERS.match(text)
+    if m is None:
+        # bjnano's DOI link after a volume and pages: "... 86\mynobreakdash
+        # \mynobreakdash 104. \url{doi: 10.1016/...}." (read elsewhere); not a year before a
+        # link (mnras's "Stoye M., ..., {CMS Collaboration} 2017. \url{...}")
+        m = _NAMES_AND_NUMBERS.match(_URL_TAIL.sub("", text))
+        if m is not None and not m.group("pages"):
+            return
     if m is None:
         return
     names = latex_to_unicode(m.group("names")).strip(" ,;")

@@ -180,3 +180,15 @@ def test_names_and_numbers_are_no_title(tmp_path: Path, index: Path, style: str,
     assert "title" not in entry.fields
     (report,) = checked(tmp_path, index, "refs.bbl", text, "--index-complete")
     assert report["label"] not in ("MINOR", "MAJOR"), report
+
+
+def test_mnras_names_and_year_before_a_link_are_left_as_read() -> None:
+    """mnras's "Names {Collaboration} Year. \\url{...}" (HEPML.bib, the corpus) is no item of
+    names and numbers: its names stay read as mnras's "Family I." names."""
+    item = ("\\bibitem[\\protect\\citeauthoryear{Stoye, Kieseler, Verzetti, Qu, Gouskos, Stakia"
+            "  \\& {CMS Collaboration}}{Stoye et~al.}{2017}]{Stoye:DLPS2017}\n"
+            "Stoye M.,  Kieseler J.,  Verzetti M.,  Qu H.,  Gouskos L.,  Stakia A.,   {CMS\n"
+            "  Collaboration} 2017. \\url\n"
+            "  {https://dl4physicalsciences.github.io/files/nips_dlps_2017_10.pdf}\n")
+    (entry,), _ = parse_bbl_text(_bbl(item), "refs.bbl")
+    assert entry.fields["author"].startswith("Stoye, M. and Kieseler, J."), entry.fields
