@@ -53,11 +53,18 @@ _MN_EPRINT = re.compile(r"\(?\s*\\mn@eprint\s*\{[^}]*\}\s*\{(?P<id>[^}]*)\}\s*\)
 #: iopart's \etal (and \emph{et al.}'s macro forms): the decoder drops unknown macros,
 #: and with it the sign that the list is truncated.
 _ETAL_MACRO = re.compile(r"\\etal\b\.?")
+#: BibTeX's "and others" printed as the last name by a style that does not turn it into
+#: "et al." (aomalpha: "G.~Carugno, and \\bgroup\\scshape{}others\\egroup{}, Title"): the
+#: free text had read "and others" as the title's head (a false author MINOR).
+_AND_OTHERS = re.compile(r",\s*and\s+(?:\\bgroup\s*\\scshape\s*\{\}\s*)?others"
+                         r"(?:\\egroup\s*\{\})?(?=\s*,)")
 _SHOWARTICLETITLE = re.compile(r"\\showarticletitle\s*")
 _DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
 _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
 _URLCMD = re.compile(r"\\url\s*\{([^}]+)\}")
 _NOISE = re.compile(r"\\penalty\s*-?\d+|\\BibitemOpen|\\BibitemShut\s*\{\w*\}|\\relax|"
+                    # (bjnano sets a flag before each \bibitem: "\setboolean{nobreakdashused}{false}")
+                    r"\\setboolean\s*\{[^{}]*\}\s*\{[^{}]*\}|"
                     r"\\bibAnnoteFile\s*\{[^}]*\}|\\bibAnnote\s*\{[^}]*\}\s*\{[^}]*\}|"
                     r"\\providecommand\s*\\\w+\s*(?:\[\d\])?\s*\{[^{}]*\}|\\Eprint\s*\{[^}]*\}\s*")
 
@@ -192,6 +199,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             authors.append(g[0])
         elif name not in raw:
             raw[name] = g[0]
+    authors.extend(_field_macros(body, raw))
     st = _SHOWARTICLETITLE.search(body)
     if st and "title" not in raw:  # ACM's \showarticletitle{...}
         g = _group(body, st.end())
@@ -201,6 +209,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     dm = _HREF_DOI.search(body) or _DOIBASE.search(body)
     if dm:
         raw.setdefault("doi", next(x for x in dm.groups() if x))
+    markup_doi = dm is not None
     em = _EPRINT.search(body)
     if em:
         ids = em.group(2) or em.group(1)
@@ -213,7 +222,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     if um and "url" not in raw:
         raw["url"] = um.group(1)
     cleaned = _url_ampersands(
-        _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body))))
+        _spaced_macros(_ETAL_MACRO.sub(" et al.", _AND_OTHERS.sub(", et al.", _NOISE.sub(" ", body)))))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
@@ -223,7 +232,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     if authors or len(raw) >= 3 or ("\\BibitemOpen" in body and raw.keys() & {"title", "journal"}):
         if authors:
             people = [_bibinfo_name(a) for a in authors]
-            if re.search(r"et\s*(?:~|\s)\s*al", body):
+            if re.search(r"et\s*(?:~|\s)\s*al", body) and people[-1] != "others":
                 people.append("others")
             # the names in BibTeX's form, LaTeX kept: braces hold a compound family name
             # ("{Nebot Gomez-Moran}") and ADS's "Ba{\textasciitilde n}ados" one name
@@ -237,6 +246,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     raw[k] = parsed[k]
     else:
         blocks = [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]
+        blocks = _quoted_title_split(_names_year_split(blocks))
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
         if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
             decoded = parse_reference(latex_to_unicode(blocks[1]))
@@ -246,6 +256,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             # natbib/plain layout: authors. title. venue.
             title = latex_to_unicode(blocks[1]).strip()
             venue_text = latex_to_unicode(" ".join(blocks[2:]))
+            bare_vp = None
             lead = _LEADING_YEAR.match(title)
             if lead:
                 title = title[lead.end():]
@@ -263,6 +274,19 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 # a @misc or an article without a journal: "Authors. \newblock Title, 2013."
                 # (the names and the title had been read as one: a false MINOR), or a
                 # reference without a title: "Authors. \newblock Journal, 95:1, 2017."
+                bare_vp = _BARE_VOL_PAGES_END.search(title)
+                if bare_vp and not (parse_reference(title).get("journal")
+                                    or _PLAIN_VENUE.match(title)
+                                    or _EM_VENUE.match(blocks[1])
+                                    or re.search(r"\\(?:bf|textbf)\b", blocks[1])):
+                    # oega's "Title 917:86--104." (an entry whose journal it lost)
+                    title = title[:bare_vp.start()]
+                else:
+                    bare_vp = None
+                pm = _PAREN_DATE_END.search(title)
+                if pm:  # UNAMThesis's @misc: "Title (2014).", "Title (????)."
+                    title = title[:pm.start()]
+                    decoded_year = pm.group("year") or decoded_year
                 dm = _TRAILING_DATE.search(title)
                 if parse_reference(title).get("journal") or _PLAIN_VENUE.match(title):
                     title, venue_text = "", title
@@ -280,8 +304,15 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
             if book is None and len(blocks) >= 3:
                 _plain_em_venue(blocks[2], decoded)
+                _em_bold_venue(blocks[2], decoded)
+                bold = re.fullmatch(rf"\s*{_BOLD_OPEN}\s*(?P<volume>\w+)\s*\}}\s*,\s*"
+                                    rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*", blocks[2])
+                if bold and "volume" not in decoded:  # jss2's "\textbf{760}, 110." (no journal)
+                    decoded.update({k: dashes(v) for k, v in bold.groupdict().items()})
             if decoded_year:
                 decoded.setdefault("year", decoded_year)
+            if bare_vp:
+                decoded.update({k: dashes(v) for k, v in bare_vp.groupdict().items()})
             decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
                 _BRACED_WORDS.sub(lambda m: _JOINER.join(m.group(1).split()), blocks[0]))))
             title = without_type_mark(title.strip().rstrip(".,").strip())
@@ -322,6 +353,15 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             _use_braced_organisation(decoded, cleaned)
             _journal_name_from_title(decoded, free)
             _use_linked_title(decoded, cleaned)
+            _names_only(decoded, free)
+            _names_and_numbers(decoded, cleaned)
+            _semicolon_names(decoded)
+            decoded = _chemistry_venue(decoded, cleaned)
+            if not _MARKUP.search(cleaned):  # (with markup: _chemistry_venue)
+                _acs_plain_venue(decoded, free)
+        _lettered_volume(decoded, free)
+        if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
+            decoded.pop("doi", None)
         for k, v in decoded.items():
             raw.setdefault(k, v)
     if label and "year" not in raw:
@@ -334,6 +374,239 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+#: The field macros of the GB/T 7714 styles of Chinese thesis classes (hithesis,
+#: hitszthesis, thubeamer, hitszbeamer), which mark each field as revtex's \bibinfo does:
+#: "\bibauthor{Liu G-C\@, Ng K-W}\@. \bibtitle{Axion ...}\bibmark{[J]}\@.
+#: \bibjournal{Phys. Dark Univ.}\@, \bibyear{2017}\@, \bibvolume{16}...\bibpages{22--25}".
+_FIELD_MACRO = re.compile(r"\\bib(author|title|booktitle|journal|year|volume|number|pages|"
+                          r"publisher|address|school|institution|organization)"
+                          r"(?![A-Za-z@])\s*(?=\{)")
+
+
+def _field_macros(body: str, raw: dict[str, str]) -> list[str]:
+    """The fields of ``\\bibauthor{...}``, ``\\bibtitle{...}``, ... (:data:`_FIELD_MACRO`)
+    into ``raw``, and the authors' names in BibTeX's form (with "others" for "et al").
+    Read as free text, the last author and the title had run together ("Tobar M E. Axion
+    Dark Matter ...": a false title and author MINOR). A list of names that is not one
+    of "Family I" names is left out (the title and the venue are still read)."""
+    people: list[str] = []
+    for m in _FIELD_MACRO.finditer(body):
+        g = _group(body, m.end())
+        if g is None or not g[0].strip():
+            continue
+        name = m.group(1)
+        if name == "author":
+            # (hitszthesis separates the names with a full-width comma: "MARSH D~J~E\\@，SILK J")
+            listed = listed_names(latex_to_unicode(g[0]).replace("\uff0c", ", ").strip(" .,"))
+            if listed is not None and listed[0] and not people:
+                people = listed[0] + (["others"] if listed[1] else [])
+        elif name not in raw:
+            value = g[0].strip()
+            raw[name] = value.strip("()") if name == "number" else value
+    return people
+
+
+def _names_only(decoded: dict[str, str], free: str) -> None:
+    """The authors of an item that is names alone (a style printing no field it knows of
+    an entry: ChemEurJ's "R.~Brower, M.~Djuri{\\'c}, T.~Raben, C.-I. Tan."): all of them,
+    no title, no note. The free text had taken the last name or two as a note or title
+    (a false author MINOR). Names with initials and no digit only, and only when more
+    names are read so (cmpj's "Janik~R.~A., \\eprint{...}" was read whole)."""
+    if decoded.keys() & {"title", "journal", "booktitle", "volume", "pages", "eprint", "doi"}:
+        return
+    text = free.strip().rstrip(".").strip()
+    if not text or re.search(r"\d", text) or not re.search(r"\b[A-Z]\.", text) \
+            or not all_names(text):
+        return
+    author = _plain_authors(text)
+    if author.count(" and ") > decoded.get("author", "").count(" and "):  # (names were lost)
+        decoded.pop("note", None)
+        decoded["author"] = author
+
+
+#: An item of names and numbers alone, as the chemistry styles print an entry whose journal
+#: and title they do not know (a biblatex .bib's journaltitle): "Z.~Fang, D.~Li, Y.-L. Wu,
+#: \\emph{754}, 343--348.", "Fang, Z.; Li, D.; Wu, Y.-L. {\\em 754}, 343--348.",
+#: "Z.~Wang, B.-Q. Ma \\textbf{2015}.", "Z.~Wang and B.-Q. Ma, 2015".
+_NAMES_AND_NUMBERS = re.compile(
+    r"^\s*(?P<names>[^\d]+?)[\s,]*"
+    r"(?:(?:\\emph\s*\{|\\textit\s*\{|\\textbf\s*\{|\{\\(?:em|it|bf)(?:\{\})?\s+)\s*(?P<num>\d+)\s*\}"
+    r"(?:\s*,\s*(?P<pages>\d+(?:\s*(?:--?|(?:\\mynobreakdash(?:\{\})?\s*)+)\s*\d+)?))?"
+    r"|(?P<year>(?:1[89]|20)\d\d))\s*\.?\s*$")
+
+
+def _names_and_numbers(decoded: dict[str, str], cleaned: str) -> None:
+    """The fields of an item of names and numbers alone (:data:`_NAMES_AND_NUMBERS`): the
+    names as authors, a volume and pages or a year, and no title. The free text had read
+    the last names and the numbers as a title ("Y. C. Ong 917, 86–104": a false MAJOR).
+    Only when the free text read a title or a note, or fewer names."""
+    # (mciteplus styles end each item with its own macros: angew, rsc)
+    text = _MCITE_TAIL.sub("", cleaned)
+    m = _NAMES_AND_NUMBERS.match(text)
+    if m is None:
+        # bjnano's DOI link after a volume and pages: "... 86\mynobreakdash
+        # \mynobreakdash 104. \url{doi: 10.1016/...}." (read elsewhere); not a year before a
+        # link (mnras's "Stoye M., ..., {CMS Collaboration} 2017. \url{...}")
+        m = _NAMES_AND_NUMBERS.match(_URL_TAIL.sub("", text))
+        if m is not None and not m.group("pages"):
+            return
+    if m is None:
+        return
+    names = latex_to_unicode(m.group("names")).strip(" ,;")
+    if not re.search(r"\b[A-Z]\.", names) or not all_names(names):
+        return
+    author = _plain_authors(names)
+    if "title" not in decoded and "note" not in decoded and decoded.get("author", "").count(
+            " and ") >= author.count(" and "):
+        return  # (read as names and numbers already: mnras's "Wang Z.,  Ma B.-Q.,  2015")
+    for k in ("title", "journal", "note", "volume", "pages", "number"):
+        decoded.pop(k, None)
+    decoded["author"] = author
+    num = m.group("num")
+    if num and (m.group("pages") or not _YEAR_ONLY.fullmatch(num)):
+        decoded["volume"] = num
+        if m.group("pages"):
+            decoded["pages"] = dashes(re.sub(r"(?:\\mynobreakdash(?:\{\})?\s*)+", "-",
+                                             m.group("pages")))
+    elif num or m.group("year"):
+        decoded["year"] = num or m.group("year")
+
+
+_YEAR_ONLY = re.compile(r"(?:1[89]|20)\d\d")
+_URL_TAIL = re.compile(r"\s*\\url\s*\{[^{}]*\}[\s.]*$")
+_MCITE_TAIL = re.compile(r"\\mciteBst.*$|\\EndOfBibitem\s*$", re.S)
+
+
+def _semicolon_names(decoded: dict[str, str]) -> None:
+    """The free text's authors re-read when they are ACS's "Family, I.; Family, I." list
+    that was split at every comma ("Brower and R.; Djurić and M.": a false author MINOR on
+    every title-less item of JAmChemSoc, InorgChem, ChemCommun): each piece between the
+    semicolons one "Family, Given" name."""
+    author = decoded.get("author", "")
+    if ";" not in author or " and " not in author:
+        return
+    text = author.replace(" and ", ", ")
+    pieces = [p.strip() for p in text.split(";") if p.strip(" .")]
+    if len(pieces) >= 2 and all(re.fullmatch(r"[^,]+,[^,]+", p) for p in pieces):
+        decoded["author"] = _plain_authors(text)
+
+
+#: ACS's reference without markup (ijqc): "Liu, G.-C.; Ng, K.-W. Phys Dark Univ 2017, 16, 22."
+_ACS_NAME = r"(?![A-Z][a-z]?\.)[^;,\d]+,(?:\s*[A-Z][a-z]?\.(?:-(?=[A-Z]))?)+"
+_ACS_PLAIN = re.compile(rf"^\s*(?P<names>{_ACS_NAME}(?:;\s*(?:{_ACS_NAME}|et\s*al\.))*)\s+"
+                        r"(?P<journal>[A-Z][^\d;,\"\u201c\u201d]*?)\s+(?P<year>(?:1[89]|20)\d\d),\s*"
+                        r"(?P<volume>\w+)(?:\s*\((?P<number>[^)]*)\))?,\s*"
+                        rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*$")
+
+
+_MARKUP = re.compile(r"\\(?:emph|textit|textbf|textsc|em|it|bf|sc)\b")
+
+
+def _acs_plain_venue(decoded: dict[str, str], free: str) -> None:
+    """The names, journal, year, volume and pages of an ACS reference printed without
+    markup (:data:`_ACS_PLAIN`: "Family, I." names between semicolons, "et al." too): a
+    journal not in the tables had become the title (a false MAJOR), or the year its
+    volume."""
+    m = _ACS_PLAIN.match(free)
+    if m is None or ("title" in decoded and decoded["title"] not in free[m.start("journal"):]):
+        return
+    decoded.pop("title", None)
+    decoded["author"] = _plain_authors(m.group("names"))
+    decoded.update({k: dashes(v) for k, v in m.groupdict().items() if v and k != "names"})
+    decoded["journal"] = m.group("journal").strip(" ,.")
+
+
+_ITALIC_OPEN = r"(?:\\emph\s*\{|\\textit\s*\{|\{\\(?:em|it)(?:\{\})?\s+)"
+_BOLD_OPEN = r"(?:\\textbf\s*\{|\{\\bf(?:\{\})?\s+)"
+#: The venue of the chemistry journals' styles: ACS (JAmChemSoc, InorgChem, jpc, bjnano)
+#: and Wiley (angew, ChemEurJ) print "\\emph{Journal} \\textbf{Year}, \\emph{Volume},
+#: Pages", the RSC (rsc, pccp, ChemCommun, jcc) "\\emph{Journal}, Year, \\textbf{Volume},
+#: Pages"; no title before it. The markup says which part is which.
+_CHEMISTRY_VENUE = re.compile(
+    rf"{_ITALIC_OPEN}(?P<journal>(?:[^{{}}]|\{{[^{{}}]*\}})+?)\s*(?:\\/)?\}}\s*,?\s*"
+    rf"(?:{_BOLD_OPEN}\s*(?P<year>(?:1[89]|20)\d\d)\s*\}}\s*,\s*{_ITALIC_OPEN}\s*(?P<volume>[^{{}}]+?)\s*\}}"
+    rf"|(?P<year2>(?:1[89]|20)\d\d)\s*,\s*{_BOLD_OPEN}\s*(?P<volume2>[^{{}}]+?)\s*\}})"
+    r"\s*(?:\((?P<number>[^()]*)\))?\s*,\s*"
+    r"(?P<pages>\w+(?:\s*(?:--?|(?:\\mynobreakdash(?:\{\})?\s*)+)\s*\w+)?)")
+
+
+def _chemistry_venue(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with the journal, year, volume, issue and pages of a chemistry style's
+    venue (:data:`_CHEMISTRY_VENUE`), and the authors (and a title, if one is printed)
+    read from the text before it. Read as free text, a journal not in the tables ("Phys.
+    Dark Univ. 2017, 16, 22--25") had become the title (a false MAJOR), or the year the
+    volume ("volume 2017, pages 16"), and "Popov, V. \\emph{J. Exp. Theor. Phys.}" the
+    name "Popov, V. J."."""
+    m = _CHEMISTRY_VENUE.search(cleaned)
+    if m is None:
+        return _venue_then_title(decoded, cleaned)
+    journal = latex_to_unicode(m.group("journal")).strip(" ,")
+    if not re.search(r"[^\W\d_]{2}", journal) or re.fullmatch(r"(?:et\s*al|others)\.?", journal):
+        return decoded
+    before = latex_to_unicode(cleaned[:m.start()]).strip(" ,;")
+    head = parse_reference(before)
+    out = {k: v for k, v in decoded.items()
+           if k not in ("author", "title", "journal", "year", "volume", "number", "pages")}
+    if head.get("title"):  # (a style that prints the title: "Names. Title. \\emph{J} ...")
+        out.update({k: head[k] for k in ("author", "title") if head.get(k)})
+    elif before:  # names alone, as plain's names block: ACS's "Liu, G.-C.; Ng, K.-W."
+        out["author"] = _plain_authors(before)
+    else:
+        return decoded
+    out["journal"] = journal
+    out["year"] = m.group("year") or m.group("year2")
+    out["volume"] = latex_to_unicode(m.group("volume") or m.group("volume2")).strip()
+    if m.group("number"):
+        out["number"] = m.group("number").strip()
+    out["pages"] = dashes(re.sub(r"(?:\\mynobreakdash(?:\{\})?\s*)+", "-", m.group("pages")))
+    return out
+
+
+_VOLUME_WORD = re.compile(r"\b[Vv]ol(?:ume|\.)?\s*(?P<volume>[A-Za-z]+\d+)\b")
+
+
+def _lettered_volume(decoded: dict[str, str], free: str) -> None:
+    """A volume of letters and digits after "volume"/"vol." with no journal before it
+    (INSPIRE's PoS proceedings, "volume CD12, p. 029", "Vol. CD12"): the free text had
+    read the letters as the journal ("CD", volume 12: a false journal MINOR)."""
+    journal, volume = decoded.get("journal", ""), decoded.get("volume", "")
+    m = _VOLUME_WORD.search(free)
+    if not (m and journal and volume):
+        return
+    letters = re.sub(r"^[Vv]ol(?:ume|\.)?\s*", "", journal).replace(" ", "")
+    if letters + volume == m.group("volume"):
+        del decoded["journal"]
+        decoded["volume"] = m.group("volume")
+
+
+#: revcompchem's venue before the title: "G.-C. Liu and K.-W. Ng, {\\em Phys. Dark Univ.},
+#: {\\bf 16}, 22--25 (2017). Axion dark matter induced cosmic microwave background."
+_VENUE_THEN_TITLE = re.compile(
+    rf",\s*{_ITALIC_OPEN}(?P<journal>(?:[^{{}}]|\{{[^{{}}]*\}})+?)\s*(?:\\/)?\}}\s*,\s*"
+    rf"{_BOLD_OPEN}\s*(?P<volume>\w+)\s*\}}\s*(?:\((?P<number>[^()]*)\))?\s*,\s*"
+    r"(?P<pages>\w+(?:\s*--?\s*\w+)?)\s*\((?P<year>(?:1[89]|20)\d\d)\)\.\s*(?P<title>\S.*?)[\s.]*$",
+    re.S)
+
+
+def _venue_then_title(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
+    """``decoded`` with the names, venue and title of :data:`_VENUE_THEN_TITLE` when the
+    names before it read as names: the venue and the title after it had been read as one
+    title when the journal was not in the tables (a false MAJOR)."""
+    m = _VENUE_THEN_TITLE.search(cleaned)
+    if m is None:
+        return decoded
+    names = latex_to_unicode(cleaned[:m.start()]).strip(" ,")
+    if not names or not all_names(names):
+        return decoded
+    out = {k: v for k, v in decoded.items()
+           if k not in ("author", "title", "journal", "year", "volume", "number", "pages")}
+    out.update({k: dashes(latex_to_unicode(v)).strip(" ,") for k, v in m.groupdict().items()
+                if v and k != "title"})
+    out["title"] = latex_to_unicode(m.group("title")).strip(" .")
+    out["author"] = _plain_authors(names)
+    return out
 
 
 def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:
@@ -844,9 +1117,14 @@ def _braced_title(body: str) -> str:
 
 
 #: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".
-_TRAILING_DATE = re.compile(r"[,;]\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
+#: (GB/T 7714's "Title[C]// 2014." when the proceedings have no name: the "//" before it)
+_TRAILING_DATE = re.compile(r"(?:[,;]|(?<=\])//)\s*"
+                            r"(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
                             r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
+_BARE_VOL_PAGES_END = re.compile(r"\s+(?P<volume>\d+):(?P<pages>\d+(?:\s*[-–]+\s*\d+)?)[\s.]*$")
+#: The date in parentheses that ends UNAMThesis's title block ("????": no year).
+_PAREN_DATE_END = re.compile(r"\s+\((?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4})\)[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".
 _LEADING_YEAR = re.compile(r"^\(\s*(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)\s*")
 #: The same with a journal name that holds digits and commas (INSPIRE's "Proceedings,
@@ -868,7 +1146,9 @@ _PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" give
 _INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
                             r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
-_NAMES_YEAR = re.compile(r"[\s,]*\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?\s*$")  # "(2014, 12)"
+#: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals)
+_NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?"
+                         r"|\(\?{4}\))\s*$")  # "(2014, 12)"
 
 
 #: plain.bst's "In {\em Booktitle}", with the editors before it: "In Malu Castellanos, ...,
@@ -879,6 +1159,10 @@ _IN_BOOK = re.compile(r"\s*In\s+(?:(?:[^{}]|\{[^{}]*\})*?,\s*(?:editors?|eds?\.)
 
 _PLAIN_VOL_PAGES = re.compile(r"\s*,\s*(?P<volume>[\w\-]+)(?:\s*\((?P<number>[^)]*)\))?"
                               r"(?::(?P<pages>" + PAGE_RANGE + r"))?\s*,")
+
+
+_EM_VOL_PAGES = re.compile(r"\s*,\s*(?P<volume>\d+)(?:\s*\((?P<number>[^)]*)\))?\s*,\s*"
+                           rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*")
 
 
 def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
@@ -894,6 +1178,12 @@ def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
         return
     name = latex_to_unicode(re.sub(r"^\s*\\em\b", "", g[0])).strip(" ,")
     journal = decoded.get("journal", "")
+    whole = _EM_VOL_PAGES.fullmatch(latex_to_unicode(block[g[1]:]))
+    if not journal and whole and re.search(r"[^\W\d_]{2}", name):
+        # ascelike's "{\em Phys. Dark Univ.}, 16, 22--25.": a journal not in the tables
+        decoded.update({"journal": name, **{k: dashes(v) for k, v in whole.groupdict().items()
+                                            if v}})
+        return
     if not journal or journal == name or journal not in name:
         return
     tail = latex_to_unicode(block[g[1]:])
@@ -906,6 +1196,28 @@ def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
         decoded.pop(key, None)
         if vp and vp.group(key):
             decoded[key] = dashes(vp.group(key))
+
+
+#: A venue block of an italic journal and a bold volume, the issue and the page after
+#: commas (biolett: "\\emph{Phys. Rev. Lett.} \\textbf{116}, 16, 161804.").
+_EM_BOLD_VENUE = re.compile(
+    r"\s*(?:\\emph\s*\{|\{\\em\s)(?P<journal>(?:[^{}]|\{[^{}]*\})+)\}\s*"
+    r"(?:\\textbf\s*\{|\{\\bf\s)\s*(?P<volume>\w+)\s*\}\s*,\s*(?:(?P<number>\d+)\s*,\s*)?"
+    rf"(?P<pages>{PAGE_RANGE})\s*\.?\s*")
+
+
+def _em_bold_venue(block: str, decoded: dict[str, str]) -> None:
+    """The journal, volume, issue and pages of a venue block that is only
+    :data:`_EM_BOLD_VENUE`: the free text had read "116, 16, 161804" as volume 116, page
+    16 (a false MINOR)."""
+    m = _EM_BOLD_VENUE.fullmatch(block)
+    if m is None:
+        return
+    decoded["journal"] = latex_to_unicode(m.group("journal")).strip(" ,")
+    decoded["volume"] = m.group("volume")
+    decoded["pages"] = dashes(latex_to_unicode(m.group("pages")))
+    if m.group("number"):
+        decoded["number"] = m.group("number")
 
 
 def _proceedings(block: str) -> dict[str, str] | None:
@@ -1018,6 +1330,55 @@ def _braced_back(authors: str) -> str:
 _LINKS = re.compile(r"(?:\bURL\s+)?\b(?:https?://|www\.|doi:)\S+", re.IGNORECASE)
 
 
+#: The first block of the Royal Society's styles (biolett): "Names. Year Title." ("Hui L,
+#: Ostriker JP, Tremaine S, Witten E. 2017 Ultralight scalars as cosmological dark
+#: matter."; "Barbieri R, Braggio C, Carugno G, \\emph{et~al.} 2017 Searching ..."), or
+#: "Names. Year." with the title in the next block; a @misc is that one block. (Not GB/T's
+#: "HUI L, ..., et~al., 2017.", which the plain layout reads, nor iopart-num's "Bartz S~P and
+#: Kapusta J~I 2013 {Title} vol CD12 p 029" nor "Amaro F~D {\em et~al.\/} 2026 {Title}":
+#: the names end with a full stop.)
+_NAMES_YEAR_TITLE = re.compile(r"^\s*(?P<names>(?:[^{}]|\{[^{}]*\})+?)(?:(?<![,;:])\.|(?<=\.\}))\s+"
+                               r"(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:\.?\s*$|\s+(?P<title>\S.*))",
+                               re.S)
+
+
+def _names_year_split(blocks: list[str]) -> list[str]:
+    """``blocks`` with a first block "Names. Year Title." (:data:`_NAMES_YEAR_TITLE`) as
+    plain's names, then the title after pnas.bst's "(Year)" (read by the plain layout):
+    the names, the year and the title had been read as the authors (a false MINOR), the
+    venue as the title (a false MAJOR). Only when the names read as a list of names."""
+    m = _NAMES_YEAR_TITLE.match(blocks[0]) if blocks else None
+    if m is None or (len(blocks) < 2 and not m.group("title")):
+        return blocks
+    names = latex_to_unicode(m.group("names")).strip(" .,")
+    listed = listed_names(names)
+    if listed is None or not listed[0]:
+        return blocks
+    year = f"({m.group('year')}) "
+    if m.group("title"):
+        return [m.group("names") + ".", year + m.group("title"), *blocks[1:]]
+    return [m.group("names") + ".", year + blocks[1], *blocks[2:]]
+
+
+#: A block that opens with a quoted title and goes on with the venue (ascelike:
+#: "``Title.''\\ {\\em Phys. Dark Univ.}, 16, 22--25."; thesnumb: "``Title,'' {\\em J\\/},
+#: {\\em 16\\/}:22--25 (2017).").
+_QUOTED_TITLE_BLOCK = re.compile(r"^\s*``(?P<title>(?:(?!'').)+?)''[\s\\,.]*(?P<rest>\S.*)$", re.S)
+
+
+def _quoted_title_split(blocks: list[str]) -> list[str]:
+    """``blocks`` with a names block then one block of a quoted title and its venue
+    (:data:`_QUOTED_TITLE_BLOCK`) as plain's three: names, title, venue. The title and the
+    venue had been read as one title when the journal was not in the tables (a false
+    MAJOR)."""
+    if len(blocks) != 2 or not _names_block(blocks[0]):
+        return blocks
+    m = _QUOTED_TITLE_BLOCK.match(blocks[1])
+    if m is None or not re.search(r"[^\W\d_]{2}|\d", m.group("rest")):
+        return blocks
+    return [blocks[0], m.group("title").strip().rstrip(",.") + ".", m.group("rest")]
+
+
 def _two_blocks(blocks: list[str]) -> str:
     """What the first of a plain item's two blocks is: "names" (persons, or an
     organisation: "{ESA Publications Division}. \\newblock Project Organisation, April
@@ -1063,10 +1424,35 @@ def _names_block(block: str) -> bool:
         return True  # one group: a body as the author, "{HEP ML Community}."
     text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
     # (the full stop that ends the block may be an initial's: "..., and Hwang, J.-c.")
-    return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}."))
+    # (GB/T 7714's upper-case names, "JANIK R~A.", "BROWER R, DJURI{\'C} M, RABEN T, et~al.")
+    # (pnas2009 prints initials without their full stop: "Brower, R, Djuri{\'c}, M,  \& Tan,
+    # C.-I.", "Wang, Z \& Ma, B.-Q.")
+    dotted = re.sub(r"(?<=[\s.])([A-Z])(?=\s*(?:,|&|$))", r"\1.", text)
+    # (a babel style's word for "and": UNAMThesis's "Wang, Z. y Ma, B.Q.")
+    text = _CONJUNCTION.sub(" and ", text)
+    return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}.")
+                                           or all_names(dotted) or all_names(f"{dotted}.")
+                                           or (text[:2].isupper() and listed_names(text) is not None))
 
 
-_CONJUNCTION = re.compile(r"\s+(?:und|og|och|et)\s+")
+_CONJUNCTION = re.compile(r"\s+(?:und|og|och|et|y)\s+")  # (UNAMThesis: "Liu, G.C. y Ng, K.W.")
+
+
+#: One family name: a capitalised word (hyphen, apostrophe), after lower-case particles.
+_FAMILY_WORD = re.compile(r"(?:(?:de|van|von|der|den|di|da|du|del|della|le|la|ter)\s+)*"
+                          r"[A-Z\u00C0-\u00DE][\w'\u2019\-]*")
+#: Given names in full or as initials: "Ben T.", "Guo-Chin", "David A".
+_GIVEN_WORDS = re.compile(r"[A-Z\u00C0-\u00DE][\w'.\-]*(?:\s+[A-Z\u00C0-\u00DE][\w'.\-]*)*")
+
+
+def _family_given_pairs(pieces: list[str]) -> bool:
+    """Whether the comma-split ``pieces`` of a names block are "Family, Given" pairs with
+    full given names (seuthesix: "McAllister, Ben~T., Parker, Stephen~R., and Tobar,
+    Michael~E."; "Kosower, David~A."): each family piece one word (after particles), each
+    given piece capitalised words. Each piece had been read as a person (a false author
+    MINOR). "Guo-Chin Liu, Kin-Wang Ng" has no one-word piece: no pairs."""
+    return all(_FAMILY_WORD.fullmatch(n) for n in pieces[0::2]) \
+        and all(_GIVEN_WORDS.fullmatch(n) for n in pieces[1::2])
 
 
 def _plain_authors(text: str) -> str:
@@ -1080,6 +1466,11 @@ def _plain_authors(text: str) -> str:
     truncated = bool(re.search(r"\bet\s*al\b|\bu\.\s*a\.", t))
     t = re.sub(r",?\s*(?:et\s*al|u\.\s*a)\.?", "", t)
     t = _NAMES_YEAR.sub("", t).rstrip(" :")
+    # BibTeX's "and others" printed as a name by styles that do not turn it into "et al."
+    # (asaetr, aomalpha: "Barbieri, R., C.~Braggio, G.~Carugno, and others")
+    others = re.search(r"(?:,|\band\b)\s*(?:and\s+)?others$", t)
+    if others:
+        truncated, t = True, t[:others.start()].rstrip(" ,")
     listed = listed_names(t)
     if listed is not None:  # chicago.bst "Hui, L., J.~P. Ostriker, ...", vancouver "Hui L, ..."
         return " and ".join([*listed[0], *(["others"] if truncated or listed[1] else [])])
@@ -1094,11 +1485,12 @@ def _plain_authors(text: str) -> str:
             if re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", names[k]) and " " in names[k - 1]:
                 given, family = names[k - 1].rsplit(" ", 1)  # BibTeX's "Last, Jr, First"
                 names[k - 1] = f"{family}, {names.pop(k)}, {given}"
-    if len(names) >= 2 and len(names) % 2 == 0 \
-            and all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
-                    for n in names[1::2]) \
+    if len(names) >= 2 and len(names) % 2 == 0 and ((
+            all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
+                for n in names[1::2])
             and not any(_INITIALS_ONLY.fullmatch(n) or re.match(r"[A-Z][a-z]?\.", n)
-                        for n in names[0::2]):  # "G.-C. Liu and K.-W. Ng": no pairs
+                        for n in names[0::2]))  # "G.-C. Liu and K.-W. Ng": no pairs
+            or _family_given_pairs(names)):
         names = [f"{names[i]}, {names[i + 1]}" for i in range(0, len(names), 2)]
     if truncated:
         names.append("others")

@@ -1038,8 +1038,10 @@ _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
                         rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")
 
 
-#: GB/T 7714's names: the family name in capitals, bare initials ("OSTRIKER J P").
-_CAPS_NAME = r"[A-Z][A-Z'\-]+(?:\s[A-Z][A-Z'\-]+)?(?:\s[A-Z](?:-[A-Z])?){1,3}"
+#: GB/T 7714's names: the family name in capitals, bare initials ("OSTRIKER J P"); an
+#: accented capital too ("GÜRSOY U", "DJURIĆ M": the whole list had been left unread)
+_CAPS_NAME = (rf"[{_BARE_UPPER}][{_BARE_UPPER}'\-]+(?:\s[A-Z][{_BARE_UPPER}'\-]+)?"
+              r"(?:\s[A-Z](?:-[A-Z])?){1,3}")
 _CAPS_LIST = re.compile(rf"^(?P<names>{_CAPS_NAME}(?:,\s*{_CAPS_NAME})*)"
                         r"(?P<etal>,?\s*et\s*al\.?)?$")
 
