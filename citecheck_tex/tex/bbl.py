@@ -13,6 +13,7 @@ import logging
 import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
+from citecheck_tex.tex.bbl_macros import Macro, bbl_macros, expand_macros
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import (
@@ -131,6 +132,7 @@ def _parse_bibitems(text: str, filename: str, offset: int,
     if end_env >= 0:
         clean = clean[:end_env]
     starts = [m for m in _BIBITEM.finditer(clean)]
+    macros = bbl_macros(clean[:starts[0].start()] if starts else clean)
     entries: list[Entry] = []
     problems: list[Problem] = []
     seen: dict[str, int] = {}
@@ -162,11 +164,44 @@ def _parse_bibitems(text: str, filename: str, offset: int,
             first = line + body.count("\n", 0, at)
             last = end_line if at + len(part) >= len(body.rstrip()) else \
                 first + part.count("\n")
-            return as_part(_bibitem_entry(part_key(key, n), label if n == 0 else "", part,
+            text = _without_own_key_markup(_expanded(part, macros), key)
+            return as_part(_bibitem_entry(part_key(key, n), label if n == 0 else "", text,
                                           filename, first, last, origin), key, n)
 
         entries.extend(merged_references(body, make))
     return entries, problems
+
+
+def _expanded(body: str, macros: dict[str, Macro]) -> str:
+    """The item with the text macros its .bbl defines expanded (:mod:`bbl_macros`)."""
+    return expand_macros(body, macros)
+
+
+_OWN_KEY_MARK = re.compile(r"\\[A-Za-z]+\s*\{\s*(?P<key>[^{}\s]+)\s*\}")
+
+
+def _without_own_key_markup(body: str, key: str) -> str:
+    """The item without the markup whose argument is its own cite key, and the groups
+    that follow that markup at once: xplain's ``\\authorindexentries{KEY}{\\do{Andersen
+    Jens O@Andersen, Jens~O.}...}`` (an index of the names, printed nowhere) before the
+    authors, its ``\\bibref{KEY}`` after the year. A link or index mark that carries the
+    key carries no reference text: read as text, the index's sort keys had become a
+    second copy of every author (a false author MINOR on every item)."""
+    if not key or key not in body:
+        return body
+    out: list[str] = []
+    pos = 0
+    for m in _OWN_KEY_MARK.finditer(body):
+        if m.group("key") != key or m.start() < pos:
+            continue
+        end = m.end()
+        while end < len(body) and body[end] == "{":
+            end = read_delimited(body, end)[1]
+        out.append(body[pos:m.start()])
+        out.append(" " + "\n" * body.count("\n", m.start(), end))
+        pos = end
+    out.append(body[pos:])
+    return "".join(out)
 
 
 def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, end_line: int,

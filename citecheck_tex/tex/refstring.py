@@ -667,7 +667,7 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
             break
         before = text[:m.start()].rstrip()
         last = re.split(r",|;|\band\b|&", before)[-1].strip()
-        if before and before[-1] not in ",.:;([" and not (
+        if before and before[-1] not in ",.:;([\u2013\u2014" and not (
                 _looks_like_name(last) or _ET_AL.search(last)):  # "A. Smith “Title”"
             continue
         opener = m.group(0)
@@ -1592,8 +1592,10 @@ def _parse(text: str) -> dict[str, str]:
     names_part = head[:etal.start()] if etal else head
     # ":" ends a Springer author list ("Langmann, E., Szabo, R.J.: Title. JHEP ...")
     # ("&" between two letters joins a word: "Gaia TT&C Subsystem Analysis", "R&D")
-    pieces = [p.strip(" :") for p in re.split(r",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])"
-                                              r"|\be(?=\s+[A-Z]\.)", names_part) if p.strip(" :")]
+    # (smf's dash before the quoted title: "J. O. Andersen & A. Tranberg – “Title”")
+    pieces = [p.strip(" :\u2013\u2014") for p in re.split(
+        r",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])|\be(?=\s+[A-Z]\.)", names_part)
+        if p.strip(" :\u2013\u2014")]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
     if colon and all_names(names_part[:colon.start()]):

@@ -1,0 +1,172 @@
+"""The text macros a ``.bbl`` defines for itself, and their expansion.
+
+Many BibTeX styles write the definitions of their own wording macros at the head of
+the ``.bbl`` (``\\providecommand{\\og}{``}``, ``\\providecommand{\\smfandname}{\\&}``,
+``\\providecommand{\\nmbibLink}[3]{#3}``) and use them in every item. The reader knew
+none of them: the decoder drops an unknown macro and keeps its arguments, so smfalpha's
+"J. O. Andersen, W. R. Naylor \\smfandname A. Tranberg" lost its "&" (two names read
+as one) and unsrtnm's ``\\nmbibLink{KEY}{authors}{Zhen Fang, ...}`` put the cite key
+and the word "authors" before the names. Expanding the definitions the file itself gives
+reads the item as TeX prints it.
+
+Only plain text macros are expanded: a definition whose body programs TeX
+(``\\csname``, ``\\ifx``, ``\\begingroup``, ``\\@``-names, boxes and skips) is left
+alone, and so are the macros the reader interprets itself (``\\url``, ``\\doi``,
+``\\bibinfo``, ``\\enquote``, ``\\newblock`` ...), whose fallback definitions would
+hide the structure it reads. Expansion is bounded (depth and size), so a recursive
+definition cannot hang the run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citecheck_tex.tex.bib import read_delimited
+
+__all__ = ["Macro", "bbl_macros", "expand_macros"]
+
+
+@dataclass(frozen=True, slots=True)
+class Macro:
+    """A macro defined by ``\\providecommand``/``\\newcommand``/``\\renewcommand``/``\\def``:
+    its number of parameters, the default of an optional first one, and its body."""
+
+    nargs: int
+    body: str
+    default: str | None = None  # an optional first argument's default ([2][] -> "")
+
+
+#: Macros the reader interprets itself (their .bbl fallbacks would hide the structure
+#: it reads: \url's link, \doi's identifier, revtex's \bibinfo fields, \enquote's
+#: title, \newblock's blocks) or that mark the item, never its text.
+_READER_MACROS = frozenset({
+    "url", "doi", "href", "eprint", "Eprint", "urlprefix", "doibase", "bibinfo", "bibfield",
+    "bibnamefont", "bibfnamefont", "citenamefont", "enquote", "newblock", "bibitem",
+    "BibitemOpen", "BibitemShut", "bibitemStop", "bibitemNoStop", "EOS", "showarticletitle",
+    "etal", "natexlab", "emph", "textit", "textbf", "textsc", "em", "it", "bf", "sc",
+    "penalty", "relax", "par", "thebibliography", "bibAnnote", "bibAnnoteFile",
+})
+#: A body that programs TeX rather than printing text.
+_PROGRAMMING = re.compile(
+    r"\\(?:[A-Za-z]*@|csname|endcsname|expandafter|if[a-z]*|fi|else|begingroup|endgroup|"
+    r"def|edef|gdef|let|catcode|spacefactor|unskip|hskip|vskip|kern|hbox|vbox|mbox|rule|"
+    r"spaceskip|fontdimen|uppercase|lowercase|Capitalize|MakeUppercase|MakeLowercase|"
+    r"noexpand|futurelet|aftergroup|string|the|number|romannumeral|hrulefill|"
+    r"discretionary|leavevmode|newline|linebreak|cite\w*|ref|label|input|include)"
+    r"(?![A-Za-z])")
+_DEFINE = re.compile(r"\\(?P<cmd>providecommand|newcommand|renewcommand|DeclareRobustCommand)"
+                     r"\s*\*?\s*(?:\{\s*\\(?P<braced>[A-Za-z]+)\s*\}|\\(?P<bare>[A-Za-z]+))"
+                     r"\s*(?:\[\s*(?P<nargs>\d)\s*\])?\s*(?:\[(?P<default>[^\]]*)\])?\s*(?=\{)")
+_DEF = re.compile(r"\\def\s*\\(?P<name>[A-Za-z]+)\s*(?P<params>(?:#\d)*)\s*(?=\{)")
+_CONTROL_WORD = re.compile(r"\\([A-Za-z]+)")
+_MAX_EXPANSIONS = 5000
+_MAX_GROWTH = 4  # times the text's length (plus a margin): beyond it, nothing is expanded
+
+
+def bbl_macros(text: str) -> dict[str, Macro]:
+    """The text macros ``text`` (a .bbl's head) defines, by name without the backslash.
+
+    ``\\providecommand`` and ``\\newcommand`` keep a first definition (as LaTeX does for
+    a name already defined), ``\\renewcommand`` and ``\\def`` replace it. Definitions
+    that program TeX or redefine a macro the reader interprets are left out.
+    """
+    found: list[tuple[int, str, Macro, bool]] = []
+    for m in _DEFINE.finditer(text):
+        name = m.group("braced") or m.group("bare")
+        body, _ = read_delimited(text, m.end())
+        nargs = int(m.group("nargs") or 0)
+        default = m.group("default") if nargs else None
+        found.append((m.start(), name, Macro(nargs, body, default),
+                      m.group("cmd") in ("renewcommand", "DeclareRobustCommand")))
+    for m in _DEF.finditer(text):
+        params = m.group("params")
+        numbers = [int(p) for p in re.findall(r"#(\d)", params)]
+        if numbers != list(range(1, len(numbers) + 1)):
+            continue  # a delimited parameter text ("\\def\\x[#1]{...}"): not read
+        body, _ = read_delimited(text, m.end())
+        found.append((m.start(), m.group("name"), Macro(len(numbers), body), True))
+    macros: dict[str, Macro] = {}
+    for _, name, macro, replace in sorted(found, key=lambda f: f[0]):
+        if name in _READER_MACROS or _PROGRAMMING.search(macro.body):
+            continue
+        if replace or name not in macros:
+            macros[name] = macro
+    return macros
+
+
+def _argument(text: str, i: int) -> tuple[str, int] | None:
+    """An undelimited argument at i (after spaces): a braced group's content, a control
+    word or one character; None at the end of the text."""
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i >= len(text) or text[i] == "}":
+        return None
+    if text[i] == "{":
+        inner, end = read_delimited(text, i)
+        return inner, end
+    m = _CONTROL_WORD.match(text, i)
+    if m:
+        return m.group(0), m.end()
+    return text[i:i + 2], i + 2 if text[i] == "\\" else i + 1
+
+
+def _optional(text: str, i: int) -> tuple[str, int] | None:
+    j = i
+    while j < len(text) and text[j] in " \t\n":
+        j += 1
+    if j < len(text) and text[j] == "[":
+        close = text.find("]", j)
+        if close > 0:
+            return text[j + 1:close], close + 1
+    return None
+
+
+def _substitute(body: str, args: list[str]) -> str:
+    return re.sub(r"#(#|\d)", lambda m: "#" if m.group(1) == "#" else
+                  (args[int(m.group(1)) - 1] if 0 < int(m.group(1)) <= len(args) else ""),
+                  body)
+
+
+def expand_macros(text: str, macros: dict[str, Macro]) -> str:
+    """``text`` with every use of ``macros`` replaced by its body (arguments put in, the
+    result read again, so a macro may use another). ``text`` unchanged when the
+    expansion does not end within the bounds (a recursive definition)."""
+    if not macros or "\\" not in text:
+        return text
+    limit = _MAX_GROWTH * len(text) + 2000
+    out = text
+    pos = 0
+    for _ in range(_MAX_EXPANSIONS):
+        m = _CONTROL_WORD.search(out, pos)
+        while m is not None and m.group(1) not in macros:
+            m = _CONTROL_WORD.search(out, m.end())
+        if m is None:
+            return out
+        macro = macros[m.group(1)]
+        end = m.end()
+        args: list[str] = []
+        wanted = macro.nargs
+        if macro.default is not None:
+            opt = _optional(out, end)
+            if opt is not None:
+                args.append(opt[0])
+                end = opt[1]
+            else:
+                args.append(macro.default)
+            wanted -= 1
+        for _ in range(wanted):
+            arg = _argument(out, end)
+            if arg is None:
+                break
+            args.append(arg[0])
+            end = arg[1]
+        replacement = _substitute(macro.body, args)
+        if macro.nargs == 0 and end < len(out) and out[end].isalpha() and replacement and \
+                replacement[-1].isalnum():
+            replacement += " "  # (TeX ends a control word there; the letters stay apart)
+        out = out[:m.start()] + replacement + out[end:]
+        if len(out) > limit:
+            return text
+        pos = m.start()
+    return text
