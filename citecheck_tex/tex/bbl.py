@@ -173,8 +173,16 @@ def _parse_bibitems(text: str, filename: str, offset: int,
 
 
 def _expanded(body: str, macros: dict[str, Macro]) -> str:
-    """The item with the text macros its .bbl defines expanded (:mod:`bbl_macros`)."""
-    return expand_macros(body, macros)
+    """The item with the text macros its .bbl defines expanded (:mod:`bbl_macros`), and
+    without a brace group that holds all of its text (abntex2 wraps each reference in
+    one, after its \\abntrefinfo: the group had been taken for a braced title)."""
+    text = expand_macros(body, macros)
+    lead = len(text) - len(text.lstrip())
+    if text[lead:lead + 1] == "{":
+        inner, end = read_delimited(text, lead)
+        if not text[end:].strip() and len(inner.split()) > 3:
+            return text[:lead] + " " + inner + " " + text[end:]
+    return text
 
 
 _OWN_KEY_MARK = re.compile(r"\\[A-Za-z]+\s*\{\s*(?P<key>[^{}\s]+)\s*\}")
@@ -197,6 +205,11 @@ def _without_own_key_markup(body: str, key: str) -> str:
         end = m.end()
         while end < len(body) and body[end] == "{":
             end = read_delimited(body, end)[1]
+        if end == m.end() and body[end:].strip(" \n.%"):
+            # a mark of the key alone inside the text (apacite's \APACinsertmetastar{KEY}
+            # before its names) is left: only the key's own data (a group after it) or a
+            # mark that ends the item are certain to hold no reference text
+            continue
         out.append(body[pos:m.start()])
         out.append(" " + "\n" * body.count("\n", m.start(), end))
         pos = end
@@ -683,7 +696,8 @@ _HREF = re.compile(r"\\href\s*\{")
 
 
 _VOLUME_AFTER = re.compile(r"\\textbf|\{?\\bf\b|\d|,?\s*(?:(?:\\textit|\\emph)\s*\{\s*\d|"
-                           r"\{\\(?:it|em)\s+\d)")  # (", 10 2013" is a date)
+                           r"\{\\(?:it|em)\s+\d|v\.[\s~]*\d)")  # (", 10 2013" is a date)
+# (ABNT: "\emph{Phys. Dark Univ.}, v.~15, p.~135")
 
 
 _NAMEFONT = re.compile(r"\\bib(f?)namefont\s*")

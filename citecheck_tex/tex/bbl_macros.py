@@ -55,6 +55,8 @@ _PROGRAMMING = re.compile(
     r"noexpand|futurelet|aftergroup|string|the|number|romannumeral|hrulefill|"
     r"discretionary|leavevmode|newline|linebreak|cite\w*|ref|label|input|include)"
     r"(?![A-Za-z])")
+#: A body that quotes its one argument: ``#1'', \\og #1\\fg, \\textquotedblleft #1...
+_QUOTING = re.compile(r"\s*(?:``|\\textquotedblleft\s*|\u201c)\s*#1\s*(?:''|\\textquotedblright\s*|\u201d)\s*")
 _DEFINE = re.compile(r"\\(?P<cmd>providecommand|newcommand|renewcommand|DeclareRobustCommand)"
                      r"\s*\*?\s*(?:\{\s*\\(?P<braced>[A-Za-z]+)\s*\}|\\(?P<bare>[A-Za-z]+))"
                      r"\s*(?:\[\s*(?P<nargs>\d)\s*\])?\s*(?:\[(?P<default>[^\]]*)\])?\s*(?=\{)")
@@ -90,6 +92,10 @@ def bbl_macros(text: str) -> dict[str, Macro]:
     for _, name, macro, replace in sorted(found, key=lambda f: f[0]):
         if name in _READER_MACROS or _PROGRAMMING.search(macro.body):
             continue
+        if macro.nargs == 1 and _QUOTING.fullmatch(macro.body):
+            # a quoting macro marks the title as \enquote does (the reader reads that
+            # mark): ajae's and itaxpf's \bibenquote{{Title}.}
+            macro = Macro(1, "\\enquote{#1}")
         if replace or name not in macros:
             macros[name] = macro
     return macros
