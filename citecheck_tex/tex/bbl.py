@@ -13,7 +13,7 @@ import logging
 import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
-from citecheck_tex.tex.bbl_macros import Macro, bbl_macros, expand_macros
+from citecheck_tex.tex.bbl_macros import PACKAGE_MACROS, Macro, bbl_macros, expand_macros
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import (
@@ -132,7 +132,7 @@ def _parse_bibitems(text: str, filename: str, offset: int,
     if end_env >= 0:
         clean = clean[:end_env]
     starts = [m for m in _BIBITEM.finditer(clean)]
-    macros = bbl_macros(clean[:starts[0].start()] if starts else clean)
+    macros = {**PACKAGE_MACROS, **bbl_macros(clean[:starts[0].start()] if starts else clean)}
     entries: list[Entry] = []
     problems: list[Problem] = []
     seen: dict[str, int] = {}
@@ -172,11 +172,41 @@ def _parse_bibitems(text: str, filename: str, offset: int,
     return entries, problems
 
 
+_BTX_NAME = re.compile(r"\\btxnamefont\s*(?=\{)")
+_BTX_FAMILY = re.compile(r"\\btxlastnamefont\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_BTX_INVERTED = re.compile(r"^\s*\\btxlastnamefont\s*\{(?P<family>(?:[^{}]|\{[^{}]*\})*)\}"
+                           r"\s*,\s*(?P<given>[^,]+?)\s*$")
+
+
+def _babelbib_names(body: str) -> str:
+    """babelbib's names in natural order: its styles mark each person
+    (``\\btxnamefont{...}``) and the family name (``\\btxlastnamefont{...}``) and put the
+    first author's family name first ("\\btxlastnamefont {Kosower}, David A."), which
+    the name reader took for two people ("Kosower and David A": a false author MINOR).
+    The marked family name goes after the given names, as plain prints it, and the
+    marks go with their braces (a braced group after the names is read as a title)."""
+    if "\\btxnamefont" not in body:
+        return body
+    out: list[str] = []
+    pos = 0
+    for m in _BTX_NAME.finditer(body):
+        if m.start() < pos:
+            continue
+        inner, end = read_delimited(body, m.end())
+        inverted = _BTX_INVERTED.match(inner)
+        out.append(body[pos:m.start()])
+        out.append(f"{inverted.group('given')} {inverted.group('family')}" if inverted
+                   else _BTX_FAMILY.sub(r"\1", inner))
+        pos = end
+    out.append(body[pos:])
+    return "".join(out)
+
+
 def _expanded(body: str, macros: dict[str, Macro]) -> str:
     """The item with the text macros its .bbl defines expanded (:mod:`bbl_macros`), and
     without a brace group that holds all of its text (abntex2 wraps each reference in
     one, after its \\abntrefinfo: the group had been taken for a braced title)."""
-    text = expand_macros(body, macros)
+    text = expand_macros(_babelbib_names(body), macros)
     lead = len(text) - len(text.lstrip())
     if text[lead:lead + 1] == "{":
         inner, end = read_delimited(text, lead)

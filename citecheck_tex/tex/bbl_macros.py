@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from citecheck_tex.tex.bib import read_delimited
 
-__all__ = ["Macro", "bbl_macros", "expand_macros"]
+__all__ = ["PACKAGE_MACROS", "Macro", "bbl_macros", "expand_macros"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +60,63 @@ _QUOTING = re.compile(r"\s*(?:``|\\textquotedblleft\s*|\u201c)\s*#1\s*(?:''|\\te
 _DEFINE = re.compile(r"\\(?P<cmd>providecommand|newcommand|renewcommand|DeclareRobustCommand)"
                      r"\s*\*?\s*(?:\{\s*\\(?P<braced>[A-Za-z]+)\s*\}|\\(?P<bare>[A-Za-z]+))"
                      r"\s*(?:\[\s*(?P<nargs>\d)\s*\])?\s*(?:\[(?P<default>[^\]]*)\])?\s*(?=\{)")
+_BIBLIOGRAPHY_FONT = re.compile(r"\\providebibliographyfont\s*\{(?P<element>\w+)\}\s*"
+                                r"\{(?P<font>\s*(?:\\[A-Za-z]+)?\s*)\}")
 _DEF = re.compile(r"\\def\s*\\(?P<name>[A-Za-z]+)\s*(?P<params>(?:#\d)*)\s*(?=\{)")
 _CONTROL_WORD = re.compile(r"\\([A-Za-z]+)")
 _MAX_EXPANSIONS = 5000
 _MAX_GROWTH = 4  # times the text's length (plus a margin): beyond it, nothing is expanded
+
+
+def _babelbib_macros() -> dict[str, Macro]:
+    """The macros of babelbib.sty and its english.bdf (the fallback language the babel
+    styles select: ``\\btxselectlanguage{\\btxfallbacklanguage}``), which the babplain,
+    bababbrv, babalpha, babunsrt, babamspl and bgteu* styles print and the .bbl does not
+    define: the fonts are empty (the group after them is the text), the words are their
+    English words, the one argument of a word is its punctuation ("\\btxpageshort{.}")."""
+    out: dict[str, Macro] = {}
+    for font in ("name", "lastname", "title", "jtitle", "etal", "journal", "publisher", "volume",
+                 "ISBN", "ISSN", "url", "urldate", "numeral"):
+        out[f"btx{font}font"] = Macro(0, "")
+    words = {
+        "andshort": "and", "andlong": "and", "andcomma": ",", "etalshort": "et~al#1",
+        "etallong": "et~al.", "inlong": "in", "inshort": "in", "editorshort": "ed#1",
+        "editorlong": "editor", "editorsshort": "eds#1", "editorslong": "editors",
+        "volumeshort": "vol#1", "volumelong": "volume", "jvolumeshort": "vol#1",
+        "jvolumelong": "volume", "numbershort": "no#1", "numberlong": "number",
+        "editionshort": "ed#1", "editionlong": "edition", "chaptershort": "ch#1",
+        "chapterlong": "chapter", "pageshort": "p#1", "pagelong": "page", "pagesshort": "pp#1",
+        "pageslong": "pages", "mastthesis": "Master's thesis", "phdthesis": "PhD thesis",
+        "techrepshort": "Techn. rep#1", "techreplong": "Technical report",
+        "ofseriesshort": "of", "inseriesshort": "in", "ofserieslong": "of",
+        "inserieslong": "in",
+    }
+    for name, word in words.items():
+        out[f"btx{name}"] = Macro(1, word)
+        out[f"Btx{name}"] = Macro(1, word[:1].upper() + word[1:])
+    months = ("January February March April May June July August September October "
+              "November December").split()
+    for month in months:
+        out[f"btxmon{month[:3].lower()}long"] = Macro(1, month)
+        out[f"btxmon{month[:3].lower()}short"] = Macro(1, month[:3] + "#1")
+    out.update({
+        # (TeX prints ":" after the names; it ends their block as plain's "." and
+        # \newblock do, so the names and the title are read as two blocks)
+        "btxauthorcolon": Macro(0, ".\n\\newblock "),
+        # (english.bdf: a space in a long given name, none between initials; a space
+        # there too keeps the initials apart for the name reader)
+        "btxfnamespacelong": Macro(0, " "), "btxfnamespaceshort": Macro(0, " "),
+        "btxifchangecase": Macro(2, "#2"),  # (the title as the .bib gives it)
+        "btxprintmonthyear": Macro(4, "#2 #3"),
+        "btxselectlanguage": Macro(1, ""), "btxfallbacklanguage": Macro(0, ""),
+        "latintext": Macro(0, ""), "foreignlanguage": Macro(2, "#2"),
+        "btxprintamslanguage": Macro(1, ""),
+    })
+    return out
+
+
+#: Macros a package defines for the .bbl of its styles (the .bbl's own definitions win).
+PACKAGE_MACROS: dict[str, Macro] = _babelbib_macros()
 
 
 def bbl_macros(text: str) -> dict[str, Macro]:
@@ -88,6 +141,11 @@ def bbl_macros(text: str) -> dict[str, Macro]:
             continue  # a delimited parameter text ("\\def\\x[#1]{...}"): not read
         body, _ = read_delimited(text, m.end())
         found.append((m.start(), m.group("name"), Macro(len(numbers), body), True))
+    for m in _BIBLIOGRAPHY_FONT.finditer(text):
+        # babelbib's fonts, which its styles set in the .bbl: the title's is \emph, the
+        # mark by which the reader knows a title (the font macros are empty without it)
+        found.append((m.start(), f"btx{m.group('element')}font", Macro(0, m.group("font")),
+                      False))
     macros: dict[str, Macro] = {}
     for _, name, macro, replace in sorted(found, key=lambda f: f[0]):
         if name in _READER_MACROS or _PROGRAMMING.search(macro.body):
