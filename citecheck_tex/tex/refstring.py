@@ -1527,7 +1527,7 @@ def _parse(text: str) -> dict[str, str]:
         if names:
             out["author"] = _bibtex_authors(names, truncated)
         out["year"] = apa.group("year")
-        out["title"] = apa.group("title").strip().rstrip(".")
+        out["title"] = apa.group("title").strip().rstrip(".").strip("\u201c\u201d").strip()
         tail = apa.group("tail")
         found = _find_journal_ref(tail, 0)
         if found:
