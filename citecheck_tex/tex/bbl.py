@@ -202,11 +202,15 @@ def _babelbib_names(body: str) -> str:
     return "".join(out)
 
 
+#: French typography's thin space between thousands: francais's page "043\\,541".
+_THIN_THOUSANDS = re.compile(r"(?<=\d)\\,(?=\d{3}(?!\d))")
+
+
 def _expanded(body: str, macros: dict[str, Macro]) -> str:
     """The item with the text macros its .bbl defines expanded (:mod:`bbl_macros`), and
     without a brace group that holds all of its text (abntex2 wraps each reference in
     one, after its \\abntrefinfo: the group had been taken for a braced title)."""
-    text = expand_macros(_babelbib_names(body), macros)
+    text = _THIN_THOUSANDS.sub("", expand_macros(_babelbib_names(body), macros))
     lead = len(text) - len(text.lstrip())
     if text[lead:lead + 1] == "{":
         inner, end = read_delimited(text, lead)

@@ -115,8 +115,41 @@ def _babelbib_macros() -> dict[str, Macro]:
     return out
 
 
+#: francaisbst.tex, which the .bbl of francais, francaissc and frplainnat-letters
+#: \\input's: the French words, read as the English ones the reader knows ("et" and
+#: "et collab." join and end a list of names, "vol." and "p." label volume and page).
+_FRANCAISBST = {
+    "bbland": "and", "bbletal": "et~al.", "bbleditors": "eds.", "bbleds": "eds.",
+    "bbleditor": "ed.", "bbled": "ed.", "bbledby": "edited by", "bbledition": "edition",
+    "bbledn": "ed.", "bblvolume": "volume", "bblvol": "vol.", "bblof": "of",
+    "bblnumber": "number", "bblno": "no.", "bblin": "in", "bblpages": "pages", "bblpp": "pp.",
+    "bblpage": "page", "bblp": "p.", "bbleidpp": "pages", "bblchapter": "chapter",
+    "bblchap": "chap.", "bbltechreport": "technical report", "bbltechrep": "tech. rep.",
+    "bblmthesis": "Master's thesis", "bblphdthesis": "PhD thesis",
+    **{f"bbl{m[:3].lower()}": m for m in ("January February March April May June July "
+                                          "August September October November December")
+       .split()},
+}
+
+
+#: The words of frplainnat-letters and the French babel (\\andname ...), its small capitals
+#: (\\bsc), and TeX's \\bgroup and \\egroup, which it prints for the braces of a name
+#: ("L.~\\bsc\\bgroup Bartolini\\egroup{}").
+_OTHER_PACKAGE_MACROS = {
+    "andname": "and", "volumename": "vol.", "numbername": "no.", "pagename": "p.",
+    "bsc": "", "bgroup": "{", "egroup": "}",
+}
+
+
+def _package_macros() -> dict[str, Macro]:
+    out = _babelbib_macros()
+    out.update({name: Macro(0, word) for name, word in _FRANCAISBST.items()})
+    out.update({name: Macro(0, word) for name, word in _OTHER_PACKAGE_MACROS.items()})
+    return out
+
+
 #: Macros a package defines for the .bbl of its styles (the .bbl's own definitions win).
-PACKAGE_MACROS: dict[str, Macro] = _babelbib_macros()
+PACKAGE_MACROS: dict[str, Macro] = _package_macros()
 
 
 def bbl_macros(text: str) -> dict[str, Macro]:

@@ -417,6 +417,9 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
     if doi:
         out.setdefault("doi", doi)
         text = _cut_id(text, doi, _DOI_LEAD, None)
+        # (francais prints the DOI between the volume and the page: "Phys. Rev. D, vol.
+        # 96, DOI, p. 055017"; the comma it leaves had kept the venue from being read)
+        text = re.sub(r",\s*,(?=\s*pp?\.\s*\d)", ",", text)
     arxiv = find_arxiv(text)
     if arxiv:
         out.setdefault("eprint", arxiv)
