@@ -318,7 +318,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     decoded[k] = parsed[k]
                     raw[k] = parsed[k]
     else:
-        blocks = [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]
+        blocks = _names_colon_title([b for b in re.split(r"\\newblock\b", cleaned)
+                                     if b.strip()])
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
         if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
             decoded = parse_reference(latex_to_unicode(blocks[1]))
@@ -360,6 +361,11 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 latex_to_unicode(blocks[2]) if len(blocks) > 2 else "")  # (a DOI block after)
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
+            elif (bare := _VOLUME_PAGES_BLOCK.match(venue_text)) is not None:
+                # plain's article without its journal: "\newblock 760:110." (lni; read
+                # as a note, a wrong page went unseen)
+                decoded.pop("note", None)
+                decoded.update({k: dashes(v) for k, v in bare.groupdict().items() if v})
             if book is None and len(blocks) >= 3:
                 _plain_em_venue(blocks[2], decoded)
             if decoded_year:
@@ -1101,6 +1107,31 @@ def _braced_back(authors: str) -> str:
 _LINKS = re.compile(r"(?:\bURL\s+)?\b(?:https?://|www\.|doi:)\S+", re.IGNORECASE)
 
 
+_NAMES_COLON = re.compile(r":\s")
+#: A venue block of a volume and pages alone, the year perhaps after: "760:110.".
+_VOLUME_PAGES_BLOCK = re.compile(r"\s*(?P<volume>\d{1,5}):\s*(?P<pages>" + PAGE_RANGE + r")"
+                                 r"(?:,\s*(?P<year>(?:1[89]|20)\d\d))?[\s.]*$")
+
+
+def _names_colon_title(blocks: list[str]) -> list[str]:
+    """``blocks`` with a first block "Names: Title." cut in two: lni, lnig and the DIN
+    styles end the names with a colon, not with a block ("Hui, L.; Ostriker, J.~P.;
+    Witten, E.: Ultralight scalars ... matter. \\newblock Phys.Rev.D, 95:043541, 2017."),
+    and the names, read with the title as one block, had been taken for part of the title
+    or split at every comma (false author and title MINORs)."""
+    if len(blocks) < 2:
+        return blocks
+    m = _NAMES_COLON.search(blocks[0])
+    if m is None or _names_block(blocks[0]):
+        return blocks
+    names, title = blocks[0][:m.start()], blocks[0][m.end():]
+    text = latex_to_unicode(names).strip()
+    if not title.strip() or re.match(r"\s*\(?\d", title) or re.search(r"\d", text) \
+            or not all_names(text):
+        return blocks  # (kluwer's "Names: 2017, `Title'." is read as it was)
+    return [names + ".", title, *blocks[1:]]
+
+
 def _two_blocks(blocks: list[str]) -> str:
     """What the first of a plain item's two blocks is: "names" (persons, or an
     organisation: "{ESA Publications Division}. \\newblock Project Organisation, April
@@ -1177,6 +1208,15 @@ def _plain_authors(text: str) -> str:
             if re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", names[k]) and " " in names[k - 1]:
                 given, family = names[k - 1].rsplit(" ", 1)  # BibTeX's "Last, Jr, First"
                 names[k - 1] = f"{family}, {names.pop(k)}, {given}"
+    if len(names) == 2 and t.count(",") == 1 and not re.search(r"\band\b", t) \
+            and len(names[0].split()) <= 3 and len(names[1].split()) <= 4 \
+            and re.fullmatch(r"(?:[A-Z\u00C0-\u00DE][\w'.\-]*\s*)+", names[1]) \
+            and not re.search(r"\b[A-Z\u00C0-\u00DE][a-z]?\.", names[0]) \
+            and re.search(r"\b(?:[A-Z\u00C0-\u00DE]\.?|[A-Z\u00C0-\u00DE][a-z]\.)$", names[1]):
+        # one name, family first, its given names ending in an initial: lni's and the DIN
+        # styles' "Kosower, David~A." (a second person would come with "and"; not
+        # tugboat's "G.C.~Liu, K.W.~Ng", two names without it)
+        return f"{names[0]}, {names[1]}" + (" and others" if truncated else "")
     if len(names) >= 2 and len(names) % 2 == 0 \
             and all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
                     for n in names[1::2]) \
