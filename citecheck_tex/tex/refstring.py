@@ -968,6 +968,43 @@ _ABNT_HOST = re.compile(r"\.\s+In:\s")
 _TITLE_END_YEAR = re.compile(r"\.[\s.,;]*(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
 
 
+#: munich.bst (German author-year): "Hui, L./Ostriker, J. P./ et al. (2017): Title, in:
+#: Phys.Rev.D, 95, S. 043.541" (names between slashes, "S." for Seite, a full stop
+#: between the thousands of a page).
+_MUNICH = re.compile(r"^(?P<authors>[^()]+?)\s*\((?:(?P<year>(?:1[89]|20)\d\d)[a-z]?)?\):\s+"
+                     r"(?P<title>.+?)(?:,\s+in:\s*(?P<venue>.*?))?[\s.]*$")
+#: (the journal may be missing: "in: , 754, S. 343--348"; an issue in brackets "116(16)")
+_MUNICH_VENUE = re.compile(r"^(?:(?P<journal>[^,\d][^,]*?)\s*)?,\s*(?P<volume>[\w\-]+)(?:\(\w+\))?,"
+                           r"\s*S\.\s*(?P<pages>[\d.]+(?:\s*[-\u2013]+\s*[\d.]+)?)(?![\w.]*\d)")
+
+
+def _munich(rest: str) -> dict[str, str] | None:
+    """The fields of a munich.bst reference (:data:`_MUNICH`), or None. (Read as free
+    text, the names had become the title: every entry a false MINOR.)"""
+    m = _MUNICH.match(rest)
+    if m is None or "/" not in m.group("authors") and m.group("venue") is None:
+        return None  # (ecta's "Names (2017): “Title,” Journal, 95, 043541" is not munich's)
+    names = [n.strip(" ,") for n in m.group("authors").split("/") if n.strip(" ,")]
+    truncated = bool(names) and bool(re.fullmatch(r"et\s*al\.?", names[-1]))
+    names = names[:-1] if truncated else names
+    if not names or not all_names(" and ".join(names)):
+        return None
+    out = {"author": _bibtex_authors(names, truncated),
+           "title": m.group("title").strip(" ,.\u201c\u201d")}
+    if m.group("year"):
+        out["year"] = m.group("year")
+    venue_text = (m.group("venue") or "").strip(" ,.")
+    venue = _MUNICH_VENUE.match(m.group("venue") or "")
+    if venue is not None:
+        if venue.group("journal"):
+            out["journal"] = venue.group("journal").strip()
+        out["volume"] = venue.group("volume")
+        out["pages"] = dashes(re.sub(r"(?<=\d)\.(?=\d{3}(?!\d))", "", venue.group("pages")))
+    elif venue_text:
+        return None  # a venue of another form: read as before
+    return out
+
+
 def _family_initials(rest: str) -> dict[str, str] | None:
     """The fields of a reference whose authors are written "Family, I., ..., & Family,
     I." (Nature's house style, AAS and A&A journals), or None.
@@ -1524,6 +1561,9 @@ def _parse(text: str) -> dict[str, str]:
         if pn.group("year"):
             out["year"] = pn.group("year")
         return out
+    munich = _munich(rest)
+    if munich is not None:
+        return {**out, **munich}
     apa = _APA.match(rest)
     if apa and all_names(apa.group("authors")):
         names, truncated = _authors_from(apa.group("authors"))
