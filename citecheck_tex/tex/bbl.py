@@ -361,7 +361,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 latex_to_unicode(blocks[2]) if len(blocks) > 2 else "")  # (a DOI block after)
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
-            elif (bare := _VOLUME_PAGES_BLOCK.match(venue_text)) is not None:
+            elif (bare := _VOLUME_PAGES_BLOCK.match(venue_text) or _VOLUME_PAGES_BLOCK.match(
+                    latex_to_unicode(blocks[2]) if len(blocks) > 2 else "-")) is not None:
                 # plain's article without its journal: "\newblock 760:110." (lni; read
                 # as a note, a wrong page went unseen)
                 decoded.pop("note", None)
@@ -1109,8 +1110,9 @@ _LINKS = re.compile(r"(?:\bURL\s+)?\b(?:https?://|www\.|doi:)\S+", re.IGNORECASE
 
 _NAMES_COLON = re.compile(r":\s")
 #: A venue block of a volume and pages alone, the year perhaps after: "760:110.".
-_VOLUME_PAGES_BLOCK = re.compile(r"\s*(?P<volume>\d{1,5}):\s*(?P<pages>" + PAGE_RANGE + r")"
-                                 r"(?:,\s*(?P<year>(?:1[89]|20)\d\d))?[\s.]*$")
+#: (not a year: cqunumerical's "2016: 343--348" is the year and the pages)
+_VOLUME_PAGES_BLOCK = re.compile(r"\s*(?!(?:1[89]|20)\d\d:)(?P<volume>\d{1,5}):\s*(?P<pages>" + PAGE_RANGE + r")"
+                                 r"(?:,\s*(?P<year>(?:1[89]|20)\d\d))?[\s.,]*$")
 
 
 def _names_colon_title(blocks: list[str]) -> list[str]:

@@ -118,3 +118,52 @@ def test_a_journalless_volume_and_page(tmp_path: Path, index: Path) -> None:
     assert (entry.fields["volume"], entry.fields["pages"]) == ("760", "110")
     (got,) = checked(tmp_path, index, "paper.bbl", PLAIN, "--index-complete")
     assert got["label"] == "MINOR" and "pages" in {d["field"] for d in got["discrepancies"]}
+
+
+#: unsrtnm, the same entry: its DOI in a block after "760:\\penalty0 110, ."
+UNSRTNM = (
+    '\\begin{thebibliography}{30}\n'
+    '\\providecommand{\\natexlab}[1]{#1}\n'
+    '\\providecommand{\\url}[1]{\\texttt{#1}}\n'
+    '\\expandafter\\ifx\\csname urlstyle\\endcsname\\relax\n'
+    '  \\providecommand{\\doi}[1]{doi: #1}\\else\n'
+    '  \\providecommand{\\doi}{doi: \\begingroup \\urlstyle{rm}\\Url}\\fi\n'
+    '  \\providecommand{\\nmbibLink}[3]{#3}\n'
+    '\n'
+    '\\bibitem[Capossoli et~al.()Capossoli, Li, and Boschi-Filho]{Capossoli2016}\n'
+    '\\nmbibLink{Capossoli2016}{authors}{Eduardo~Folco Capossoli, Danning Li, and\n'
+    '  Henrique Boschi-Filho}.\n'
+    '\\newblock Pomeron and odderon {Regge} trajectories from a dynamical holographic\n'
+    '  model.\n'
+    '\\newblock 760:\\penalty0 110, \\nmbibLink{Capossoli2016}{timeline}{}.\n'
+    '\\newblock \\doi{10.1016/j.physletb.2016.06.049}.\n'
+    '\n'
+    '\\end{thebibliography}\n'
+)
+
+#: cqunumerical: "2017: 86--104" is the year and the pages, no volume 2017
+CQUNUMERICAL = (
+    '\\begin{thebibliography}{30}\n'
+    '\\providecommand{\\natexlab}[1]{#1}\n'
+    '\\providecommand{\\url}[1]{#1}\n'
+    '\\providecommand{\\href}[2]{\\url{#2}}\n'
+    '\\providecommand{\\doi}[1]{DOI: \\href{http://dx.doi.org/#1}{#1}}\n'
+    '\\expandafter\\ifx\\csname urlstyle\\endcsname\\relax\\relax\\else\n'
+    '  \\urlstyle{same}\\fi\n'
+    '\n'
+    '\\bibitem[McInnes\\ et~al.(2017)McInnes and Ong]{McInnes2017}\n'
+    'MCINNES B, ONG Y~C.\n'
+    '\\newblock On the existence of a holographic description of the {LHC}\n'
+    '  quark--gluon plasmas: volume 917\\allowbreak[Z].\n'
+    '\\newblock 2017: 86--104.\n'
+    '\\newblock \\doi{10.1016/j.nuclphysb.2017.01.028}.\n'
+    '\n'
+    '\\end{thebibliography}\n'
+)
+
+
+def test_a_journalless_volume_and_page_before_a_doi() -> None:
+    (entry,), _ = parse_bbl_text(UNSRTNM, "paper.bbl")
+    assert (entry.fields["volume"], entry.fields["pages"]) == ("760", "110")
+    (entry,), _ = parse_bbl_text(CQUNUMERICAL, "paper.bbl")
+    assert entry.fields.get("volume") != "2017"
