@@ -1124,8 +1124,9 @@ def _names_colon_title(blocks: list[str]) -> list[str]:
     if len(blocks) < 2:
         return blocks
     m = _NAMES_COLON.search(blocks[0])
-    if m is None or _names_block(blocks[0]):
-        return blocks
+    if m is None or _names_block(blocks[0]) \
+            or blocks[0].count("{", 0, m.start()) != blocks[0].count("}", 0, m.start()):
+        return blocks  # (a colon inside braces is the title's: elsarticle's "{Title: ...}")
     names, title = blocks[0][:m.start()], blocks[0][m.end():]
     text = latex_to_unicode(names).strip()
     if not title.strip() or re.match(r"\s*\(?\d", title) or re.search(r"\d", text) \

@@ -45,7 +45,7 @@ _READER_MACROS = frozenset({
     "bibnamefont", "bibfnamefont", "citenamefont", "enquote", "newblock", "bibitem",
     "BibitemOpen", "BibitemShut", "bibitemStop", "bibitemNoStop", "EOS", "showarticletitle",
     "etal", "natexlab", "emph", "textit", "textbf", "textsc", "em", "it", "bf", "sc",
-    "penalty", "relax", "par", "thebibliography", "bibAnnote", "bibAnnoteFile",
+    "penalty", "relax", "par", "thebibliography", "bibAnnote", "bibAnnoteFile", "path",
 })
 #: A body that programs TeX rather than printing text.
 _PROGRAMMING = re.compile(

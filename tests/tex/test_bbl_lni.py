@@ -167,3 +167,22 @@ def test_a_journalless_volume_and_page_before_a_doi() -> None:
     assert (entry.fields["volume"], entry.fields["pages"]) == ("760", "110")
     (entry,), _ = parse_bbl_text(CQUNUMERICAL, "paper.bbl")
     assert entry.fields.get("volume") != "2017"
+
+
+#: elsarticle-num (lsst_refs_ads.bib, 2000AJ....119.2472A): the colon is inside the braced
+#: title, not after the names
+ELSARTICLE_NUM = (
+    "\\begin{thebibliography}{100}\n"
+    "\\bibitem{2000AJ....119.2472A}\n"
+    "L.~H. {Auer}, E.~M. {Standish}, {Astronomical Refraction: Computational Method\n"
+    "  for All Zenith Angles}, \\aj 119~(5) (2000) 2472--2474.\n"
+    "\\newblock \\href {https://doi.org/10.1086/301325} {\\path{doi:10.1086/301325}}.\n"
+    "\n\\end{thebibliography}\n"
+)
+
+
+def test_a_colon_inside_the_braced_title_ends_no_names() -> None:
+    (entry,), _ = parse_bbl_text(ELSARTICLE_NUM, "paper.bbl")
+    assert entry.fields["author"] == "Auer, L. H. and Standish, E. M."
+    assert entry.fields["title"] == \
+        "Astronomical Refraction: Computational Method for All Zenith Angles"
