@@ -1132,6 +1132,12 @@ def _names_colon_title(blocks: list[str]) -> list[str]:
     if not title.strip() or re.match(r"\s*\(?\d", title) or re.search(r"\d", text) \
             or not all_names(text):
         return blocks  # (kluwer's "Names: 2017, `Title'." is read as it was)
+    family_first = "," in text and not re.search(r"\b[A-Z][a-z]?\.", text.split(",")[0])
+    if ";" not in text and not family_first:
+        # the names of these styles are family first, several between semicolons; a
+        # title's colon after natural names is not theirs (elsarticle-num's "J.~Dean,
+        # S.~Ghemawat, Mapreduce: Simplified data processing ...")
+        return blocks
     return [names + ".", title, *blocks[1:]]
 
 

@@ -186,3 +186,17 @@ def test_a_colon_inside_the_braced_title_ends_no_names() -> None:
     assert entry.fields["author"] == "Auer, L. H. and Standish, E. M."
     assert entry.fields["title"] == \
         "Astronomical Refraction: Computational Method for All Zenith Angles"
+
+
+
+def test_a_title_colon_after_natural_names_ends_no_names() -> None:
+    # elsarticle-num (lsst_refs.bib): natural-order names, then an unbraced title with a
+    # colon; the names of lni and DIN come family first
+    (entry,), _ = parse_bbl_text(
+        "\\begin{thebibliography}{100}\n\\bibitem{Dean:2008:MSD:1327452.1327492}\n"
+        "J.~Dean, S.~Ghemawat, Mapreduce: Simplified data processing on large clusters,\n"
+        "  Commun. ACM 51~(1) (2008) 107--113.\n"
+        "\\newblock \\href {https://doi.org/10.1145/1327452.1327492}\n"
+        "  {\\path{doi:10.1145/1327452.1327492}}.\n\\end{thebibliography}\n", "paper.bbl")
+    assert entry.fields["author"] == "J. Dean and S. Ghemawat"
+    assert entry.fields["title"] == "Mapreduce: Simplified data processing on large clusters"
