@@ -408,7 +408,6 @@ EXPECTED = {
 #: what a style does not print (its planted error cannot be seen: EXACT) and the false
 #: flags left (see the report of the branch): not asserted
 UNSEEN = {
-    "babplain": {"Capossoli2016"},  # "760:110" without its journal: the page is not read
     "abntex2-alf": {"Capossoli2016", "GursoyIatrakis2017"},  # (no page; "GÜRSOY, U. et al.")
 }
 LEFT = {"babplain": {"Noh:2013coa"}, "babamspl": {"Barbieri2017"},
