@@ -13,6 +13,7 @@ import logging
 import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
+from citecheck_tex.tex.bbl_macros import PACKAGE_MACROS, Macro, bbl_macros, expand_macros
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import (
@@ -56,8 +57,8 @@ _ETAL_MACRO = re.compile(r"\\etal\b\.?")
 #: BibTeX's "and others" printed as the last name by a style that does not turn it into
 #: "et al." (aomalpha: "G.~Carugno, and \\bgroup\\scshape{}others\\egroup{}, Title"): the
 #: free text had read "and others" as the title's head (a false author MINOR).
-_AND_OTHERS = re.compile(r",\s*and\s+(?:\\bgroup\s*\\scshape\s*\{\}\s*)?others"
-                         r"(?:\\egroup\s*\{\})?(?=\s*,)")
+_AND_OTHERS = re.compile(r",\s*and\s+(?:(?:\\bgroup|\{)\s*\\scshape\s*\{\}\s*)?others"
+                         r"(?:(?:\\egroup|\})\s*\{\})?(?=\s*,)")  # (\bgroup is "{" once expanded)
 _SHOWARTICLETITLE = re.compile(r"\\showarticletitle\s*")
 _DOIBASE = re.compile(r"\\doibase\s+([^}\s]+)|\\doi\s*\{([^}]+)\}")
 _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}")
@@ -138,6 +139,7 @@ def _parse_bibitems(text: str, filename: str, offset: int,
     if end_env >= 0:
         clean = clean[:end_env]
     starts = [m for m in _BIBITEM.finditer(clean)]
+    macros = {**PACKAGE_MACROS, **bbl_macros(clean[:starts[0].start()] if starts else clean)}
     entries: list[Entry] = []
     problems: list[Problem] = []
     seen: dict[str, int] = {}
@@ -169,11 +171,91 @@ def _parse_bibitems(text: str, filename: str, offset: int,
             first = line + body.count("\n", 0, at)
             last = end_line if at + len(part) >= len(body.rstrip()) else \
                 first + part.count("\n")
-            return as_part(_bibitem_entry(part_key(key, n), label if n == 0 else "", part,
+            text = _without_own_key_markup(_expanded(part, macros), key)
+            return as_part(_bibitem_entry(part_key(key, n), label if n == 0 else "", text,
                                           filename, first, last, origin), key, n)
 
         entries.extend(merged_references(body, make))
     return entries, problems
+
+
+_BTX_NAME = re.compile(r"\\btxnamefont\s*(?=\{)")
+_BTX_FAMILY = re.compile(r"\\btxlastnamefont\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_BTX_INVERTED = re.compile(r"^\s*\\btxlastnamefont\s*\{(?P<family>(?:[^{}]|\{[^{}]*\})*)\}"
+                           r"\s*,\s*(?P<given>[^,]+?)\s*$")
+
+
+def _babelbib_names(body: str) -> str:
+    """babelbib's names in natural order: its styles mark each person
+    (``\\btxnamefont{...}``) and the family name (``\\btxlastnamefont{...}``) and put the
+    first author's family name first ("\\btxlastnamefont {Kosower}, David A."), which
+    the name reader took for two people ("Kosower and David A": a false author MINOR).
+    The marked family name goes after the given names, as plain prints it, and the
+    marks go with their braces (a braced group after the names is read as a title)."""
+    if "\\btxnamefont" not in body:
+        return body
+    out: list[str] = []
+    pos = 0
+    for m in _BTX_NAME.finditer(body):
+        if m.start() < pos:
+            continue
+        inner, end = read_delimited(body, m.end())
+        inverted = _BTX_INVERTED.match(inner)
+        out.append(body[pos:m.start()])
+        out.append(f"{inverted.group('given')} {inverted.group('family')}" if inverted
+                   else _BTX_FAMILY.sub(r"\1", inner))
+        pos = end
+    out.append(body[pos:])
+    return "".join(out)
+
+
+#: French typography's thin space between thousands: francais's page "043\\,541".
+_THIN_THOUSANDS = re.compile(r"(?<=\d)\\,(?=\d{3}(?!\d))")
+
+
+def _expanded(body: str, macros: dict[str, Macro]) -> str:
+    """The item with the text macros its .bbl defines expanded (:mod:`bbl_macros`), and
+    without a brace group that holds all of its text (abntex2 wraps each reference in
+    one, after its \\abntrefinfo: the group had been taken for a braced title)."""
+    text = _THIN_THOUSANDS.sub("", expand_macros(_babelbib_names(body), macros))
+    lead = len(text) - len(text.lstrip())
+    if text[lead:lead + 1] == "{":
+        inner, end = read_delimited(text, lead)
+        if not text[end:].strip() and len(inner.split()) > 3:
+            return text[:lead] + " " + inner + " " + text[end:]
+    return text
+
+
+_OWN_KEY_MARK = re.compile(r"\\[A-Za-z]+\s*\{\s*(?P<key>[^{}\s]+)\s*\}")
+
+
+def _without_own_key_markup(body: str, key: str) -> str:
+    """The item without the markup whose argument is its own cite key, and the groups
+    that follow that markup at once: xplain's ``\\authorindexentries{KEY}{\\do{Andersen
+    Jens O@Andersen, Jens~O.}...}`` (an index of the names, printed nowhere) before the
+    authors, its ``\\bibref{KEY}`` after the year. A link or index mark that carries the
+    key carries no reference text: read as text, the index's sort keys had become a
+    second copy of every author (a false author MINOR on every item)."""
+    if not key or key not in body:
+        return body
+    out: list[str] = []
+    pos = 0
+    for m in _OWN_KEY_MARK.finditer(body):
+        if m.group("key") != key or m.start() < pos:
+            continue
+        end = m.end()
+        while end < len(body) and body[end] == "{":
+            end = read_delimited(body, end)[1]
+        if end == m.end() and body[end:].strip(" \n.%"):
+            # a mark of the key alone inside the text (apacite's \APACinsertmetastar{KEY}
+            # before its names) is left: only the key's own data (a group after it) or a
+            # mark that ends the item are certain to hold no reference text
+            continue
+        out.append(body[pos:m.start()])
+        out.append(" " + "\n" * body.count("\n", m.start(), end))
+        pos = end
+    out.append(body[pos:])
+    return "".join(out)
 
 
 def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, end_line: int,
@@ -245,7 +327,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     decoded[k] = parsed[k]
                     raw[k] = parsed[k]
     else:
-        blocks = [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]
+        blocks = _names_colon_title([b for b in re.split(r"\\newblock\b", cleaned)
+                                     if b.strip()])
         blocks = _quoted_title_split(_names_year_split(blocks))
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
         if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
@@ -302,6 +385,12 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 latex_to_unicode(blocks[2]) if len(blocks) > 2 else "")  # (a DOI block after)
             if vm:
                 decoded.update({k: v.replace("–", "-") for k, v in vm.groupdict().items() if v})
+            elif (bare := _VOLUME_PAGES_BLOCK.match(venue_text) or _VOLUME_PAGES_BLOCK.match(
+                    latex_to_unicode(blocks[2]) if len(blocks) > 2 else "-")) is not None:
+                # plain's article without its journal: "\newblock 760:110." (lni; read
+                # as a note, a wrong page went unseen)
+                decoded.pop("note", None)
+                decoded.update({k: dashes(v) for k, v in bare.groupdict().items() if v})
             if book is None and len(blocks) >= 3:
                 _plain_em_venue(blocks[2], decoded)
                 _em_bold_venue(blocks[2], decoded)
@@ -921,7 +1010,8 @@ _HREF = re.compile(r"\\href\s*\{")
 
 
 _VOLUME_AFTER = re.compile(r"\\textbf|\{?\\bf\b|\d|,?\s*(?:(?:\\textit|\\emph)\s*\{\s*\d|"
-                           r"\{\\(?:it|em)\s+\d)")  # (", 10 2013" is a date)
+                           r"\{\\(?:it|em)\s+\d|v\.[\s~]*\d)")  # (", 10 2013" is a date)
+# (ABNT: "\emph{Phys. Dark Univ.}, v.~15, p.~135")
 
 
 _NAMEFONT = re.compile(r"\\bib(f?)namefont\s*")
@@ -1379,6 +1469,39 @@ def _quoted_title_split(blocks: list[str]) -> list[str]:
     return [blocks[0], m.group("title").strip().rstrip(",.") + ".", m.group("rest")]
 
 
+_NAMES_COLON = re.compile(r":\s")
+#: A venue block of a volume and pages alone, the year perhaps after: "760:110.".
+#: (not a year: cqunumerical's "2016: 343--348" is the year and the pages)
+_VOLUME_PAGES_BLOCK = re.compile(r"\s*(?!(?:1[89]|20)\d\d:)(?P<volume>\d{1,5}):\s*(?P<pages>" + PAGE_RANGE + r")"
+                                 r"(?:,\s*(?P<year>(?:1[89]|20)\d\d))?[\s.,]*$")
+
+
+def _names_colon_title(blocks: list[str]) -> list[str]:
+    """``blocks`` with a first block "Names: Title." cut in two: lni, lnig and the DIN
+    styles end the names with a colon, not with a block ("Hui, L.; Ostriker, J.~P.;
+    Witten, E.: Ultralight scalars ... matter. \\newblock Phys.Rev.D, 95:043541, 2017."),
+    and the names, read with the title as one block, had been taken for part of the title
+    or split at every comma (false author and title MINORs)."""
+    if len(blocks) < 2:
+        return blocks
+    m = _NAMES_COLON.search(blocks[0])
+    if m is None or _names_block(blocks[0]) \
+            or blocks[0].count("{", 0, m.start()) != blocks[0].count("}", 0, m.start()):
+        return blocks  # (a colon inside braces is the title's: elsarticle's "{Title: ...}")
+    names, title = blocks[0][:m.start()], blocks[0][m.end():]
+    text = latex_to_unicode(names).strip()
+    if not title.strip() or re.match(r"\s*\(?\d", title) or re.search(r"\d", text) \
+            or not all_names(text):
+        return blocks  # (kluwer's "Names: 2017, `Title'." is read as it was)
+    family_first = "," in text and not re.search(r"\b[A-Z][a-z]?\.", text.split(",")[0])
+    if ";" not in text and not family_first:
+        # the names of these styles are family first, several between semicolons; a
+        # title's colon after natural names is not theirs (elsarticle-num's "J.~Dean,
+        # S.~Ghemawat, Mapreduce: Simplified data processing ...")
+        return blocks
+    return [names + ".", title, *blocks[1:]]
+
+
 def _two_blocks(blocks: list[str]) -> str:
     """What the first of a plain item's two blocks is: "names" (persons, or an
     organisation: "{ESA Publications Division}. \\newblock Project Organisation, April
@@ -1485,6 +1608,15 @@ def _plain_authors(text: str) -> str:
             if re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", names[k]) and " " in names[k - 1]:
                 given, family = names[k - 1].rsplit(" ", 1)  # BibTeX's "Last, Jr, First"
                 names[k - 1] = f"{family}, {names.pop(k)}, {given}"
+    if len(names) == 2 and t.count(",") == 1 and not re.search(r"\band\b", t) \
+            and len(names[0].split()) <= 3 and len(names[1].split()) <= 4 \
+            and re.fullmatch(r"(?:[A-Z\u00C0-\u00DE][\w'.\-]*\s*)+", names[1]) \
+            and not re.search(r"\b[A-Z\u00C0-\u00DE][a-z]?\.", names[0]) \
+            and re.search(r"\b(?:[A-Z\u00C0-\u00DE]\.?|[A-Z\u00C0-\u00DE][a-z]\.)$", names[1]):
+        # one name, family first, its given names ending in an initial: lni's and the DIN
+        # styles' "Kosower, David~A." (a second person would come with "and"; not
+        # tugboat's "G.C.~Liu, K.W.~Ng", two names without it)
+        return f"{names[0]}, {names[1]}" + (" and others" if truncated else "")
     if len(names) >= 2 and len(names) % 2 == 0 and ((
             all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
                 for n in names[1::2])

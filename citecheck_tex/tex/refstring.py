@@ -417,6 +417,9 @@ def _take_ids(text: str, out: dict[str, str]) -> str:
     if doi:
         out.setdefault("doi", doi)
         text = _cut_id(text, doi, _DOI_LEAD, None)
+        # (francais prints the DOI between the volume and the page: "Phys. Rev. D, vol.
+        # 96, DOI, p. 055017"; the comma it leaves had kept the venue from being read)
+        text = re.sub(r",\s*,(?=\s*pp?\.\s*\d)", ",", text)
     arxiv = find_arxiv(text)
     if arxiv:
         out.setdefault("eprint", arxiv)
@@ -448,6 +451,11 @@ _NOISE = re.compile(
     r"(?:\s*\(\s*\d+[a-z]?\s*[:#]\s*\d+\s*\)|\s*\(\s*\d+\s*#\s*\d+\s*\))?"
     r"|\b(?:Zentralblatt\s+MATH|Zbl)\s*:?\s*\d{4}\.?\d{5}"
     r"|\bDigital\s+Object\s+Identifier\s*:?"
+    # natbib's year of an entry without one: "Capossoli, E. F. (????). Title"
+    r"|\(\?{4}\)"
+    # ABNT's marks of an unknown place and publisher (sine loco, sine nomine), after an
+    # empty "In: ." where a @misc has no booktitle (abntex2: "Title. In: . [S.l.: s.n.], 2013")
+    r"|(?:\bIn:\s*\.\s*)?\[\s*S\.\s?l\.\s*(?::\s*s\.\s?n\.\s*)?\]|\[\s*s\.\s?n\.\s*\]"
     r"|\bURL\b|\[\s*(?:arXiv|INSPIRE|ADS)\b(?![^\[]*\])"
     # labels of neighbouring references left in the text ("[51] [52]")
     r"|(?<!\S)\[\d{1,3}\](?!\S)"
@@ -667,7 +675,7 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
             break
         before = text[:m.start()].rstrip()
         last = re.split(r",|;|\band\b|&", before)[-1].strip()
-        if before and before[-1] not in ",.:;([" and not (
+        if before and before[-1] not in ",.:;([\u2013\u2014" and not (
                 _looks_like_name(last) or _ET_AL.search(last)):  # "A. Smith “Title”"
             continue
         opener = m.group(0)
@@ -829,7 +837,9 @@ def _repeats(title: str, n: int = 4) -> bool:
 #: The particles before a family name that aasjournal and its kin print ("van Dyk, D.",
 #: "de~los Rios, M.", "ter Hoeve, J."), and a lower-case particle among the initials
 #: after it ("Almeida, E. d.~S."): the list had ended there (every later author missing).
-_FI_WORD = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-~]*"  # ADS "Nu~nez"
+_FI_WORD = (r"(?:[A-Z\u00C0-\u024F][a-z\u00DF-\u024F'\u2019][\w'\u2019\u00C0-\u024F\-~]*"  # ADS "Nu~nez"
+            # ABNT's family name in capitals: "ANDERSEN, J. O.; HE, S." (before a comma)
+            r"|[A-Z\u00C0-\u00DE][A-Z\u00C0-\u00DE'\u2019\-]+(?=,\s))")
 #: (each family word has a lower-case letter after its capital, and there are at most
 #: four: "LG Jin R Tang F Zhang, L.G. ..." is no family name)
 #: (particles may lead: "de Téramond, G. F.", and a lower-case initial that bibtex took
@@ -847,6 +857,12 @@ _FI_NAME = (rf"(?:(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|los|las|
 _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NAME})*)"
                      r"(?P<etal>,?\s*et\s*al\.?)?\s+(?![A-Z][a-z]?\.[\s,:;])"
                      r"(?P<rest>.+)$")
+#: The volume and page alone after a quoted title: "“Title.”, 760, 110."
+_BARE_VOLUME_PAGES = re.compile(r"[\s,.]*(?P<volume>\d{1,5}),\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
+                                r"[A-Za-z]?\d+)?)[\s.]*$")
+#: Names "Family, I." separated by semicolons, and nothing else (ACS, ABNT).
+_FI_SEMICOLON_LIST = re.compile(rf"^\s*(?P<names>{_FI_NAME}(?:\s*;\s*{_FI_NAME})+)"
+                                r"(?P<etal>,?\s*et\s*al\.?)?[\s.,]*$")
 _FI_SPLIT = re.compile(r",?\s*&\s*|,?\s+and\s+|(?<=\.)(?<!Jr\.)(?<!Sr\.)[,;]\s*")
 #: What follows the names: the year and the reference (AAS: "2017, MNRAS, 464, 4789"),
 #: or the title (Nature: "Ultralight scalars as ... Phys. Rev. D 95, 043541 (2017).").
@@ -946,6 +962,49 @@ def _collaboration_with_initials(names: list[str]) -> bool:
     return any(_COLLAB.search(n.split(",", 1)[0]) for n in names)
 
 
+#: ABNT's "In:" between a title and its host (a book, proceedings).
+_ABNT_HOST = re.compile(r"\.\s+In:\s")
+#: The year that ends a title-and-year tail: "Title. 2013", "Title. , 1999".
+_TITLE_END_YEAR = re.compile(r"\.[\s.,;]*(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
+
+
+#: munich.bst (German author-year): "Hui, L./Ostriker, J. P./ et al. (2017): Title, in:
+#: Phys.Rev.D, 95, S. 043.541" (names between slashes, "S." for Seite, a full stop
+#: between the thousands of a page).
+_MUNICH = re.compile(r"^(?P<authors>[^()]+?)\s*\((?:(?P<year>(?:1[89]|20)\d\d)[a-z]?)?\):\s+"
+                     r"(?P<title>.+?)(?:,\s+in:\s*(?P<venue>.*?))?[\s.]*$")
+#: (the journal may be missing: "in: , 754, S. 343--348"; an issue in brackets "116(16)")
+_MUNICH_VENUE = re.compile(r"^(?:(?P<journal>[^,\d][^,]*?)\s*)?,\s*(?P<volume>[\w\-]+)(?:\(\w+\))?,"
+                           r"\s*S\.\s*(?P<pages>[\d.]+(?:\s*[-\u2013]+\s*[\d.]+)?)(?![\w.]*\d)")
+
+
+def _munich(rest: str) -> dict[str, str] | None:
+    """The fields of a munich.bst reference (:data:`_MUNICH`), or None. (Read as free
+    text, the names had become the title: every entry a false MINOR.)"""
+    m = _MUNICH.match(rest)
+    if m is None or "/" not in m.group("authors") and m.group("venue") is None:
+        return None  # (ecta's "Names (2017): “Title,” Journal, 95, 043541" is not munich's)
+    names = [n.strip(" ,") for n in m.group("authors").split("/") if n.strip(" ,")]
+    truncated = bool(names) and bool(re.fullmatch(r"et\s*al\.?", names[-1]))
+    names = names[:-1] if truncated else names
+    if not names or not all_names(" and ".join(names)):
+        return None
+    out = {"author": _bibtex_authors(names, truncated),
+           "title": m.group("title").strip(" ,.\u201c\u201d")}
+    if m.group("year"):
+        out["year"] = m.group("year")
+    venue_text = (m.group("venue") or "").strip(" ,.")
+    venue = _MUNICH_VENUE.match(m.group("venue") or "")
+    if venue is not None:
+        if venue.group("journal"):
+            out["journal"] = venue.group("journal").strip()
+        out["volume"] = venue.group("volume")
+        out["pages"] = dashes(re.sub(r"(?<=\d)\.(?=\d{3}(?!\d))", "", venue.group("pages")))
+    elif venue_text:
+        return None  # a venue of another form: read as before
+    return out
+
+
 def _family_initials(rest: str) -> dict[str, str] | None:
     """The fields of a reference whose authors are written "Family, I., ..., & Family,
     I." (Nature's house style, AAS and A&A journals), or None.
@@ -975,6 +1034,15 @@ def _family_initials(rest: str) -> dict[str, str] | None:
         return None  # (a title may open with a bracket: "(Mainly) axion dark matter")
     else:
         tail = _nature_year_eprint(tail, out)
+        host = _ABNT_HOST.search(tail)
+        if host and len(tail[:host.start()].split()) >= 2:
+            # ABNT's host after the title: "Title. In: Booktitle. CD12, 2013. Anais...,
+            # 2013. p. 029" (the booktitle may be empty: "In: ."); its words had been read
+            # into the title (a false MINOR). The host's year is the item's.
+            years = re.findall(r"(?<!\d)((?:1[89]|20)\d\d)(?!\d)", tail[host.end():])
+            if years:
+                out.setdefault("year", years[-1])
+            tail = tail[:host.start()] + "."
     aas = _AAS_VENUE.match(tail) if ym else None
     if ym and aas is None:
         aas = _AAS_WHOLE_VENUE.match(tail)
@@ -988,6 +1056,12 @@ def _family_initials(rest: str) -> dict[str, str] | None:
         title = tail[:venue[0]].strip(quotes)
     else:
         title = "" if ym else _without_bare_volume(tail.strip(quotes))
+        end_year = _TITLE_END_YEAR.search(title)
+        if end_year and len(title[:end_year.start()].split()) >= 2:
+            # an item without venue: "Title. 2013." (abntex2; the year had stayed in the
+            # title, a false MINOR)
+            out.setdefault("year", end_year.group("year"))
+            title = title[:end_year.start()].strip(quotes)
     if title and len(title.split()) >= 2:
         out["title"] = title
     elif not ym and (venue is None or title):
@@ -1209,6 +1283,11 @@ _VENUE_FORMS = (
     (re.compile(r"\b(?P<volume>\d{1,5}),\s*\d{1,4}\s*\((?:[A-Z][a-z]{2,8}\.?\s+)?"
                 r"(?P<year>(?:1[89]|20)\d\d)\),\s*" + _PAGES + r"(?![\w.]*\d)"),
      r"\g<volume>, \g<pages> (\g<year>)"),
+    # ABNT (abntex2) "Phys. Rev. Lett., v. 116, n. 16, p. 161804, 2016" (v. = volume,
+    # n. = número, p. = página)
+    (re.compile(r",\s*v\.\s*(?P<volume>\d{1,5}),\s*(?:n\.\s*\d{1,4},\s*)?p\.\s*" + _PAGES
+                + r",\s*(?:[a-z]{3,4}\.?\s+)?(?P<year>(?:1[89]|20)\d\d)\b"),
+     r" \g<volume>, \g<pages> (\g<year>)"),
     # DIN 1505 "Phys. Rev. D 95 (2017), Nr. 4, S. 043541" (S. = Seite)
     (re.compile(r"\b(?P<volume>\d{1,5})\s*\((?P<year>(?:1[89]|20)\d\d)\),\s*(?:Nr\.\s*\d+,\s*)?"
                 r"S\.\s*" + _PAGES), r"\g<volume>, \g<pages> (\g<year>)"),
@@ -1484,13 +1563,16 @@ def _parse(text: str) -> dict[str, str]:
         if pn.group("year"):
             out["year"] = pn.group("year")
         return out
+    munich = _munich(rest)
+    if munich is not None:
+        return {**out, **munich}
     apa = _APA.match(rest)
     if apa and all_names(apa.group("authors")):
         names, truncated = _authors_from(apa.group("authors"))
         if names:
             out["author"] = _bibtex_authors(names, truncated)
         out["year"] = apa.group("year")
-        out["title"] = apa.group("title").strip().rstrip(".")
+        out["title"] = apa.group("title").strip().rstrip(".").strip("\u201c\u201d").strip()
         tail = apa.group("tail")
         found = _find_journal_ref(tail, 0)
         if found:
@@ -1571,9 +1653,15 @@ def _parse(text: str) -> dict[str, str]:
             # "Title, Phys. Dark Univ., 16, 22--25, 2017" (agu.bst): an abbreviated
             # journal the tables lack, volume and pages between commas
             av = _ABBREV_COMMA_VENUE.search(rest, search_from)
+            lone = _BARE_VOLUME_PAGES.match(rest, search_from) if title_span else None
             if av:
                 jspan = (av.start("journal"), av.end())
                 out.update({k: dashes(v).strip() for k, v in av.groupdict().items()})
+            elif lone:
+                # a quoted title, then the volume and page of an entry without its journal
+                # (itaxpf: "“Title.” \textit{760}, 110."): the page had not been read
+                jspan = lone.span()
+                out.update({k: dashes(v) for k, v in lone.groupdict().items()})
     if "year" not in out:
         # a page number is no year ("Phys. Rev. Lett., 78, 1861")
         unpaged = rest[:jspan[0]] + " " + rest[jspan[1]:] if jspan else rest
@@ -1585,6 +1673,11 @@ def _parse(text: str) -> dict[str, str]:
         jspan[0] if jspan else len(rest),
     ))
     head = rest[:head_end]
+    semi = _FI_SEMICOLON_LIST.match(head) if title_span else None
+    if semi is not None:  # ACS, ABNT: "NOH, H.; PARK, C.-G.; HWANG, J.-c. \emph{Title}"
+        names = [n.strip(" ,") for n in semi.group("names").split(";")]
+        out["author"] = _bibtex_authors(names, bool(semi.group("etal")))
+        return out
     inverted = _first_inverted_names(head) if title_span else None
     if inverted is not None:
         out["author"] = _bibtex_authors(*inverted)
@@ -1594,8 +1687,10 @@ def _parse(text: str) -> dict[str, str]:
     names_part = head[:etal.start()] if etal else head
     # ":" ends a Springer author list ("Langmann, E., Szabo, R.J.: Title. JHEP ...")
     # ("&" between two letters joins a word: "Gaia TT&C Subsystem Analysis", "R&D")
-    pieces = [p.strip(" :") for p in re.split(r",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])"
-                                              r"|\be(?=\s+[A-Z]\.)", names_part) if p.strip(" :")]
+    # (smf's dash before the quoted title: "J. O. Andersen & A. Tranberg – “Title”")
+    pieces = [p.strip(" :\u2013\u2014") for p in re.split(
+        r",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])|\be(?=\s+[A-Z]\.)", names_part)
+        if p.strip(" :\u2013\u2014")]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
     if colon and all_names(names_part[:colon.start()]):

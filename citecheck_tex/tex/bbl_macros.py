@@ -1,0 +1,274 @@
+"""The text macros a ``.bbl`` defines for itself, and their expansion.
+
+Many BibTeX styles write the definitions of their own wording macros at the head of
+the ``.bbl`` (``\\providecommand{\\og}{``}``, ``\\providecommand{\\smfandname}{\\&}``,
+``\\providecommand{\\nmbibLink}[3]{#3}``) and use them in every item. The reader knew
+none of them: the decoder drops an unknown macro and keeps its arguments, so smfalpha's
+"J. O. Andersen, W. R. Naylor \\smfandname A. Tranberg" lost its "&" (two names read
+as one) and unsrtnm's ``\\nmbibLink{KEY}{authors}{Zhen Fang, ...}`` put the cite key
+and the word "authors" before the names. Expanding the definitions the file itself gives
+reads the item as TeX prints it.
+
+Only plain text macros are expanded: a definition whose body programs TeX
+(``\\csname``, ``\\ifx``, ``\\begingroup``, ``\\@``-names, boxes and skips) is left
+alone, and so are the macros the reader interprets itself (``\\url``, ``\\doi``,
+``\\bibinfo``, ``\\enquote``, ``\\newblock`` ...), whose fallback definitions would
+hide the structure it reads. Expansion is bounded (depth and size), so a recursive
+definition cannot hang the run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citecheck_tex.tex.bib import read_delimited
+
+__all__ = ["PACKAGE_MACROS", "Macro", "bbl_macros", "expand_macros"]
+
+
+@dataclass(frozen=True, slots=True)
+class Macro:
+    """A macro defined by ``\\providecommand``/``\\newcommand``/``\\renewcommand``/``\\def``:
+    its number of parameters, the default of an optional first one, and its body."""
+
+    nargs: int
+    body: str
+    default: str | None = None  # an optional first argument's default ([2][] -> "")
+
+
+#: Macros the reader interprets itself (their .bbl fallbacks would hide the structure
+#: it reads: \url's link, \doi's identifier, revtex's \bibinfo fields and GB/T's
+#: \bibauthor..., \enquote's title, \newblock's blocks) or that mark the item, never its
+#: text.
+_READER_MACROS = frozenset({
+    "url", "doi", "href", "eprint", "Eprint", "urlprefix", "doibase", "bibinfo", "bibfield",
+    "bibnamefont", "bibfnamefont", "citenamefont", "enquote", "newblock", "bibitem",
+    "BibitemOpen", "BibitemShut", "bibitemStop", "bibitemNoStop", "EOS", "showarticletitle",
+    "etal", "natexlab", "emph", "textit", "textbf", "textsc", "em", "it", "bf", "sc",
+    "penalty", "relax", "par", "thebibliography", "bibAnnote", "bibAnnoteFile", "path",
+    # the field macros of the GB/T 7714 styles (bbl._FIELD_MACRO)
+    *(f"bib{f}" for f in ("author", "title", "booktitle", "journal", "year", "volume", "number",
+                          "pages", "publisher", "address", "school", "institution",
+                          "organization")),
+})
+#: A body that programs TeX rather than printing text.
+_PROGRAMMING = re.compile(
+    r"\\(?:[A-Za-z]*@|csname|endcsname|expandafter|if[a-z]*|fi|else|begingroup|endgroup|"
+    r"def|edef|gdef|let|catcode|spacefactor|unskip|hskip|vskip|kern|hbox|vbox|mbox|rule|"
+    r"spaceskip|fontdimen|uppercase|lowercase|Capitalize|MakeUppercase|MakeLowercase|"
+    r"noexpand|futurelet|aftergroup|string|the|number|romannumeral|hrulefill|"
+    r"discretionary|leavevmode|newline|linebreak|cite\w*|ref|label|input|include)"
+    r"(?![A-Za-z])")
+#: A body that quotes its one argument: ``#1'', \\og #1\\fg, \\textquotedblleft #1...
+_QUOTING = re.compile(r"\s*(?:``|\\textquotedblleft\s*|\u201c)\s*#1\s*(?:''|\\textquotedblright\s*|\u201d)\s*")
+_DEFINE = re.compile(r"\\(?P<cmd>providecommand|newcommand|renewcommand|DeclareRobustCommand)"
+                     r"\s*\*?\s*(?:\{\s*\\(?P<braced>[A-Za-z]+)\s*\}|\\(?P<bare>[A-Za-z]+))"
+                     r"\s*(?:\[\s*(?P<nargs>\d)\s*\])?\s*(?:\[(?P<default>[^\]]*)\])?\s*(?=\{)")
+_BIBLIOGRAPHY_FONT = re.compile(r"\\providebibliographyfont\s*\{(?P<element>\w+)\}\s*"
+                                r"\{(?P<font>\s*(?:\\[A-Za-z]+)?\s*)\}")
+_DEF = re.compile(r"\\def\s*\\(?P<name>[A-Za-z]+)\s*(?P<params>(?:#\d)*)\s*(?=\{)")
+_CONTROL_WORD = re.compile(r"\\([A-Za-z]+)")
+_MAX_EXPANSIONS = 5000
+_MAX_GROWTH = 4  # times the text's length (plus a margin): beyond it, nothing is expanded
+
+
+def _babelbib_macros() -> dict[str, Macro]:
+    """The macros of babelbib.sty and its english.bdf (the fallback language the babel
+    styles select: ``\\btxselectlanguage{\\btxfallbacklanguage}``), which the babplain,
+    bababbrv, babalpha, babunsrt, babamspl and bgteu* styles print and the .bbl does not
+    define: the fonts are empty (the group after them is the text), the words are their
+    English words, the one argument of a word is its punctuation ("\\btxpageshort{.}")."""
+    out: dict[str, Macro] = {}
+    for font in ("name", "lastname", "title", "jtitle", "etal", "journal", "publisher", "volume",
+                 "ISBN", "ISSN", "url", "urldate", "numeral"):
+        out[f"btx{font}font"] = Macro(0, "")
+    words = {
+        "andshort": "and", "andlong": "and", "andcomma": ",", "etalshort": "et~al#1",
+        "etallong": "et~al.", "inlong": "in", "inshort": "in", "editorshort": "ed#1",
+        "editorlong": "editor", "editorsshort": "eds#1", "editorslong": "editors",
+        "volumeshort": "vol#1", "volumelong": "volume", "jvolumeshort": "vol#1",
+        "jvolumelong": "volume", "numbershort": "no#1", "numberlong": "number",
+        "editionshort": "ed#1", "editionlong": "edition", "chaptershort": "ch#1",
+        "chapterlong": "chapter", "pageshort": "p#1", "pagelong": "page", "pagesshort": "pp#1",
+        "pageslong": "pages", "mastthesis": "Master's thesis", "phdthesis": "PhD thesis",
+        "techrepshort": "Techn. rep#1", "techreplong": "Technical report",
+        "ofseriesshort": "of", "inseriesshort": "in", "ofserieslong": "of",
+        "inserieslong": "in",
+    }
+    for name, word in words.items():
+        out[f"btx{name}"] = Macro(1, word)
+        out[f"Btx{name}"] = Macro(1, word[:1].upper() + word[1:])
+    months = ("January February March April May June July August September October "
+              "November December").split()
+    for month in months:
+        out[f"btxmon{month[:3].lower()}long"] = Macro(1, month)
+        out[f"btxmon{month[:3].lower()}short"] = Macro(1, month[:3] + "#1")
+    out.update({
+        # (TeX prints ":" after the names; it ends their block as plain's "." and
+        # \newblock do, so the names and the title are read as two blocks)
+        "btxauthorcolon": Macro(0, ".\n\\newblock "),
+        # (english.bdf: a space in a long given name, none between initials; a space
+        # there too keeps the initials apart for the name reader)
+        "btxfnamespacelong": Macro(0, " "), "btxfnamespaceshort": Macro(0, " "),
+        "btxifchangecase": Macro(2, "#2"),  # (the title as the .bib gives it)
+        "btxprintmonthyear": Macro(4, "#2 #3"),
+        "btxselectlanguage": Macro(1, ""), "btxfallbacklanguage": Macro(0, ""),
+        "latintext": Macro(0, ""), "foreignlanguage": Macro(2, "#2"),
+        "btxprintamslanguage": Macro(1, ""),
+    })
+    return out
+
+
+#: francaisbst.tex, which the .bbl of francais, francaissc and frplainnat-letters
+#: \\input's: the French words, read as the English ones the reader knows ("et" and
+#: "et collab." join and end a list of names, "vol." and "p." label volume and page).
+_FRANCAISBST = {
+    "bbland": "and", "bbletal": "et~al.", "bbleditors": "eds.", "bbleds": "eds.",
+    "bbleditor": "ed.", "bbled": "ed.", "bbledby": "edited by", "bbledition": "edition",
+    "bbledn": "ed.", "bblvolume": "volume", "bblvol": "vol.", "bblof": "of",
+    "bblnumber": "number", "bblno": "no.", "bblin": "in", "bblpages": "pages", "bblpp": "pp.",
+    "bblpage": "page", "bblp": "p.", "bbleidpp": "pages", "bblchapter": "chapter",
+    "bblchap": "chap.", "bbltechreport": "technical report", "bbltechrep": "tech. rep.",
+    "bblmthesis": "Master's thesis", "bblphdthesis": "PhD thesis",
+    **{f"bbl{m[:3].lower()}": m for m in ("January February March April May June July "
+                                          "August September October November December")
+       .split()},
+}
+
+
+#: The words of frplainnat-letters and the French babel (\\andname ...), its small capitals
+#: (\\bsc), and TeX's \\bgroup and \\egroup, which it prints for the braces of a name
+#: ("L.~\\bsc\\bgroup Bartolini\\egroup{}").
+_OTHER_PACKAGE_MACROS = {
+    "andname": "and", "volumename": "vol.", "numbername": "no.", "pagename": "p.",
+    "bsc": "", "bgroup": "{", "egroup": "}",
+}
+
+
+def _package_macros() -> dict[str, Macro]:
+    out = _babelbib_macros()
+    out.update({name: Macro(0, word) for name, word in _FRANCAISBST.items()})
+    out.update({name: Macro(0, word) for name, word in _OTHER_PACKAGE_MACROS.items()})
+    return out
+
+
+#: Macros a package defines for the .bbl of its styles (the .bbl's own definitions win).
+PACKAGE_MACROS: dict[str, Macro] = _package_macros()
+
+
+def bbl_macros(text: str) -> dict[str, Macro]:
+    """The text macros ``text`` (a .bbl's head) defines, by name without the backslash.
+
+    ``\\providecommand`` and ``\\newcommand`` keep a first definition (as LaTeX does for
+    a name already defined), ``\\renewcommand`` and ``\\def`` replace it. Definitions
+    that program TeX or redefine a macro the reader interprets are left out.
+    """
+    found: list[tuple[int, str, Macro, bool]] = []
+    for m in _DEFINE.finditer(text):
+        name = m.group("braced") or m.group("bare")
+        body, _ = read_delimited(text, m.end())
+        nargs = int(m.group("nargs") or 0)
+        default = m.group("default") if nargs else None
+        found.append((m.start(), name, Macro(nargs, body, default),
+                      m.group("cmd") in ("renewcommand", "DeclareRobustCommand")))
+    for m in _DEF.finditer(text):
+        params = m.group("params")
+        numbers = [int(p) for p in re.findall(r"#(\d)", params)]
+        if numbers != list(range(1, len(numbers) + 1)):
+            continue  # a delimited parameter text ("\\def\\x[#1]{...}"): not read
+        body, _ = read_delimited(text, m.end())
+        found.append((m.start(), m.group("name"), Macro(len(numbers), body), True))
+    for m in _BIBLIOGRAPHY_FONT.finditer(text):
+        # babelbib's fonts, which its styles set in the .bbl: the title's is \emph, the
+        # mark by which the reader knows a title (the font macros are empty without it)
+        found.append((m.start(), f"btx{m.group('element')}font", Macro(0, m.group("font")),
+                      False))
+    macros: dict[str, Macro] = {}
+    for _, name, macro, replace in sorted(found, key=lambda f: f[0]):
+        if name in _READER_MACROS or _PROGRAMMING.search(macro.body):
+            continue
+        if macro.nargs == 1 and _QUOTING.fullmatch(macro.body):
+            # a quoting macro marks the title as \enquote does (the reader reads that
+            # mark): ajae's and itaxpf's \bibenquote{{Title}.}
+            macro = Macro(1, "\\enquote{#1}")
+        if replace or name not in macros:
+            macros[name] = macro
+    return macros
+
+
+def _argument(text: str, i: int) -> tuple[str, int] | None:
+    """An undelimited argument at i (after spaces): a braced group's content, a control
+    word or one character; None at the end of the text."""
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i >= len(text) or text[i] == "}":
+        return None
+    if text[i] == "{":
+        inner, end = read_delimited(text, i)
+        return inner, end
+    m = _CONTROL_WORD.match(text, i)
+    if m:
+        return m.group(0), m.end()
+    return text[i:i + 2], i + 2 if text[i] == "\\" else i + 1
+
+
+def _optional(text: str, i: int) -> tuple[str, int] | None:
+    j = i
+    while j < len(text) and text[j] in " \t\n":
+        j += 1
+    if j < len(text) and text[j] == "[":
+        close = text.find("]", j)
+        if close > 0:
+            return text[j + 1:close], close + 1
+    return None
+
+
+def _substitute(body: str, args: list[str]) -> str:
+    return re.sub(r"#(#|\d)", lambda m: "#" if m.group(1) == "#" else
+                  (args[int(m.group(1)) - 1] if 0 < int(m.group(1)) <= len(args) else ""),
+                  body)
+
+
+def expand_macros(text: str, macros: dict[str, Macro]) -> str:
+    """``text`` with every use of ``macros`` replaced by its body (arguments put in, the
+    result read again, so a macro may use another). ``text`` unchanged when the
+    expansion does not end within the bounds (a recursive definition)."""
+    if not macros or "\\" not in text:
+        return text
+    limit = _MAX_GROWTH * len(text) + 2000
+    out = text
+    pos = 0
+    for _ in range(_MAX_EXPANSIONS):
+        m = _CONTROL_WORD.search(out, pos)
+        while m is not None and m.group(1) not in macros:
+            m = _CONTROL_WORD.search(out, m.end())
+        if m is None:
+            return out
+        macro = macros[m.group(1)]
+        end = m.end()
+        args: list[str] = []
+        wanted = macro.nargs
+        if macro.default is not None:
+            opt = _optional(out, end)
+            if opt is not None:
+                args.append(opt[0])
+                end = opt[1]
+            else:
+                args.append(macro.default)
+            wanted -= 1
+        for _ in range(wanted):
+            arg = _argument(out, end)
+            if arg is None:
+                break
+            args.append(arg[0])
+            end = arg[1]
+        replacement = _substitute(macro.body, args)
+        if macro.nargs == 0 and end < len(out) and out[end].isalpha() and replacement and \
+                replacement[-1].isalnum():
+            replacement += " "  # (TeX ends a control word there; the letters stay apart)
+        out = out[:m.start()] + replacement + out[end:]
+        if len(out) > limit:
+            return text
+        pos = m.start()
+    return text
