@@ -1195,6 +1195,10 @@ _VENUE_FORMS = (
     (re.compile(r",?\s*\bvol\.\s*(?P<volume>\d{1,5}),\s*(?:no\.\s*\d{1,4},\s*)?" + _MONTH
                 + r"?(?:\d{1,2}\s+)?(?P<year>(?:1[89]|20)\d\d),\s*pp?\.\s*" + _PAGES),
      r" \g<volume>, \g<pages> (\g<year>)"),
+    # econ.bst "Journal, Vol. 465, No. 1, pp. 941--951", "Phys.Rev.D, Vol. 95, p. 043541"
+    # (the issue had been read as the journal "No.": false journal, volume MINORs)
+    (re.compile(r",\s*Vol\.\s*(?P<volume>\d{1,5}),\s*(?:No\.\s*\d{1,4},\s*)?pp?\.\s*" + _PAGES),
+     r", \g<volume>, \g<pages>"),
     # Harvard "Journal, 95(4), p.043541", "Journal, 2, pp.125-130" (not IEEE's "no. 4, p. 5")
     (re.compile(r"(?<!no\.)(?<!no\.\s),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,3}\))?,\s*pp?\.\s*"
                 + _PAGES), r" \g<volume>, \g<pages>"),
@@ -1213,8 +1217,9 @@ _VENUE_FORMS = (
 )
 
 
-#: agu.bst's page with a thousands separator after a volume: "95, 043,541, 2017".
-_THOUSANDS_PAGE = re.compile(r"(\b\d{1,5},\s+)(\d{1,3}),(\d{3})(?!\d|,\d)")
+#: agu.bst's page with a thousands separator after a volume: "95, 043,541, 2017" (agu04:
+#: after an issue, "116(16), 161,804").
+_THOUSANDS_PAGE = re.compile(r"(\b\d{1,5}(?:\(\d{1,4}\))?,\s+)(\d{1,3}),(\d{3})(?!\d|,\d)")
 #: An abbreviated journal (a full stop in its 1-6 words), volume and pages between commas.
 _ABBREV_COMMA_VENUE = re.compile(
     r",\s*(?P<journal>(?=[^,]*[A-Za-z]{2})[A-Z][A-Za-z]*\.(?:\s?[A-Z][A-Za-z]*\.?){0,5}),\s*"
@@ -1424,6 +1429,59 @@ def _names_to_title(pieces: list[str]) -> bool:
         for p in pieces)
 
 
+_APA_YEAR_CLOSE = re.compile(r"^[a-z]?\)\s*[.,:]?\s*")
+
+
+def _apa_title(after: str, title: str, tail: str) -> tuple[str, str]:
+    """The title and the rest of an author-year reference, ``after`` being the text
+    after its year ("(2017) ..."); ``title`` and ``tail`` are the reading that ends the
+    title at its first full stop. Two layouts end it elsewhere:
+
+    - a quoted title (econ.bst, cje, apsr: "(2017) “Title,” Phys. Rev. D, Vol. 95"):
+      the quotation, its comma inside the closing quote;
+    - a title that a comma ends before the journal (agu04, ecta, apecon: "(2017),
+      Title, Mon. Not. Roy. Astron. Soc., 465(1), 941"): the first full stop is the
+      journal's ("Mon."), so a known journal whose reference begins before it ends the
+      title.
+
+    The first-full-stop reading had made the title "“Title,” Phys" or ", Title, Mon":
+    false title and journal MINORs."""
+    close = _APA_YEAR_CLOSE.match(after)
+    body = after[close.end():] if close else after
+    quoted = _quoted_title(body)
+    if quoted and not body[:quoted[1][0]].strip():
+        return quoted[0].strip(), body[quoted[1][1]:].lstrip(" ,.;:")
+    title = title.strip().lstrip(",.;: ").rstrip(".")
+    title_end = body.find(title) + len(title)
+    found = _find_journal_ref(body, 0)
+    start = found[0] if found else None
+    if start is None or start >= title_end:
+        # "Title, Mon. Not. Roy. Astron. Soc., 465(1), 941": an APA venue (the issue in
+        # parentheses, which the journal-reference rule does not read) of a known journal
+        start = _known_apa_venue(body, title_end)
+    if start is not None and start < title_end:
+        before = body[:start].strip(" ,.;:")
+        if len(before.split()) >= 2:
+            return before, body[start:]
+    return title, tail
+
+
+_COMMA = re.compile(r",\s*")
+_APA_VENUE_AT = re.compile(_APA_VENUE.pattern.removeprefix("^"))
+
+
+def _known_apa_venue(text: str, end: int) -> int | None:
+    """Where the first APA venue (:data:`_APA_VENUE`) of a known journal begins after a
+    comma before ``end`` (None when there is none)."""
+    from citecheck_tex.vocab.journals import is_known_journal
+
+    for comma in _COMMA.finditer(text, 0, end):
+        venue = _APA_VENUE_AT.match(text, comma.end())
+        if venue and is_known_journal(venue.group("journal").strip()):
+            return comma.end()
+    return None
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -1484,19 +1542,23 @@ def _parse(text: str) -> dict[str, str]:
         return out
     apa = _APA.match(rest)
     if apa and all_names(apa.group("authors")):
-        names, truncated = _authors_from(apa.group("authors"))
+        names, truncated = _first_inverted_names(apa.group("authors")) or _authors_from(
+            apa.group("authors"))
         if names:
             out["author"] = _bibtex_authors(names, truncated)
         out["year"] = apa.group("year")
-        out["title"] = apa.group("title").strip().rstrip(".")
-        tail = apa.group("tail")
+        title, tail = _apa_title(rest[apa.end("year"):], apa.group("title"), apa.group("tail"))
+        out["title"] = title
         found = _find_journal_ref(tail, 0)
-        if found:
+        apa_venue = _APA_VENUE.match(tail)
+        if found and not (apa_venue and found[0] >= apa_venue.end()):
             out.update({k: v for k, v in found[2].items() if k != "year"})
             between = tail[:found[0]].strip(" ,.;")
             if between and between[0].islower():  # the title went on: "galaxy. ii: anisotropy"
                 out["title"] = f"{out['title']}. {between}"
-        elif (apa_venue := _APA_VENUE.match(tail)) is not None:
+        elif apa_venue is not None:
+            # (before a journal reference after it: agu04's "Phys. Rev. Lett., 116(16),
+            # 161804, [Erratum: Phys.Rev.Lett. 117, 159901 (2016)]" is no erratum)
             # "Physical Review D, 95(4), 043541.": the journal ends at a comma
             out.update({k: dashes(v).strip()
                         for k, v in apa_venue.groupdict().items() if v})
