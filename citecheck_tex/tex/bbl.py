@@ -19,6 +19,7 @@ from citecheck_tex.tex.refstring import (
     PAGE_RANGE,
     all_names,
     dashes,
+    inverted_pairs,
     listed_names,
     parse_issue,
     parse_reference,
@@ -1094,7 +1095,10 @@ def _plain_authors(text: str) -> str:
             if re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", names[k]) and " " in names[k - 1]:
                 given, family = names[k - 1].rsplit(" ", 1)  # BibTeX's "Last, Jr, First"
                 names[k - 1] = f"{family}, {names.pop(k)}, {given}"
-    if len(names) >= 2 and len(names) % 2 == 0 \
+    paired = inverted_pairs(names)
+    if paired is not None:
+        names = paired
+    elif len(names) >= 2 and len(names) % 2 == 0 \
             and all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
                     for n in names[1::2]) \
             and not any(_INITIALS_ONLY.fullmatch(n) or re.match(r"[A-Z][a-z]?\.", n)

@@ -211,6 +211,9 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
                                                            or [p.strip(" :")])]
     pieces = _suffixes_joined(pieces)
+    paired = inverted_pairs(pieces)
+    if paired is not None:
+        return _unique_persons(paired), truncated
     names: list[str] = []
     i = 0
     while i < len(pieces):
@@ -226,6 +229,26 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
         names.append(_bibtex_name(p))
         i += 1
     return _unique_persons(names), truncated
+
+
+def inverted_pairs(pieces: list[str]) -> list[str] | None:
+    """Whole names of a list that inverts every name and writes the given names out,
+    split at its commas: ["Brodsky", "Stanley J.", "de Téramond", "Guy F."] ->
+    ["Brodsky, Stanley J.", "de Téramond, Guy F."] (asmeconf, authordate1-4: "Brodsky,
+    Stanley J., de Téramond, Guy F. and Dosch, Hans Günter"; each comma had split a name
+    in two, a false author MINOR). Only when every odd piece is one family word (after
+    its particles) and every even one given names: in a list that inverts the first name
+    alone ("Du, Xiaolong, Christoph Behrens, and Jens C. Niemeyer") a later piece holds
+    two words; None otherwise."""
+    if len(pieces) < 2 or len(pieces) % 2:
+        return None
+    families, givens = pieces[0::2], pieces[1::2]
+    # (a list's last initial loses its full stop to the list's own: "Kosower, David A.")
+    givens = [g + "." if re.search(r"\b[A-Z]$", g) else g for g in givens]
+    if not all(re.fullmatch(_FIRST_FAMILY, f) for f in families) or not all(
+            re.fullmatch(_GIVEN_NAMES, g) for g in givens):
+        return None
+    return [f"{f}, {g}" for f, g in zip(families, givens, strict=True)]
 
 
 _SUFFIX = re.compile(r"(?:Jr|Sr)\.?|I{2,3}|IV")
@@ -1199,6 +1222,13 @@ _VENUE_FORMS = (
     # (the issue had been read as the journal "No.": false journal, volume MINORs)
     (re.compile(r",\s*Vol\.\s*(?P<volume>\d{1,5}),\s*(?:No\.\s*\d{1,4},\s*)?pp?\.\s*" + _PAGES),
      r", \g<volume>, \g<pages>"),
+    # asmeconf "Nucl. Phys. B Vol. 294 (1987): pp. 244--252", "Vol. 465 No.~1 (2017): pp."
+    (re.compile(r"\s+Vol\.\s*(?P<volume>\d{1,5})(?:\s+No\.\s*\d{1,4})?\s*\((?P<year>(?:1[89]|20)\d\d)\)"
+                r"\s*:\s*pp?\.\s*" + _PAGES), r" \g<volume>, \g<pages> (\g<year>)"),
+    # APA's issue between a volume and a page, "Journal, 465(1), 941--951" (authordate1-4,
+    # agu04, newcastle): the journal, volume and page had gone unread
+    (re.compile(r"(?<![\d.])(?P<volume>\d{1,5})\s?\(\d{1,4}\),\s*(?=[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?"
+                r"\s*(?:[.,;]|$))"), r"\g<volume>, "),
     # Harvard "Journal, 95(4), p.043541", "Journal, 2, pp.125-130" (not IEEE's "no. 4, p. 5")
     (re.compile(r"(?<!no\.)(?<!no\.\s),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,3}\))?,\s*pp?\.\s*"
                 + _PAGES), r" \g<volume>, \g<pages>"),

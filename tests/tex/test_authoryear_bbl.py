@@ -37,6 +37,16 @@ ITEMS = {
     '  et~al.}{2017}]{Du2017}\n\\textsc{Du, X., C.~Behrens, and J.~C. Niemeyer} (2017): '
     '\\enquote{Substructure\n  of fuzzy dark matter haloes,} \\emph{Mon. Not. Roy. Astron. '
     'Soc.}, 465,\n  941--951.\n',
+    # every name inverted, given names written out: "Family, Given, Family, Given"
+    'authordate1 Du2017': '\\bibitem[\\protect\\citename{Du {\\em et~al.}, }2017]{Du2017}\n'
+    'Du, Xiaolong, Behrens, Christoph, \\& Niemeyer, Jens~C. 2017.\n'
+    '\\newblock Substructure of fuzzy dark matter haloes.\n'
+    '\\newblock {\\em Mon. Not. Roy. Astron. Soc.}, {\\bf 465}(1), 941--951.\n',
+    # the same, and asmeconf's "Journal Vol. 465 No. 1 (2017): pp. 941--951"
+    'asmeconf Du2017': '\\bibitem{Du2017}\nDu, Xiaolong, Behrens, Christoph and Niemeyer, '
+    'Jens~C.\n\\newblock \\enquote{Substructure of fuzzy dark matter haloes.}\n'
+    '\\newblock \\textit{Mon. Not. Roy. Astron. Soc.} Vol. 465 No.~1 (2017): pp.\n'
+    '  941--951.\n\\newblock \\doi{https://doi.org/10.1093/mnras/stw2724}.\n',
 }
 
 #: A wrong field planted in each item: (what the faithful text holds, the wrong text).
