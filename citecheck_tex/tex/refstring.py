@@ -1226,8 +1226,9 @@ _VENUE_FORMS = (
     (re.compile(r"\s+Vol\.\s*(?P<volume>\d{1,5})(?:\s+No\.\s*\d{1,4})?\s*\((?P<year>(?:1[89]|20)\d\d)\)"
                 r"\s*:\s*pp?\.\s*" + _PAGES), r" \g<volume>, \g<pages> (\g<year>)"),
     # APA's issue between a volume and a page, "Journal, 465(1), 941--951" (authordate1-4,
-    # agu04, newcastle): the journal, volume and page had gone unread
-    (re.compile(r"(?<![\d.])(?P<volume>\d{1,5})\s?\(\d{1,4}\),\s*(?=[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?"
+    # agu04, newcastle): the journal, volume and page had gone unread (a year in the
+    # parentheses is acm's "116, 16 (2016), 161804", its rule below)
+    (re.compile(r"(?<![\d.])(?P<volume>\d{1,5})\s?\((?!(?:1[89]|20)\d\d\))\d{1,4}\),\s*(?=[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?"
                 r"\s*(?:[.,;]|$))"), r"\g<volume>, "),
     # Harvard "Journal, 95(4), p.043541", "Journal, 2, pp.125-130" (not IEEE's "no. 4, p. 5")
     (re.compile(r"(?<!no\.)(?<!no\.\s),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,3}\))?,\s*pp?\.\s*"
