@@ -60,7 +60,15 @@ _EPRINT = re.compile(r"\\[Ee]print\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}\s*\{([^}]*)\}
 _URLCMD = re.compile(r"\\url\s*\{([^}]+)\}")
 _NOISE = re.compile(r"\\penalty\s*-?\d+|\\BibitemOpen|\\BibitemShut\s*\{\w*\}|\\relax|"
                     r"\\bibAnnoteFile\s*\{[^}]*\}|\\bibAnnote\s*\{[^}]*\}\s*\{[^}]*\}|"
-                    r"\\providecommand\s*\\\w+\s*(?:\[\d\])?\s*\{[^{}]*\}|\\Eprint\s*\{[^}]*\}\s*")
+                    r"\\providecommand\s*\\\w+\s*(?:\[\d\])?\s*\{[^{}]*\}|\\Eprint\s*\{[^}]*\}\s*|"
+                    # econ-b's "\hskip0.5em[8]\hskip1.0em" before the names (the glue had
+                    # been read as the text "1.0em", the names and the title as the title)
+                    r"\\hskip\s*-?\d*\.?\d+\s*(?:em|ex|pt|bp|mm|cm|in)\b")
+#: A number printed before the reference (econ-b's "[8]" after its \harvarditem): a label.
+_PRINTED_NUMBER = re.compile(r"^\s*\[\d{1,4}\]\s*")
+#: xagsm's author index, "\authorindexentries{key}{\do{Hui L@Hui, L.}...}": not printed
+#: (its names had been read as the authors, the whole of it as the title).
+_AUTHOR_INDEX = re.compile(r"\\authorindexentries\s*(?=\{)")
 
 
 def _line(text: str, pos: int) -> int:
@@ -114,15 +122,23 @@ def parse_bbl_text(text: str, filename: str, *, line_offset: int = 0,
 #: harvard.sty's item: \harvarditem[short]{long citation}{year}{key} (agsm, dcu, kluwer).
 _HARVARDITEM = re.compile(r"\\harvarditem\s*(?:\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}"
                           r"\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
-_HARVARD_MACROS = re.compile(r"\\harvard(?:and|yearleft|yearright|urlcmd)\b\\?\s?")
+_HARVARD_MACROS = re.compile(r"\\harvard(and|yearleft|yearright|urlcmd)\b\\?\s?")
+_HARVARD_YEAR = re.compile(r"\\harvardyearleft\s*([^\\{}\s]{1,12})\s*\\harvardyearright")
+#: What harvard.sty prints for them: the year in parentheses (jmr: "Rafelt
+#: \harvardyearleft 2015\harvardyearright , `Title'" had become "Rafelt 2015 , `Title'",
+#: a name list the parser did not end: no authors read, a wrong one passed).
+_HARVARD_WORDS = {"and": " and ", "yearleft": " (", "yearright": ")"}
 
 
 def _as_bibitems(text: str) -> str:
     """harvard.sty's \\harvarditem entries as \\bibitem[(year)]{key}, its \\harvardand
-    as "and" (the items had been read as none: 0 references, no problem told). The
-    text keeps its line breaks, so lines do not move."""
+    as "and", its year's parentheses as parentheses (the items had been read as none: 0
+    references, no problem told). The text keeps its line breaks, so lines do not move."""
     text = _HARVARDITEM.sub(lambda m: f"\\bibitem[({m.group(1)})]{{{m.group(2)}}}", text)
-    return _HARVARD_MACROS.sub(lambda m: " and " if "and" in m.group(0) else " ", text)
+    # ("\harvardyearleft\n  2014\harvardyearright": "(2014)", its line break after it)
+    text = _HARVARD_YEAR.sub(lambda m: f" ({m.group(1)})" + "\n" * m.group(0).count("\n"),
+                             text)
+    return _HARVARD_MACROS.sub(lambda m: _HARVARD_WORDS.get(m.group(1), " "), text)
 
 
 def _parse_bibitems(text: str, filename: str, offset: int,
@@ -213,8 +229,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                                   else None)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
-    cleaned = _url_ampersands(
-        _spaced_macros(_ETAL_MACRO.sub(" et al.", _NOISE.sub(" ", body))))
+    cleaned = _url_ampersands(_spaced_macros(_ETAL_MACRO.sub(
+        " et al.", _PRINTED_NUMBER.sub("", _NOISE.sub(" ", _without_author_index(body)), 1))))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
@@ -335,6 +351,18 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+def _without_author_index(body: str) -> str:
+    """``body`` without xagsm's ``\\authorindexentries{key}{...}`` (two brace groups)."""
+    m = _AUTHOR_INDEX.search(body)
+    if m is None:
+        return body
+    first = _group(body, m.end())
+    second = _group(body, first[1]) if first else None
+    if second is None:
+        return body
+    return f"{body[:m.start()]} {body[second[1]:]}"
 
 
 def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:

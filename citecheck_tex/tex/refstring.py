@@ -677,7 +677,7 @@ _COMMA_VENUE = re.compile(
 #: "Title | Dr. A. Author, B. Author": a title, a bar, then the authors (honorifics dropped).
 _TITLE_BAR_AUTHORS = re.compile(
     r"^(?P<title>[^|]{8,}?)\s+\|\s+(?:(?:Dr|Prof|Mr|Ms|Mrs)\.?\s+)?(?P<authors>[^|]+?)\s*\.?$")
-_OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’"}
+_OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’", "`": "'"}
 
 
 def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
@@ -685,7 +685,7 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
     comma, full stop, colon or at the start), its own nested quotes kept
     ("Non linear electron plasma oscillation: the “water bag model”"). A quoted phrase
     inside an unquoted title is not the title."""
-    for n, m in enumerate(re.finditer(r"``|[“\"«‘]", text)):
+    for n, m in enumerate(re.finditer(r"``|[`“\"«‘]", text)):
         if n >= 20:
             break
         before = text[:m.start()].rstrip()
@@ -699,7 +699,10 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
         while i < len(text):
             if opener != closer and text.startswith(opener, i):
                 depth += 1
-            elif text.startswith(closer, i):
+            elif text.startswith(closer, i) and not (
+                    # the TeX single quotes of harvard styles (xagsm, jmr, cje, econ-b:
+                    # "`Title', Journal"): an apostrophe inside a word closes nothing
+                    opener == "`" and text[i + 1:i + 2].isalnum()):
                 depth -= 1
                 if depth == 0:
                     break
