@@ -1123,7 +1123,7 @@ def _plain_authors(text: str) -> str:
             if re.fullmatch(r"(?:Jr|Sr)\.?|I{2,3}|IV", names[k]) and " " in names[k - 1]:
                 given, family = names[k - 1].rsplit(" ", 1)  # BibTeX's "Last, Jr, First"
                 names[k - 1] = f"{family}, {names.pop(k)}, {given}"
-    paired = inverted_pairs(names)
+    paired = inverted_pairs(names, t)
     if paired is not None:
         names = paired
     elif len(names) >= 2 and len(names) % 2 == 0 \

@@ -211,7 +211,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
                                                            or [p.strip(" :")])]
     pieces = _suffixes_joined(pieces)
-    paired = inverted_pairs(pieces)
+    paired = inverted_pairs(pieces, segment)
     if paired is not None:
         return _unique_persons(paired), truncated
     names: list[str] = []
@@ -231,7 +231,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     return _unique_persons(names), truncated
 
 
-def inverted_pairs(pieces: list[str]) -> list[str] | None:
+def inverted_pairs(pieces: list[str], text: str) -> list[str] | None:
     """Whole names of a list that inverts every name and writes the given names out,
     split at its commas: ["Brodsky", "Stanley J.", "de Téramond", "Guy F."] ->
     ["Brodsky, Stanley J.", "de Téramond, Guy F."] (asmeconf, authordate1-4: "Brodsky,
@@ -239,11 +239,15 @@ def inverted_pairs(pieces: list[str]) -> list[str] | None:
     in two, a false author MINOR). Only when every odd piece is one family word (after
     its particles) and every even one given names: in a list that inverts the first name
     alone ("Du, Xiaolong, Christoph Behrens, and Jens C. Niemeyer") a later piece holds
-    two words; None otherwise."""
+    two words; None otherwise. In ``text``, the list as written, a comma must part
+    each family name from its given names ("Bean & Melchiorri" are two people)."""
     if len(pieces) < 2 or len(pieces) % 2:
         return None
     families, givens = pieces[0::2], pieces[1::2]
     # (a list's last initial loses its full stop to the list's own: "Kosower, David A.")
+    if not all(re.search(re.escape(f) + r"\s*,\s*" + re.escape(g), text)
+               for f, g in zip(families, givens, strict=True)):
+        return None
     givens = [g + "." if re.search(r"\b[A-Z]$", g) else g for g in givens]
     if not all(re.fullmatch(_FIRST_FAMILY, f) for f in families) or not all(
             re.fullmatch(_GIVEN_NAMES, g) for g in givens):
