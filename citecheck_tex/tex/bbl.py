@@ -20,6 +20,7 @@ from citecheck_tex.tex.refstring import (
     PAGE_RANGE,
     all_names,
     dashes,
+    inverted_pairs,
     listed_names,
     parse_issue,
     parse_reference,
@@ -67,7 +68,15 @@ _NOISE = re.compile(r"\\penalty\s*-?\d+|\\BibitemOpen|\\BibitemShut\s*\{\w*\}|\\
                     # (bjnano sets a flag before each \bibitem: "\setboolean{nobreakdashused}{false}")
                     r"\\setboolean\s*\{[^{}]*\}\s*\{[^{}]*\}|"
                     r"\\bibAnnoteFile\s*\{[^}]*\}|\\bibAnnote\s*\{[^}]*\}\s*\{[^}]*\}|"
-                    r"\\providecommand\s*\\\w+\s*(?:\[\d\])?\s*\{[^{}]*\}|\\Eprint\s*\{[^}]*\}\s*")
+                    r"\\providecommand\s*\\\w+\s*(?:\[\d\])?\s*\{[^{}]*\}|\\Eprint\s*\{[^}]*\}\s*|"
+                    # econ-b's "\hskip0.5em[8]\hskip1.0em" before the names (the glue had
+                    # been read as the text "1.0em", the names and the title as the title)
+                    r"\\hskip\s*-?\d*\.?\d+\s*(?:em|ex|pt|bp|mm|cm|in)\b")
+#: A number printed before the reference (econ-b's "[8]" after its \harvarditem): a label.
+_PRINTED_NUMBER = re.compile(r"^\s*\[\d{1,4}\]\s*")
+#: xagsm's author index, "\authorindexentries{key}{\do{Hui L@Hui, L.}...}": not printed
+#: (its names had been read as the authors, the whole of it as the title).
+_AUTHOR_INDEX = re.compile(r"\\authorindexentries\s*(?=\{)")
 
 
 def _line(text: str, pos: int) -> int:
@@ -121,15 +130,23 @@ def parse_bbl_text(text: str, filename: str, *, line_offset: int = 0,
 #: harvard.sty's item: \harvarditem[short]{long citation}{year}{key} (agsm, dcu, kluwer).
 _HARVARDITEM = re.compile(r"\\harvarditem\s*(?:\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}"
                           r"\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
-_HARVARD_MACROS = re.compile(r"\\harvard(?:and|yearleft|yearright|urlcmd)\b\\?\s?")
+_HARVARD_MACROS = re.compile(r"\\harvard(and|yearleft|yearright|urlcmd)\b\\?\s?")
+_HARVARD_YEAR = re.compile(r"\\harvardyearleft\s*([^\\{}\s]{1,12})\s*\\harvardyearright")
+#: What harvard.sty prints for them: the year in parentheses (jmr: "Rafelt
+#: \harvardyearleft 2015\harvardyearright , `Title'" had become "Rafelt 2015 , `Title'",
+#: a name list the parser did not end: no authors read, a wrong one passed).
+_HARVARD_WORDS = {"and": " and ", "yearleft": " (", "yearright": ")"}
 
 
 def _as_bibitems(text: str) -> str:
     """harvard.sty's \\harvarditem entries as \\bibitem[(year)]{key}, its \\harvardand
-    as "and" (the items had been read as none: 0 references, no problem told). The
-    text keeps its line breaks, so lines do not move."""
+    as "and", its year's parentheses as parentheses (the items had been read as none: 0
+    references, no problem told). The text keeps its line breaks, so lines do not move."""
     text = _HARVARDITEM.sub(lambda m: f"\\bibitem[({m.group(1)})]{{{m.group(2)}}}", text)
-    return _HARVARD_MACROS.sub(lambda m: " and " if "and" in m.group(0) else " ", text)
+    # ("\harvardyearleft\n  2014\harvardyearright": "(2014)", its line break after it)
+    text = _HARVARD_YEAR.sub(lambda m: f" ({m.group(1)})" + "\n" * m.group(0).count("\n"),
+                             text)
+    return _HARVARD_MACROS.sub(lambda m: _HARVARD_WORDS.get(m.group(1), " "), text)
 
 
 def _parse_bibitems(text: str, filename: str, offset: int,
@@ -303,8 +320,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                                   else None)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
-    cleaned = _url_ampersands(
-        _spaced_macros(_ETAL_MACRO.sub(" et al.", _AND_OTHERS.sub(", et al.", _NOISE.sub(" ", body)))))
+    cleaned = _url_ampersands(_spaced_macros(_ETAL_MACRO.sub(" et al.", _AND_OTHERS.sub(
+        ", et al.", _PRINTED_NUMBER.sub("", _NOISE.sub(" ", _without_author_index(body)), 1)))))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
@@ -696,6 +713,18 @@ def _venue_then_title(decoded: dict[str, str], cleaned: str) -> dict[str, str]:
     out["title"] = latex_to_unicode(m.group("title")).strip(" .")
     out["author"] = _plain_authors(names)
     return out
+
+
+def _without_author_index(body: str) -> str:
+    """``body`` without xagsm's ``\\authorindexentries{key}{...}`` (two brace groups)."""
+    m = _AUTHOR_INDEX.search(body)
+    if m is None:
+        return body
+    first = _group(body, m.end())
+    second = _group(body, first[1]) if first else None
+    if second is None:
+        return body
+    return f"{body[:m.start()]} {body[second[1]:]}"
 
 
 def _keep_url_verbatim(decoded: dict[str, str], url: str) -> None:
@@ -1617,7 +1646,10 @@ def _plain_authors(text: str) -> str:
         # styles' "Kosower, David~A." (a second person would come with "and"; not
         # tugboat's "G.C.~Liu, K.W.~Ng", two names without it)
         return f"{names[0]}, {names[1]}" + (" and others" if truncated else "")
-    if len(names) >= 2 and len(names) % 2 == 0 and ((
+    paired = inverted_pairs(names, t)
+    if paired is not None:
+        names = paired
+    elif len(names) >= 2 and len(names) % 2 == 0 and ((
             all(_INITIALS_ONLY.fullmatch(n + ("." if not n.endswith(".") else ""))
                 for n in names[1::2])
             and not any(_INITIALS_ONLY.fullmatch(n) or re.match(r"[A-Z][a-z]?\.", n)

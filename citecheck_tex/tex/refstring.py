@@ -211,6 +211,9 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     pieces = [q for p in pieces if p.strip(" :") for q in (_split_name_run(p.strip(" :"))
                                                            or [p.strip(" :")])]
     pieces = _suffixes_joined(pieces)
+    paired = inverted_pairs(pieces, segment)
+    if paired is not None:
+        return _unique_persons(paired), truncated
     names: list[str] = []
     i = 0
     while i < len(pieces):
@@ -226,6 +229,30 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
         names.append(_bibtex_name(p))
         i += 1
     return _unique_persons(names), truncated
+
+
+def inverted_pairs(pieces: list[str], text: str) -> list[str] | None:
+    """Whole names of a list that inverts every name and writes the given names out,
+    split at its commas: ["Brodsky", "Stanley J.", "de Téramond", "Guy F."] ->
+    ["Brodsky, Stanley J.", "de Téramond, Guy F."] (asmeconf, authordate1-4: "Brodsky,
+    Stanley J., de Téramond, Guy F. and Dosch, Hans Günter"; each comma had split a name
+    in two, a false author MINOR). Only when every odd piece is one family word (after
+    its particles) and every even one given names: in a list that inverts the first name
+    alone ("Du, Xiaolong, Christoph Behrens, and Jens C. Niemeyer") a later piece holds
+    two words; None otherwise. In ``text``, the list as written, a comma must part
+    each family name from its given names ("Bean & Melchiorri" are two people)."""
+    if len(pieces) < 2 or len(pieces) % 2:
+        return None
+    families, givens = pieces[0::2], pieces[1::2]
+    # (a list's last initial loses its full stop to the list's own: "Kosower, David A.")
+    if not all(re.search(re.escape(f) + r"\s*,\s*" + re.escape(g), text)
+               for f, g in zip(families, givens, strict=True)):
+        return None
+    givens = [g + "." if re.search(r"\b[A-Z]$", g) else g for g in givens]
+    if not all(re.fullmatch(_FIRST_FAMILY, f) for f in families) or not all(
+            re.fullmatch(_GIVEN_NAMES, g) for g in givens):
+        return None
+    return [f"{f}, {g}" for f, g in zip(families, givens, strict=True)]
 
 
 _SUFFIX = re.compile(r"(?:Jr|Sr)\.?|I{2,3}|IV")
@@ -662,7 +689,7 @@ _COMMA_VENUE = re.compile(
 #: "Title | Dr. A. Author, B. Author": a title, a bar, then the authors (honorifics dropped).
 _TITLE_BAR_AUTHORS = re.compile(
     r"^(?P<title>[^|]{8,}?)\s+\|\s+(?:(?:Dr|Prof|Mr|Ms|Mrs)\.?\s+)?(?P<authors>[^|]+?)\s*\.?$")
-_OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’"}
+_OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’", "`": "'"}
 
 
 def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
@@ -670,7 +697,7 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
     comma, full stop, colon or at the start), its own nested quotes kept
     ("Non linear electron plasma oscillation: the “water bag model”"). A quoted phrase
     inside an unquoted title is not the title."""
-    for n, m in enumerate(re.finditer(r"``|[“\"«‘]", text)):
+    for n, m in enumerate(re.finditer(r"``|[`“\"«‘]", text)):
         if n >= 20:
             break
         before = text[:m.start()].rstrip()
@@ -684,7 +711,10 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
         while i < len(text):
             if opener != closer and text.startswith(opener, i):
                 depth += 1
-            elif text.startswith(closer, i):
+            elif text.startswith(closer, i) and not (
+                    # the TeX single quotes of harvard styles (xagsm, jmr, cje, econ-b:
+                    # "`Title', Journal"): an apostrophe inside a word closes nothing
+                    opener == "`" and text[i + 1:i + 2].isalnum()):
                 depth -= 1
                 if depth == 0:
                     break
@@ -1271,6 +1301,18 @@ _VENUE_FORMS = (
     (re.compile(r",?\s*\bvol\.\s*(?P<volume>\d{1,5}),\s*(?:no\.\s*\d{1,4},\s*)?" + _MONTH
                 + r"?(?:\d{1,2}\s+)?(?P<year>(?:1[89]|20)\d\d),\s*pp?\.\s*" + _PAGES),
      r" \g<volume>, \g<pages> (\g<year>)"),
+    # econ.bst "Journal, Vol. 465, No. 1, pp. 941--951", "Phys.Rev.D, Vol. 95, p. 043541"
+    # (the issue had been read as the journal "No.": false journal, volume MINORs)
+    (re.compile(r",\s*Vol\.\s*(?P<volume>\d{1,5}),\s*(?:No\.\s*\d{1,4},\s*)?pp?\.\s*" + _PAGES),
+     r", \g<volume>, \g<pages>"),
+    # asmeconf "Nucl. Phys. B Vol. 294 (1987): pp. 244--252", "Vol. 465 No.~1 (2017): pp."
+    (re.compile(r"\s+Vol\.\s*(?P<volume>\d{1,5})(?:\s+No\.\s*\d{1,4})?\s*\((?P<year>(?:1[89]|20)\d\d)\)"
+                r"\s*:\s*pp?\.\s*" + _PAGES), r" \g<volume>, \g<pages> (\g<year>)"),
+    # APA's issue between a volume and a page, "Journal, 465(1), 941--951" (authordate1-4,
+    # agu04, newcastle): the journal, volume and page had gone unread (a year in the
+    # parentheses is acm's "116, 16 (2016), 161804", its rule below)
+    (re.compile(r"(?<![\d.])(?P<volume>\d{1,5})\s?\((?!(?:1[89]|20)\d\d\))\d{1,4}\),\s*(?=[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?"
+                r"\s*(?:[.,;]|$))"), r"\g<volume>, "),
     # Harvard "Journal, 95(4), p.043541", "Journal, 2, pp.125-130" (not IEEE's "no. 4, p. 5")
     (re.compile(r"(?<!no\.)(?<!no\.\s),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,3}\))?,\s*pp?\.\s*"
                 + _PAGES), r" \g<volume>, \g<pages>"),
@@ -1294,8 +1336,9 @@ _VENUE_FORMS = (
 )
 
 
-#: agu.bst's page with a thousands separator after a volume: "95, 043,541, 2017".
-_THOUSANDS_PAGE = re.compile(r"(\b\d{1,5},\s+)(\d{1,3}),(\d{3})(?!\d|,\d)")
+#: agu.bst's page with a thousands separator after a volume: "95, 043,541, 2017" (agu04:
+#: after an issue, "116(16), 161,804").
+_THOUSANDS_PAGE = re.compile(r"(\b\d{1,5}(?:\(\d{1,4}\))?,\s+)(\d{1,3}),(\d{3})(?!\d|,\d)")
 #: An abbreviated journal (a full stop in its 1-6 words), volume and pages between commas.
 _ABBREV_COMMA_VENUE = re.compile(
     r",\s*(?P<journal>(?=[^,]*[A-Za-z]{2})[A-Z][A-Za-z]*\.(?:\s?[A-Z][A-Za-z]*\.?){0,5}),\s*"
@@ -1505,6 +1548,59 @@ def _names_to_title(pieces: list[str]) -> bool:
         for p in pieces)
 
 
+_APA_YEAR_CLOSE = re.compile(r"^[a-z]?\)\s*[.,:]?\s*")
+
+
+def _apa_title(after: str, title: str, tail: str) -> tuple[str, str]:
+    """The title and the rest of an author-year reference, ``after`` being the text
+    after its year ("(2017) ..."); ``title`` and ``tail`` are the reading that ends the
+    title at its first full stop. Two layouts end it elsewhere:
+
+    - a quoted title (econ.bst, cje, apsr: "(2017) “Title,” Phys. Rev. D, Vol. 95"):
+      the quotation, its comma inside the closing quote;
+    - a title that a comma ends before the journal (agu04, ecta, apecon: "(2017),
+      Title, Mon. Not. Roy. Astron. Soc., 465(1), 941"): the first full stop is the
+      journal's ("Mon."), so a known journal whose reference begins before it ends the
+      title.
+
+    The first-full-stop reading had made the title "“Title,” Phys" or ", Title, Mon":
+    false title and journal MINORs."""
+    close = _APA_YEAR_CLOSE.match(after)
+    body = after[close.end():] if close else after
+    quoted = _quoted_title(body)
+    if quoted and not body[:quoted[1][0]].strip():
+        return quoted[0].strip(), body[quoted[1][1]:].lstrip(" ,.;:")
+    title = title.strip().lstrip(",.;: ").rstrip(".")
+    title_end = body.find(title) + len(title)
+    found = _find_journal_ref(body, 0)
+    start = found[0] if found else None
+    if start is None or start >= title_end:
+        # "Title, Mon. Not. Roy. Astron. Soc., 465(1), 941": an APA venue (the issue in
+        # parentheses, which the journal-reference rule does not read) of a known journal
+        start = _known_apa_venue(body, title_end)
+    if start is not None and start < title_end:
+        before = body[:start].strip(" ,.;:")
+        if len(before.split()) >= 2:
+            return before, body[start:]
+    return title, tail
+
+
+_COMMA = re.compile(r",\s*")
+_APA_VENUE_AT = re.compile(_APA_VENUE.pattern.removeprefix("^"))
+
+
+def _known_apa_venue(text: str, end: int) -> int | None:
+    """Where the first APA venue (:data:`_APA_VENUE`) of a known journal begins after a
+    comma before ``end`` (None when there is none)."""
+    from citecheck_tex.vocab.journals import is_known_journal
+
+    for comma in _COMMA.finditer(text, 0, end):
+        venue = _APA_VENUE_AT.match(text, comma.end())
+        if venue and is_known_journal(venue.group("journal").strip()):
+            return comma.end()
+    return None
+
+
 def _parse(text: str) -> dict[str, str]:
     text = " ".join(text.split())
     if not text:
@@ -1568,19 +1664,23 @@ def _parse(text: str) -> dict[str, str]:
         return {**out, **munich}
     apa = _APA.match(rest)
     if apa and all_names(apa.group("authors")):
-        names, truncated = _authors_from(apa.group("authors"))
+        names, truncated = _first_inverted_names(apa.group("authors")) or _authors_from(
+            apa.group("authors"))
         if names:
             out["author"] = _bibtex_authors(names, truncated)
         out["year"] = apa.group("year")
-        out["title"] = apa.group("title").strip().rstrip(".").strip("\u201c\u201d").strip()
-        tail = apa.group("tail")
+        title, tail = _apa_title(rest[apa.end("year"):], apa.group("title"), apa.group("tail"))
+        out["title"] = title.strip("\u201c\u201d").strip()
         found = _find_journal_ref(tail, 0)
-        if found:
+        apa_venue = _APA_VENUE.match(tail)
+        if found and not (apa_venue and found[0] >= apa_venue.end()):
             out.update({k: v for k, v in found[2].items() if k != "year"})
             between = tail[:found[0]].strip(" ,.;")
             if between and between[0].islower():  # the title went on: "galaxy. ii: anisotropy"
                 out["title"] = f"{out['title']}. {between}"
-        elif (apa_venue := _APA_VENUE.match(tail)) is not None:
+        elif apa_venue is not None:
+            # (before a journal reference after it: agu04's "Phys. Rev. Lett., 116(16),
+            # 161804, [Erratum: Phys.Rev.Lett. 117, 159901 (2016)]" is no erratum)
             # "Physical Review D, 95(4), 043541.": the journal ends at a comma
             out.update({k: dashes(v).strip()
                         for k, v in apa_venue.groupdict().items() if v})
