@@ -1379,8 +1379,10 @@ _FIRST_FAMILY = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|te
 _INVERTED_FIRST = re.compile(
     rf"^(?P<family>{_FIRST_FAMILY}),\s+(?P<given>{_GIVEN_NAMES})"
     rf"(?P<suffix>,\s+(?:Jr\.|Sr\.|III?))?"
-    rf"(?:(?P<etal>,?\s+et\s+al\.?)|(?P<others>(?:,\s+{_NATURAL_NAME})*"
-    rf"(?:,?\s+(?:and|&)\s+{_NATURAL_NAME})?))"
+    # (each name atomic: a name ends at its comma, and without it a long list that is no
+    # such list took minutes to refuse, trying every way to cut each name in two)
+    rf"(?:(?P<etal>,?\s+et\s+al\.?)|(?P<others>(?:,\s+(?>{_NATURAL_NAME}))*"
+    rf"(?:,?\s+(?:and|&)\s+(?>{_NATURAL_NAME}))?))"
     rf"\s*[.,]?\s*(?:\(?(?:1[89]|20)\d\d[a-z]?\)?\.?)?$")
 
 
