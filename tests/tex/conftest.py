@@ -74,3 +74,17 @@ def bibtex_bbl(tmp_path: Path, bib: Path, style: str) -> str:
     subprocess.run(["bibtex", "-terse", "paper"], cwd=tmp_path, capture_output=True,
                    check=False, timeout=60)
     return (tmp_path / "paper.bbl").read_text(encoding="utf-8")
+
+
+#: The preamble of a real unsrtnm .bbl (bibtex with unsrtnm.bst on the sample papers):
+#: natbib's fallbacks and the style's own \nmbibLink, which wraps each item's names.
+UNSRTNM_PREAMBLE = (
+    '\\begin{thebibliography}{30}\n'
+    '\\providecommand{\\natexlab}[1]{#1}\n'
+    '\\providecommand{\\url}[1]{\\texttt{#1}}\n'
+    '\\expandafter\\ifx\\csname urlstyle\\endcsname\\relax\n'
+    '  \\providecommand{\\doi}[1]{doi: #1}\\else\n'
+    '  \\providecommand{\\doi}{doi: \\begingroup \\urlstyle{rm}\\Url}\\fi\n'
+    '  \\providecommand{\\nmbibLink}[3]{#3}\n'
+    '\n'
+)

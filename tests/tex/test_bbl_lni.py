@@ -16,7 +16,7 @@ from pathlib import Path
 
 from citecheck_tex.tex.bbl import parse_bbl_text
 
-from .conftest import checked
+from .conftest import UNSRTNM_PREAMBLE, checked
 
 LNI = (
     '\\begin{thebibliography}{qZfHC17}\n'
@@ -121,15 +121,7 @@ def test_a_journalless_volume_and_page(tmp_path: Path, index: Path) -> None:
 
 
 #: unsrtnm, the same entry: its DOI in a block after "760:\\penalty0 110, ."
-UNSRTNM = (
-    '\\begin{thebibliography}{30}\n'
-    '\\providecommand{\\natexlab}[1]{#1}\n'
-    '\\providecommand{\\url}[1]{\\texttt{#1}}\n'
-    '\\expandafter\\ifx\\csname urlstyle\\endcsname\\relax\n'
-    '  \\providecommand{\\doi}[1]{doi: #1}\\else\n'
-    '  \\providecommand{\\doi}{doi: \\begingroup \\urlstyle{rm}\\Url}\\fi\n'
-    '  \\providecommand{\\nmbibLink}[3]{#3}\n'
-    '\n'
+UNSRTNM = UNSRTNM_PREAMBLE + (
     '\\bibitem[Capossoli et~al.()Capossoli, Li, and Boschi-Filho]{Capossoli2016}\n'
     '\\nmbibLink{Capossoli2016}{authors}{Eduardo~Folco Capossoli, Danning Li, and\n'
     '  Henrique Boschi-Filho}.\n'

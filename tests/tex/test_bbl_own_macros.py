@@ -27,7 +27,7 @@ import pytest
 from citecheck_tex.tex.bbl import parse_bbl_text
 from citecheck_tex.tex.bbl_macros import Macro, bbl_macros, expand_macros
 
-from .conftest import checked
+from .conftest import UNSRTNM_PREAMBLE, checked
 
 SMFALPHA = (
     '\\newcommand{\\etalchar}[1]{$^{#1}$}\n'
@@ -69,15 +69,7 @@ SMFALPHA = (
     '\\end{thebibliography}\n'
 )
 
-UNSRTNM = (
-    '\\begin{thebibliography}{30}\n'
-    '\\providecommand{\\natexlab}[1]{#1}\n'
-    '\\providecommand{\\url}[1]{\\texttt{#1}}\n'
-    '\\expandafter\\ifx\\csname urlstyle\\endcsname\\relax\n'
-    '  \\providecommand{\\doi}[1]{doi: #1}\\else\n'
-    '  \\providecommand{\\doi}{doi: \\begingroup \\urlstyle{rm}\\Url}\\fi\n'
-    '  \\providecommand{\\nmbibLink}[3]{#3}\n'
-    '\n'
+UNSRTNM = UNSRTNM_PREAMBLE + (
     '\\bibitem[G{\\"u}rsoy et~al.(2017)G{\\"u}rsoy, Iatrakas, J{\\"a}rvinen, and\n'
     '  Nijs]{GursoyIatrakis2017}\n'
     '\\nmbibLink{GursoyIatrakis2017}{authors}{Umut G{\\"u}rsoy, Ioannis Iatrakas,\n'
