@@ -54,7 +54,7 @@ from citecheck_tex.vocab.latex_text import decode_value, latex_to_unicode
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "PARTICLES", "AuthorList", "authors_from_names", "bibtex_misprints", "collaboration_name", "corporate_person",
+    "PARTICLES", "AuthorList", "authors_from_names", "bibtex_misprints", "misprinted_names", "collaboration_name", "corporate_person",
     "is_collaboration", "parse_bibtex_name", "parse_display_name", "person_from_parts", "split_author_string",
     "split_bibtex_names",
 ]
@@ -659,6 +659,13 @@ def _author_piece(piece: str) -> tuple[str, Any]:
     p = parse_display_name(piece)
     return (_PIECE_PERSON, p) if p.family or p.given else (_PIECE_NONE, None)
 
+
+def misprinted_names(field: str) -> list[tuple[str, str]]:
+    """(name, problem) for each name of an ``author``/``editor`` field that BibTeX
+    misprints (:func:`bibtex_misprints`), the names split where BibTeX splits them: at
+    " and " outside braces."""
+    return [(" ".join(name.split()), why) for name in _split_top_and(field.strip())
+            for why in bibtex_misprints(name)]
 
 def _von_words(part: str) -> list[str]:
     """The von words BibTeX finds in a ``von Last`` part: from the first word, when it

@@ -20,7 +20,7 @@ from bibtexparser import model as bpm
 from bibtexparser.entrypoint import parse_string as _bp_parse_string
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
-from citecheck_tex.names import bibtex_misprints, parse_bibtex_name, split_bibtex_names
+from citecheck_tex.names import misprinted_names, parse_bibtex_name, split_bibtex_names
 from citecheck_tex.vocab.ids import (
     arxiv_of_doi,
     doi_is_valid,
@@ -319,14 +319,10 @@ def _misprinted_names(entry: Entry) -> list[Problem]:
     """``mangled-name``: names of the author and editor fields that BibTeX itself prints
     otherwise than written (:func:`~citecheck_tex.names.bibtex_misprints`), so the paper
     shows them wrong whatever the checker reads; one warning per name and problem."""
-    out: list[Problem] = []
-    for fld in ("author", "editor"):
-        for name in re.split(r"\s+and\s+", entry.raw_fields.get(fld, "").strip()):
-            out.extend(Problem("mangled-name", f"entry {entry.key!r}: the {fld} "
-                               f"'{' '.join(name.split())}': {why}", key=entry.key,
-                               file=entry.file, line=entry.line)
-                       for why in bibtex_misprints(name))
-    return out
+    return [Problem("mangled-name", f"entry {entry.key!r}: the {fld} '{name}': {why}",
+                    key=entry.key, file=entry.file, line=entry.line)
+            for fld in ("author", "editor")
+            for name, why in misprinted_names(entry.raw_fields.get(fld, ""))]
 
 
 def _one_group(text: str) -> bool:
