@@ -181,3 +181,35 @@ def test_pair_of_words_that_come_together_needs_a_third(
         assert '("charged" AND "reissner")' in expression
         assert '("nordstrom" AND "reissner")' not in expression  # nordstrom: longer, first
         assert index._titles_with("reissner", "nordstrom") == 11  # counted up to budget + 1
+
+
+def test_misspelt_word_stem_found_without_and_with_a_prefix_index(tmp_path: Path) -> None:
+    """A short title with a misspelt word is found through its four-letter stem
+    ("supe"*): from the main index's term range in a new index (no prefix index), and
+    alike from an index built before 2026-12-02 with FTS5's ``prefix = '4'``."""
+    titles = ["Supersymmetric dark matter", "Superconducting magnets",
+              "Dark energy review", "Dark matter halos"] + [f"Filler paper {i}" for i in range(20)]
+    query = "supersymetric dark"  # one known word: the misspelt one becomes a prefix term
+    answers = []
+    for name, prefix in (("new", ""), ("old", ", prefix = '4'")):
+        path = tmp_path / f"{name}.sqlite"
+        with LocalIndex.open(path) as index:
+            index.add_file(_bib(tmp_path / f"{name}.bib", titles))
+        if prefix:  # the title index as it was created before
+            conn = sqlite3.connect(path)
+            conn.executescript(f"""
+                DROP TABLE title_vocab; DROP TABLE title_fts;
+                CREATE VIRTUAL TABLE title_fts USING fts5(norm_title, content='records',
+                    content_rowid='rid', tokenize = 'unicode61 remove_diacritics 2'{prefix});
+                CREATE VIRTUAL TABLE title_vocab USING fts5vocab(title_fts, row);
+                INSERT INTO title_fts(title_fts) VALUES('rebuild');
+            """)
+            conn.close()
+        with LocalIndex.open(path, create=False, readonly=True) as index:
+            sql = index._conn.execute(
+                "SELECT sql FROM sqlite_master WHERE name='title_fts'").fetchone()[0]
+            assert ("prefix" in sql) == bool(prefix)
+            assert '"supe"*' in index._match_expression(query)
+            answers.append([(r.title, r.score) for r in index.search_title(query, limit=2)])
+    assert answers[0][0][0] == "Supersymmetric dark matter"
+    assert answers[0] == answers[1]
