@@ -13,7 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citecheck_tex.errors import LocalIndexError
-from citecheck_tex.sources.importers import normalize_arxiv, normalize_title, parse_journal_ref
+from citecheck_tex.sources.importers import (
+    _journal_head,
+    normalize_arxiv,
+    normalize_title,
+    parse_journal_ref,
+)
 from citecheck_tex.sources.local_index import (
     LocalIndex,
     format_stats,
@@ -268,6 +273,31 @@ def test_parse_journal_ref() -> None:
         "Phys. Rev. Lett.", "81", "4412", "1998")
     assert parse_journal_ref("Journal of Applied Physics, vol 104, 073536 (2008)") == (
         "Journal of Applied Physics", "104", "073536", "2008")
+
+
+#: What ``importers._journal_head`` removes, as the regular expression it replaced said it.
+_JOURNAL_TAIL = re.compile(
+    r"[\s,;:]*(?:(?<![^\s,;:])(?:vol(?:ume)?|v|no|nr|n°|issues?|iss)\.?)?[\s,;:]*$", re.I)
+
+
+@given(st.text(alphabet=st.sampled_from(list("aVvOoLlNnRrSsIiUuMmEe°.,;: \t\u00a0(1")),
+               max_size=14))
+def test_journal_head_removes_what_the_tail_expression_matched(text: str) -> None:
+    assert _journal_head(text) == _JOURNAL_TAIL.sub("", text)
+
+
+def test_journal_head_on_real_journal_references() -> None:
+    refs = ["Kokyuroku, No.", "Phys. Rev. vol. ,", "Phys. Rev. vol. no.", "Phys.Rev.Lett.",
+            "Physica C, V.", "Annals of Applied Probability 2007, Vol.", "J. Stat. N°",
+            "Comm. Math. Phys. Issues", "Ann.Phys.;iss", "Zeitschrift für Physik, Nr.", "vol.."]
+    for path in (DATA / "arxiv_metadata_snapshot.jsonl", DATA / "arxiv_abs_records.jsonl"):
+        refs += re.findall(r'"journal[-_]ref":\s*"([^"]+)"', path.read_text(encoding="utf-8"))
+    assert len(refs) > 20
+    for ref in refs:  # every prefix: the journal part ends anywhere
+        for end in range(len(ref) + 1):
+            assert _journal_head(ref[:end]) == _JOURNAL_TAIL.sub("", ref[:end]), ref[:end]
+    assert _journal_head("Kokyuroku, No.") == "Kokyuroku"
+    assert _journal_head("Phys. Rev. vol. no.") == "Phys. Rev. vol."
 
 
 @pytest.mark.parametrize("typo,expected", [
