@@ -230,16 +230,21 @@ _TITLE_TERMS_SCHEMA = (
 #: (external content: the titles are stored once), and the lookup tables whose keys
 #: are derived from the stored record alone (author_year, texkey, report) have no
 #: rid index: a replaced record's keys are recomputed from its old JSON instead.
-#: No prefix index (indexes built before 2026-12-02 have one, ``prefix = '4'``: both
-#: answer every query alike): the one prefix query, a misspelt word's four-letter
-#: stem, runs only when ``title_terms`` says a few titles have a word with that stem
+#: Built since 2026-12-02 without a prefix index and without word positions (older
+#: indexes have ``prefix = '4'`` and FTS5's default ``detail = 'full'``; both answer
+#: every query alike). The one prefix query, a misspelt word's four-letter stem, runs
+#: only when ``title_terms`` says a few titles have a word with that stem
 #: (:data:`PREFIX_POSTINGS_BUDGET`), and FTS5 answers it from the term range of the
-#: main index; the prefix index cost a third of the title index's bytes and of the
-#: CPU to fill it (2.6 us of 7.5 per title, 0.3 of 0.7 to optimize).
+#: main index. Positions serve phrase and NEAR queries, which title search never
+#: asks: its phrases are single words of :func:`normalize_title` (runs of letters and
+#: digits, one unicode61 token each), and bm25 only orders matches of over
+#: :data:`TITLE_SCAN` titles before they are re-ranked by similarity. 600,000
+#: real-shaped titles: 7.5 us CPU per title to fill and 0.7 to optimize with both,
+#: 4.1 and 0.2 without; the title index 48 -> 13 bytes per title.
 _FTS_SCHEMA = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS title_fts USING fts5(norm_title,"
     " content='records', content_rowid='rid',"
-    " tokenize = 'unicode61 remove_diacritics 2')",
+    " tokenize = 'unicode61 remove_diacritics 2', detail = 'none')",
     "CREATE VIRTUAL TABLE IF NOT EXISTS title_vocab USING fts5vocab(title_fts, row)",
 )
 _SCHEMA += "".join(f"{statement};\n" for statement in
