@@ -357,7 +357,8 @@ class Problem:
     no-bibliography, missing-title-and-id, arxiv-id-form, doi-syntax,
     unbraced-collaboration (an author "ATLAS Collaboration" that BibTeX reads as a
     person), mangled-name (a name BibTeX itself prints otherwise than written: an
-    accent \\~ outside braces, run-together initials), ambiguous-main,
+    accent \\~ outside braces, run-together initials, "Neilsen, Jr." for
+    "Neilsen, Jr., Eric H."), ambiguous-main,
     index-incomplete, index-unusable (the local index could not be read),
     outside-project (a file read from outside the project folder), network (a source
     could not be reached, throttled us or did not answer like the API), deadline and

@@ -312,6 +312,8 @@ _BRACES = re.compile(r"[{}]")
 
 #: Initials written without a space ("F.F.", "J.R.", "C.A.de"): one given name to BibTeX.
 _RUN_INITIALS = re.compile(r"[A-Z]\.[A-Z]")
+#: A generational suffix as the part after a name's last comma ("Eric H. Neilsen, Jr.").
+_SUFFIX_AS_GIVEN = re.compile(r",\s*(?:(?i:[js]n?r)\.?|II|III|IV)\s*$")
 #: Special characters whose control word is the letter itself ({\oe}, {\AA}, {\ss}).
 _LETTER_COMMANDS = frozenset("oe OE ae AE aa AA o O l L ss i j".split())
 _SPECIAL_CHAR = re.compile(r"\{\\([A-Za-z]+|.)[\s{]*([A-Za-z]?)")
@@ -397,15 +399,29 @@ def bibtex_misprints(raw: str) -> list[str]:
     * a capital hidden from BibTeX by an accent outside braces (``\\"{O}zg\\"ur
       Yilmaz``): the word reads as lower case, a particle, printed in full as part of
       the family name;
-    * initials without a space (``F.F.``, ``C.A.de``): one given name, printed ``F.``.
+    * initials without a space (``F.F.``, ``C.A.de``): one given name, printed ``F.``;
+    * a generational suffix after the only comma (``Eric H. Neilsen, Jr.``): BibTeX
+      reads "Jr." as the given name and the rest as the family name, printed
+      ``J. Eric H. Neilsen``; BibTeX's form is ``Neilsen, Jr., Eric H.``.
     """
-    if "\\" not in raw and not _RUN_INITIALS.search(raw):
+    if "\\" not in raw and not _RUN_INITIALS.search(raw) and not _SUFFIX_AS_GIVEN.search(raw):
         return []  # most names: nothing BibTeX could misread (10 us a name less)
     name = " ".join(raw.split())
     if not name or (name.startswith("{") and _one_group(name)) or is_collaboration(name):
         return []
     given, printed = _bibtex_view(name)
     out = []
+    commas = _bibtex_split(name, ",")
+    before_suffix = parse_bibtex_name(name[:commas[0][1]].strip()) \
+        if len(commas) == 2 and _SUFFIX_AS_GIVEN.search(name) else None
+    if before_suffix is not None and before_suffix.given:  # (not "Smith, II")
+        suffix = name[commas[1][0]:commas[1][1]].strip()
+        family = " ".join(p for p in (before_suffix.von, before_suffix.family) if p)
+        form = ", ".join(p for p in (family, suffix, before_suffix.given) if p)
+        shown = f"{_initial(suffix)} {name[:commas[0][1]].strip()}"
+        out.append(f"BibTeX reads '{suffix}' after the only comma as the given name: styles "
+                   f"print '{shown}' (abbreviated) or '{suffix} {printed}'; write "
+                   f"'{form}' (family, suffix, given)")
     if _loose_tilde(name):
         meant_given, meant_von, meant_family, _ = _bibtex_parts(name)
         meant = " ".join([*meant_von, *meant_family])

@@ -29,6 +29,12 @@ CASES = [
     ("Freitas, F.F.", "print 'F.'", "F. Freitas"),
     ("Hohenkerk, C.Y.", "print 'C.'", "C. Hohenkerk"),
     (r"\"{O}zg\"ur Yilmaz", "lower-case particle", r"\"{O}zg\"ur Yilmaz"),
+    # lsst_refs.bib peter_yoachim_2024_13985198 (a Zenodo export): the suffix read as
+    # the given name
+    ("Eric H. Neilsen, Jr.", "print 'J. Eric H. Neilsen' (abbreviated) or 'Jr. Eric H. "
+     "Neilsen'; write 'Neilsen, Jr., Eric H.'", "J. Eric H. Neilsen"),
+    ("Martin Luther King, Jr", "write 'King, Jr, Martin Luther'", "J. Martin Luther King"),
+    ("Neilsen, Jr., Eric H.", "", "E. H. Neilsen, Jr"),  # (its period ends the names)
     # printed as written: a \~ inside a family part keeps its tie; braced accents
     (r"Crispim Rom\~ao, Miguel", "", r"M. Crispim Rom\~ao"),  # HEPML.bib
     (r"Garc\'\i{}a Pardi\~nas, Juli\'an", "", r"J. Garc\'\i{}a Pardi\~nas"),  # HEPML.bib
