@@ -1640,15 +1640,24 @@ class LocalIndex:
             anded = len(rare) == 1 and freq[rare[0]] > TITLE_POSTINGS_BUDGET
             budget = PREFIX_POSTINGS_BUDGET * (10 if anded else 1)
             prefixes = []
+            dead = False
             for w in sorted(unknown, key=len, reverse=True)[:2]:
                 stem = w[:4]
                 count = self._conn.execute(
                     "SELECT COALESCE(SUM(doc), 0) FROM title_terms WHERE term >= ? AND term < ?",
                     (stem, stem[:-1] + chr(ord(stem[-1]) + 1))).fetchone()[0]
-                if count <= budget:
+                if not count:
+                    # No title word starts so: the term would match nothing. (Nor is it
+                    # then known to be one FTS5 token: a letter of a newer Unicode than
+                    # SQLite's tables, U+19B0, splits it, and a phrase of two tokens is
+                    # an error in a title index without positions.)
+                    dead = True
+                elif count <= budget:
                     prefixes.append(f'"{stem}"*')
             if anded and prefixes:
                 return f'"{rare[0]}" AND ({" OR ".join(prefixes)})'
+            if anded and dead:
+                return ""  # the common word and a stem no title has: nothing matches
             terms += prefixes
         return " OR ".join(terms)
 

@@ -214,3 +214,24 @@ def test_misspelt_word_stem_found_without_and_with_a_prefix_index(tmp_path: Path
             answers.append([(r.title, r.score) for r in index.search_title(query, limit=2)])
     assert answers[0][0][0] == "Supersymmetric dark matter"
     assert answers[0] == answers[1]
+
+
+def test_a_stem_no_title_word_has_is_no_term(tmp_path: Path) -> None:
+    """U+19B0 (a New Tai Lue vowel sign) is a letter to Python, so it stays inside a
+    normalised word, and a separator to SQLite's older Unicode tables, so FTS5 reads
+    "ᦰ" as two tokens: a phrase of two tokens is an error in a title index without
+    word positions. A stem that no title word starts with matches nothing anyway: it
+    is left out, and the search answers."""
+    titles = ["Dark matter halos", "Dark energy review"] + [f"Filler {i}" for i in range(30)]
+    with LocalIndex.open(tmp_path / "i.sqlite") as index:
+        index.add_file(_bib(tmp_path / "i.bib", titles))
+    with LocalIndex.open(tmp_path / "i.sqlite", create=False, readonly=True) as index:
+        conn = index._conn
+        with pytest.raises(sqlite3.OperationalError, match="phrase"):
+            conn.execute("SELECT rowid FROM title_fts WHERE title_fts MATCH ?",
+                         ('"d\u19b0rk"*',)).fetchall()
+        assert "\u19b0" not in index._match_expression("d\u19b0rkness halos")
+        assert index._match_expression("d\u19b0rkness") == ""
+        assert [r.title for r in index.search_title("D\u19b0rkness halos", min_score=0.0)][:1] \
+            == ["Dark matter halos"]
+        assert index.search_title("D\u19b0rkness", min_score=0.0) == []
