@@ -482,9 +482,10 @@ def _journal_head(text: str) -> str:
     """The journal part without the separators and the one numbering word it ends
     with ("Kokyuroku, No." -> "Kokyuroku", "Phys. Rev. vol. ," -> "Phys. Rev.").
 
-    What the expression ``[\\s,;:]*(?:(?<![^\\s,;:])(?:vol(?:ume)?|v|no|nr|n°|issues?|iss)\\.?)?[\\s,;:]*$``
-    (case-insensitive) removes, without a regular expression: anchored at the end, it
-    was tried at every position of the text (2-3 us per arXiv journal reference,
+    What the case-insensitive expression
+    ``[\\s,;:]*(?:(?<![^\\s,;:])(?:vol(?:ume)?|v|no|nr|n°|issues?|iss)\\.?)?[\\s,;:]*$``
+    removes, without a regular expression: anchored at the end, it was tried at every
+    position of the text (2-3 us per arXiv journal reference,
     a fiftieth of an import's parsing; ``tests/index`` compares the two).
     """
     end = len(text)
@@ -500,6 +501,8 @@ def _journal_head(text: str) -> str:
         while end and _is_separator(text[end - 1]):
             end -= 1
     return text[:end]
+
+
 _JREF_VOLUME = re.compile(r"[A-Z]?\d+[A-Z]?\b")
 #: What may sit between volume and page: "(4)", "(2007)", "(April 1998)", "no. 8",
 #: "Issues 1-2", or the separators themselves.
