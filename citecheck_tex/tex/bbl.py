@@ -1261,9 +1261,11 @@ _PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" give
 
 
 #: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A.", "M. Ö." (a given name as
-#: author-year styles write it after the family name and a comma).
-_INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
-                            r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
+#: author-year styles write it after the family name and a comma). A lower-case initial
+#: may follow a capital one, after a hyphen ("J.-c.", Jai-chan) or a space ("Z. q.", as
+#: BibTeX prints "Z.-q."; "E. d.~S.", a particle among the initials) as refstring reads it.
+_INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\."
+                            r"|[\s\u00a0]+[a-z]\.(?=[\s\u00a0]|$))?[\s\-\u00a0]*)+")
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
 #: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals)
 _NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?"

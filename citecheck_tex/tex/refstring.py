@@ -49,7 +49,12 @@ _JOURNAL_REF = re.compile(
 _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-z]?)\s*,\s*"
                       r"(?P<pages>[A-Za-z]?\d+(?:-\d+)?)\s*(?:\((?P<year>\d{4})\))?\s*$")
 #: One initial: "A.", "Yu.", "K.-i.", "J.-P." (hyphenated second parts may be lower case).
-_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"  # "Ö.", "Ž."
+#: A lower-case second part may also follow after a space: BibTeX splits "Z.-q. Zhang"
+#: (Zhen-qiang) at its hyphen and plain, unsrt, plainnat and apsrev4-2 print "Z. q.
+#: Zhang" (the name had not been read: the whole author list became the title, a false
+#: title MINOR); one letter only, before a space, so that no word of a title joins in.
+_INI = (r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.|\s+[a-z]\.(?=\s))?"
+        r"\s*-?\s*)")  # "Ö.", "Ž."
 _INITIALS_FIRST = re.compile(
     r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den|ter|ten)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
@@ -100,6 +105,11 @@ _APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\
 _APA_VENUE = re.compile(r"^\s*(?P<journal>[A-Z][^,\d]{2,80}?),\s*(?P<volume>\d{1,5})"
                         r"(?:\s*\(\d{1,3}\))?\s*,\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?)")
 _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
+#: The word for "and" between two names in the languages of babel-aware styles (dk-*,
+#: dlfltxbbibtex "Christoph Behrens og Jens C. Niemeyer", german "und", swedish "och",
+#: spanish "y"), before a capitalised word only, so that a title's words stay whole
+#: (the list had ended at the first such name, a false author MINOR).
+_OTHER_AND = r"\b(?:und|og|och|y)(?=\s+[A-Z\u00C0-\u00DE])"
 _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I)
 
 
@@ -154,7 +164,7 @@ def _is_initialled_name(piece: str) -> bool:
 def all_names(segment: str) -> bool:
     """True when every piece of an author segment reads as a name (or initials)."""
     seg = _ET_AL.sub(",", segment)
-    pieces = [p.strip() for p in re.split(r",|;|\band\b|&", seg) if p.strip()]
+    pieces = [p.strip() for p in re.split(rf",|;|\band\b|&|{_OTHER_AND}", seg) if p.strip()]
     return bool(pieces) and all(_looks_like_name(p) or _INITIALS_ONLY.fullmatch(p)
                                 or _FAMILY_WORD.fullmatch(p) for p in pieces)
 
@@ -173,6 +183,10 @@ def _bibtex_name(piece: str) -> str:
         # name; the initials say where the family name starts
         if m and len(m.group("family").split()) > 1 and not re.search(
                 r"\s(?:Jr\.?|Sr\.?|III?)$", m.group("family")) and m.group("family")[0].isupper():
+            return f"{m.group('family').strip()}, {m.group('given').strip()}"
+        if m and re.search(r"\s[a-z]\.", m.group("given")):
+            # "C. d. P. Lagos": BibTeX would take "d." for a particle and "P. Lagos" for
+            # the family name; the initials say where the family name starts
             return f"{m.group('family').strip()}, {m.group('given').strip()}"
         return p
     m = _FAMILY_FIRST_BARE.match(p)
@@ -204,7 +218,7 @@ def _authors_from(segment: str) -> tuple[list[str], bool]:
     """Names from an author segment; the flag is True for "et al."."""
     truncated = bool(_ET_AL.search(segment))
     seg = _ET_AL.sub("", segment)
-    seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.))\s*", ", ", seg)
+    seg = re.sub(rf"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.)|{_OTHER_AND})\s*", ", ", seg)
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
                                 re.search(r"\b[^\W\d_]\.$", p.strip()) else "")  # "J.-c.", "Ž."
               for p in seg.split(",")]
@@ -1503,6 +1517,18 @@ def _name_before_title(piece: str) -> str:
     return ""
 
 
+def _name_closing_head(piece: str, after: str) -> str:
+    """The initialled name that ``piece`` is when its full stop ends the text before the
+    venue and nothing but punctuation follows (``after``): an item without a title, or
+    whose title the PDF's text put after the venue (plain.bst pasted from pdftotext:
+    "Y. H. Ahn and E. J. Chun. Phys.Lett.B, 752:333, 2016. Minimal models ..."; the last
+    name had been read as the title, "and E. J. Chun", a false author MINOR), else ""."""
+    name = piece[:-1] if re.search(r"[a-z\u00DF-\u024F]\.$", piece) else ""
+    if name and not after.strip(" ,.;:") and _is_initialled_name(name):
+        return name
+    return ""
+
+
 def _written_out_name_before_title(piece: str, closes_list: bool) -> str:
     """The name that opens ``piece`` before a full stop and a title when it has more given
     names or longer initials than :func:`_name_before_title` reads ("Hans Günter Dosch.
@@ -1791,12 +1817,12 @@ def _parse(text: str) -> dict[str, str]:
     # ("&" between two letters joins a word: "Gaia TT&C Subsystem Analysis", "R&D")
     # (smf's dash before the quoted title: "J. O. Andersen & A. Tranberg – “Title”")
     pieces = [p.strip(" :\u2013\u2014") for p in re.split(
-        r",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])|\be(?=\s+[A-Z]\.)", names_part)
+        rf",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])|\be(?=\s+[A-Z]\.)|{_OTHER_AND}", names_part)
         if p.strip(" :\u2013\u2014")]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
     if colon and all_names(names_part[:colon.start()]):
-        pieces = [p.strip() for p in re.split(r",|;|\band\b|&", names_part[:colon.start()])
+        pieces = [p.strip() for p in re.split(rf",|;|\band\b|&|{_OTHER_AND}", names_part[:colon.start()])
                   if p.strip()]
     author_pieces: list[str] = []
     initialled = False
@@ -1832,7 +1858,8 @@ def _parse(text: str) -> dict[str, str]:
             # Tremaine, and E. Witten. Ultralight scalars ..." (the last name and the title
             # had been one piece, and the whole of it the title)
             lead = _name_before_title(p) or _written_out_name_before_title(
-                p, bool(re.search(r"(?:\band|&)\s*$", head[:head.find(p)])))
+                p, bool(re.search(r"(?:\band|&)\s*$", head[:head.find(p)]))) \
+                or _name_closing_head(p, head[head.find(p) + len(p):])
             if lead:
                 author_pieces.append(lead)
             break
