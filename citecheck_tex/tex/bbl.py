@@ -20,6 +20,7 @@ from citecheck_tex.tex.refstring import (
     PAGE_RANGE,
     all_names,
     dashes,
+    first_inverted_names,
     inverted_pairs,
     listed_names,
     parse_issue,
@@ -344,8 +345,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     decoded[k] = parsed[k]
                     raw[k] = parsed[k]
     else:
-        blocks = _names_colon_title([b for b in re.split(r"\\newblock\b", cleaned)
-                                     if b.strip()])
+        blocks = _names_date_colon_title(_names_colon_title(
+            [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]))
         blocks = _quoted_title_split(_names_year_split(blocks))
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
         if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
@@ -1267,9 +1268,10 @@ _PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" give
 _INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\."
                             r"|[\s\u00a0]+[a-z]\.(?=[\s\u00a0]|$))?[\s\-\u00a0]*)+")
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
-#: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals)
-_NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?"
-                         r"|\(\?{4}\))\s*$")  # "(2014, 12)"
+#: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals;
+#: stellenbosch's usmeg-a, usmeg-n and ussagus print "()")
+_NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:(?:,\s*|\s+)\d{1,2})?\s*\)?"
+                         r"|\(\?{4}\)|\(\s*\))\s*$")  # "(2014, 12)", usmeg's "(1999 9)"
 
 
 #: plain.bst's "In {\em Booktitle}", with the editors before it: "In Malu Castellanos, ...,
@@ -1531,6 +1533,27 @@ def _names_colon_title(blocks: list[str]) -> list[str]:
         # S.~Ghemawat, Mapreduce: Simplified data processing ...")
         return blocks
     return [names + ".", title, *blocks[1:]]
+
+
+#: The first block of the harvard styles hc-en and hc-de: "Names (Date): Title." (the date a
+#: year, a month's number and the year, or nothing: "(2016)", "(10 2013)", "()").
+_NAMES_DATE_TITLE = re.compile(r"^(?P<names>[^(){}]+?)\s*\((?:(?:1[0-2]|0?[1-9])\s+)?"
+                               r"(?P<year>(?:1[89]|20)\d\d)?[a-z]?\):\s+(?P<title>\S.*)$", re.S)
+
+
+def _names_date_colon_title(blocks: list[str]) -> list[str]:
+    """``blocks`` with a first block "Names (Date): Title." (:data:`_NAMES_DATE_TITLE`) as
+    plain's names block and title block (the year before the title, as pnas.bst prints
+    it), when the names read as names and a venue block follows. Taken whole for the
+    names, it had put the title among the authors and the venue in the title (a false
+    author MINOR: hc-en's "McAllister, Ben~T.; Stephen~R. Parker; and Michael~E. Tobar
+    (2016): {Axion ...}. \\newblock \\emph{Phys. Rev. Lett.}, ... \\newblock [Erratum: ...]")."""
+    m = _NAMES_DATE_TITLE.match(blocks[0].strip()) if len(blocks) >= 2 else None
+    names = latex_to_unicode(m.group("names")).strip() if m else ""
+    if m is None or not (all_names(names) or first_inverted_names(names)):
+        return blocks
+    year = f"({m.group('year')}) " if m.group("year") else ""
+    return [m.group("names") + ".", year + m.group("title"), *blocks[1:]]
 
 
 def _two_blocks(blocks: list[str]) -> str:

@@ -143,6 +143,10 @@ _FRANCAISBST = {
 _OTHER_PACKAGE_MACROS = {
     "andname": "and", "volumename": "vol.", "numbername": "no.", "pagename": "p.",
     "bsc": "", "bgroup": "{", "egroup": "}",
+    # custom-bib's "varand" option (merlin.mbs): the last two names joined by
+    # "\protect\BIBand{}", which the document defines (stellenbosch's usbib.sty: "and",
+    # "en" or "&"), never the .bbl; dropped, the two names had been read as one
+    "BIBand": "and",
 }
 
 
@@ -230,6 +234,10 @@ def _substitute(body: str, args: list[str]) -> str:
                   body)
 
 
+#: A control word that ends the text before a macro's use.
+_CONTROL_WORD_END = re.compile(r"\\[A-Za-z]+$")
+
+
 def expand_macros(text: str, macros: dict[str, Macro]) -> str:
     """``text`` with every use of ``macros`` replaced by its body (arguments put in, the
     result read again, so a macro may use another). ``text`` unchanged when the
@@ -267,6 +275,10 @@ def expand_macros(text: str, macros: dict[str, Macro]) -> str:
         if macro.nargs == 0 and end < len(out) and out[end].isalpha() and replacement and \
                 replacement[-1].isalnum():
             replacement += " "  # (TeX ends a control word there; the letters stay apart)
+        if replacement[:1].isalpha() and _CONTROL_WORD_END.search(out, 0, m.start()):
+            # a control word just before: "\\protect\\BIBand{}" is no "\\protectand"
+            # (the word had been dropped with it, two names read as one)
+            replacement = " " + replacement
         out = out[:m.start()] + replacement + out[end:]
         if len(out) > limit:
             return text

@@ -90,16 +90,22 @@ _FULL_NAME = re.compile(
     r"^[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[A-Z]\.)?(?:\s+(?:van|von|der|de|la|del|di)"
     r")*\s+[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+$"
 )
-#: A family name written before its initials, as in "Sharif, M." or "van Putten, M.H.P.M.".
+#: A family name written before its initials, as in "Sharif, M." or "van Putten, M.H.P.M.";
+#: a lower-case initial may lead as a particle: BibTeX's von part of "Z.-q. Zhang", which
+#: "von Last, First" styles print "q. Zhang, Z." (usmeg-n, mnras; see :data:`_INI`).
+_VON_INITIAL = r"[a-z]\.(?=\s+[A-Z\u00C0-\u024F][a-z\u00DF-\u024F])"
 _FAMILY_WORD = re.compile(
-    r"(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
+    r"(?:(?:van|von|der|de|la|del|di|da|le|den|" + _VON_INITIAL + r")\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     r"(?:\s+[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?"
 )
 #: A report-number-like token in free text ("CMS-PAS-HIG-11-024", "CERN-TH-2102"): three
 #: parts or more, so that "COVID-19" or "VGG-16" in a title stays in the title.
 _REPORT_TOKEN = re.compile(
     r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w/-])(?!\.[\w/-])")
-_APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.?\s*"
+#: (a month's number may come before the year, or no date be printed at all: harvard's
+#: hc-en, "(10 2013):", "():")
+_APA = re.compile(r"^(?P<authors>[^()]+?)\s*\("
+                  r"(?:(?:1[0-2]\s+|0?[1-9]\s+)?(?P<year>(?:1[89]|20)\d{2})[a-z]?)?(?P<close>\))\.?\s*"
                   r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
 #: An APA venue: "Physical Review D, 95(4), 043541" (journal, volume, issue, pages).
 _APA_VENUE = re.compile(r"^\s*(?P<journal>[A-Z][^,\d]{2,80}?),\s*(?P<volume>\d{1,5})"
@@ -117,7 +123,8 @@ _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I
 #: "Family I."): particles "los", "dos" ("de los Rios M."), a particle inside ("Ruiz de
 #: Austri R."), "Jr." before the initials ("Ford Jr. W. K.", read as an initial "Jr."),
 #: a capital beyond Latin-1 ("Ivezić Ž."), a given name's particle ("Almeida E. d. S.").
-_WIDE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten)"
+_WIDE_PARTICLE = (r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten|"
+                  + _VON_INITIAL + ")")
 _WIDE_WORD = r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
 _WIDE_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*)"
 _FAMILY_FIRST_WIDE = re.compile(
@@ -164,6 +171,8 @@ def _is_initialled_name(piece: str) -> bool:
 def all_names(segment: str) -> bool:
     """True when every piece of an author segment reads as a name (or initials)."""
     seg = _ET_AL.sub(",", segment)
+    if _semicolon_names(seg) is not None:
+        return True
     pieces = [p.strip() for p in re.split(rf",|;|\band\b|&|{_OTHER_AND}", seg) if p.strip()]
     return bool(pieces) and all(_looks_like_name(p) or _INITIALS_ONLY.fullmatch(p)
                                 or _FAMILY_WORD.fullmatch(p) for p in pieces)
@@ -214,10 +223,43 @@ def _loose_initials_first(piece: str) -> str:
     return f"{m.group('family').strip()}, {m.group('given').strip()}"
 
 
+def _semicolon_names(seg: str) -> list[str] | None:
+    """The names of a list that semicolons separate, each a whole name in BibTeX's form:
+    the first inverted and the others in natural order (harvard's hc-en, hc-de: "Hanada,
+    Masanori; Yoshinori Matsuo; and Takeshi Morita", "Noh, H.; C.-G. Park; and J.-c.
+    Hwang"), or all inverted (ACS: "Hui, L.; Ostriker, J. P."). None when ``seg`` has no
+    semicolon or a piece is no name (every comma had split a name: "Masanori; Yoshinori
+    Matsuo" read as one person, a false author MINOR)."""
+    if ";" not in seg:
+        return None
+    # (the last two joined by a word instead: hc-de's "...; Yoshinori Matsuo und Takeshi
+    # Morita")
+    pieces = [p.strip(" ,") for p in re.split(rf";|\s(?:and|&)\s|{_OTHER_AND}", seg)
+              if p.strip(" ,")]
+    names: list[str] = []
+    for p in pieces:
+        if "," in p:
+            family, _, given = p.partition(",")
+            if not (_FAMILY_WORD.fullmatch(family.strip())
+                    and (_INITIALS_OR_BARE.fullmatch(given.strip())
+                         or re.fullmatch(_GIVEN_NAMES, given.strip()))
+                    or _looks_like_name(p)):
+                return None
+            names.append(f"{family.strip()}, {given.strip()}")
+        elif _looks_like_name(p) or re.fullmatch(_NATURAL_NAME, p):  # "Hans Günter Dosch"
+            names.append(_bibtex_name(p))
+        else:
+            return None
+    return names or None
+
+
 def _authors_from(segment: str) -> tuple[list[str], bool]:
     """Names from an author segment; the flag is True for "et al."."""
     truncated = bool(_ET_AL.search(segment))
     seg = _ET_AL.sub("", segment)
+    whole = _semicolon_names(seg)
+    if whole is not None:
+        return _unique_persons(whole), truncated
     seg = re.sub(rf"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.)|{_OTHER_AND})\s*", ", ", seg)
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
                                 re.search(r"\b[^\W\d_]\.$", p.strip()) else "")  # "J.-c.", "Ž."
@@ -680,6 +722,10 @@ def parse_issue(fields: dict[str, str]) -> str:
     return ""
 
 
+#: A dash for a repeated name that other names follow: "---, Li, D. and Wu, Y.-L.".
+_REPEATED_FIRST_NAME = re.compile(r"^(?:[\u2014\u2013]|-{2,3})\s*,\s*\S")
+
+
 def parse_reference(text: str) -> dict[str, str]:
     """Parse one free-text reference into BibTeX-like fields.
 
@@ -688,7 +734,13 @@ def parse_reference(text: str) -> dict[str, str]:
     raises; unparsed text is left in ``note`` when nothing else was found.
     """
     try:
-        return _parse(text)
+        fields = _parse(text)
+        if _REPEATED_FIRST_NAME.match(_NUMBERING.sub("", " ".join(text.split()))):
+            # "---, Li, D. and Wu, Y.-L. (). Title" (ecca): the dash stands for the first
+            # name of the item before, which this text does not give; the names read
+            # would lack it (a false author MINOR), so none are compared
+            fields.pop("author", None)
+        return fields
     except Exception:  # noqa: BLE001 - a rule bug must not stop a run
         logger.debug("parse_reference failed on %r", text, exc_info=True)
         return {"note": " ".join(text.split())}
@@ -904,6 +956,9 @@ _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NA
 #: The volume and page alone after a quoted title: "“Title.”, 760, 110."
 _BARE_VOLUME_PAGES = re.compile(r"[\s,.]*(?P<volume>\d{1,5}),\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
                                 r"[A-Za-z]?\d+)?)[\s.]*$")
+#: The same after a title's comma: "Title, 760, 110," (agu04, of an entry without journal).
+_TITLE_VOLUME_PAGES = re.compile(r",\s*(?P<volume>\d{1,5}),\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
+                                 r"[A-Za-z]?\d+)?)[\s.,]*$")
 #: Names "Family, I." separated by semicolons, and nothing else (ACS, ABNT).
 _FI_SEMICOLON_LIST = re.compile(rf"^\s*(?P<names>{_FI_NAME}(?:\s*;\s*{_FI_NAME})+)"
                                 r"(?P<etal>,?\s*et\s*al\.?)?[\s.,]*$")
@@ -923,6 +978,10 @@ _AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*"
 #: "vol." just before a candidate journal: what follows is the volume (ieeetr's and
 #: naturemag's "vol.~CD12" is no journal "CD" with volume 12).
 _LABELLED_VOLUME = re.compile(r"\bvol\.?\s*$")
+#: "vol. 760, p. 110." alone at the end: a volume and page labelled, no journal before them.
+_LABELLED_VOLUME_PAGES = re.compile(
+    r"(?:^|(?<=[\s.,]))[Vv]ol\.\s*(?P<volume>\d{1,5}),\s*pp?\.\s*"
+    r"(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*[A-Za-z]?\d+)?)[\s.]*$")
 
 
 def _month_year(cand: re.Match[str]) -> bool:
@@ -1175,7 +1234,7 @@ def listed_names(text: str) -> tuple[list[str], bool] | None:
     MLA/Chicago ("Hui, L., J. P. Ostriker, and E. Witten") or Vancouver/IOP ("Hui L,
     Ostriker JP, Tremaine S"), as BibTeX names, and True for "et al."; None otherwise."""
     t = text.strip().rstrip(".").strip()
-    inverted = _first_inverted_names(t)
+    inverted = first_inverted_names(t)
     if inverted is not None:
         return inverted
     caps = _CAPS_LIST.match(t)
@@ -1376,8 +1435,10 @@ _FAMILY_NAME = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter
                 rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*"
                 rf"(?:\s+(?:(?:de|del|la|van|von|der)\s+)*"
                 rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*)?")
-#: Given names: words or initials ("Lam", "Jeremiah P.", "J.-P.").
-_INITIALS_RUN = rf"[{_UPPER}][a-z]?(?:\.|-(?=[{_UPPER}]))(?:\s?-?[{_UPPER}][a-z]?\.)*"
+#: Given names: words or initials ("Lam", "Jeremiah P.", "J.-P.", "D. f." as BibTeX prints
+#: "D.-f.", see :data:`_INI`).
+_INITIALS_RUN = (rf"[{_UPPER}][a-z]?(?:\.|-(?=[{_UPPER}]))"
+                 rf"(?:\s?-?[{_UPPER}][a-z]?\.|\s[a-z]\.(?=\s))*")
 _GIVEN_NAMES = (rf"(?:[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*|{_INITIALS_RUN})"
                 rf"(?:\s+(?:[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*|"
                 rf"{_INITIALS_RUN})){{0,3}}")
@@ -1388,7 +1449,7 @@ _NATURAL_NAME = rf"{_GIVEN_NAMES}\s+{_FAMILY_NAME}(?:,?\s+(?:Jr\.|Sr\.|III?))?"
 #: had been read as no authors, so a wrong author passed.
 #: (the first family name is one word after its particles: "Xiaolong Du, Christoph
 #: Behrens, and Jens C. Niemeyer" is plain.bst's natural order, not "Du, X.")
-_FIRST_FAMILY = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter)\s+)*"
+_FIRST_FAMILY = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter|{_VON_INITIAL})\s+)*"
                  rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*")
 _INVERTED_FIRST = re.compile(
     rf"^(?P<family>{_FIRST_FAMILY}),\s+(?P<given>{_GIVEN_NAMES})"
@@ -1396,11 +1457,11 @@ _INVERTED_FIRST = re.compile(
     # (each name atomic: a name ends at its comma, and without it a long list that is no
     # such list took minutes to refuse, trying every way to cut each name in two)
     rf"(?:(?P<etal>,?\s+et\s+al\.?)|(?P<others>(?:,\s+(?>{_NATURAL_NAME}))*"
-    rf"(?:,?\s+(?:and|&)\s+(?>{_NATURAL_NAME}))?))"
+    rf"(?:,?\s+(?:and|&|und|og|och|y)\s+(?>{_NATURAL_NAME}))?))"
     rf"\s*[.,]?\s*(?:\(?(?:1[89]|20)\d\d[a-z]?\)?\.?)?$")
 
 
-def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
+def first_inverted_names(head: str) -> tuple[list[str], bool] | None:
     """The names of an MLA/Chicago author list before a quoted title (None if ``head``
     is no such list)."""
     m = _INVERTED_FIRST.match(head.strip())
@@ -1415,8 +1476,8 @@ def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
     others = m.group("others") or ""
     if not others and not m.group("etal") and re.fullmatch(_INITIALS_RUN, m.group("given")):
         return None  # "Witten, E.": the other rules read it as before
-    names = [first] + [n.strip() for n in re.split(r",\s+(?:(?:and|&)\s+)?|,?\s+(?:and|&)\s+",
-                                                   others) if n.strip()]
+    names = [first] + [n.strip() for n in re.split(
+        r",\s+(?:(?:and|&)\s+)?|,?\s+(?:and|&|und|og|och|y)\s+", others) if n.strip()]
     return names, bool(m.group("etal"))
 
 
@@ -1691,13 +1752,15 @@ def _parse(text: str) -> dict[str, str]:
     if munich is not None:
         return {**out, **munich}
     apa = _APA.match(rest)
-    if apa and all_names(apa.group("authors")):
-        names, truncated = _first_inverted_names(apa.group("authors")) or _authors_from(
+    if apa and (all_names(apa.group("authors"))
+                or first_inverted_names(apa.group("authors")) is not None):
+        names, truncated = first_inverted_names(apa.group("authors")) or _authors_from(
             apa.group("authors"))
         if names:
             out["author"] = _bibtex_authors(names, truncated)
-        out["year"] = apa.group("year")
-        title, tail = _apa_title(rest[apa.end("year"):], apa.group("title"), apa.group("tail"))
+        if apa.group("year"):
+            out["year"] = apa.group("year")
+        title, tail = _apa_title(rest[apa.start("close"):], apa.group("title"), apa.group("tail"))
         out["title"] = title.strip("\u201c\u201d").strip()
         found = _find_journal_ref(tail, 0)
         apa_venue = _APA_VENUE.match(tail)
@@ -1712,12 +1775,19 @@ def _parse(text: str) -> dict[str, str]:
             # "Physical Review D, 95(4), 043541.": the journal ends at a comma
             out.update({k: dashes(v).strip()
                         for k, v in apa_venue.groupdict().items() if v})
-        else:
-            jm2 = _JOURNAL_REF.search(tail)
-            if jm2:
-                out["journal"] = jm2.group("journal").strip().rstrip(",")
-                out["volume"] = jm2.group("volume")
-                out["pages"] = dashes(jm2.group("pages"))
+        elif jm2 := _JOURNAL_REF.search(tail):
+            out["journal"] = jm2.group("journal").strip().rstrip(",")
+            out["volume"] = jm2.group("volume")
+            out["pages"] = dashes(jm2.group("pages"))
+        elif lone := (_BARE_VOLUME_PAGES.fullmatch(tail)
+                      or _TITLE_VOLUME_PAGES.search(out["title"])):
+            # an entry without its journal (biblatex's journaltitle, unknown to bibtex):
+            # the volume and page alone after the title, in its block (ecca: "Title.
+            # \textbf{760}, 110.") or after its comma (agu04: "Title, \textit{760}, 110,");
+            # left unread or in the title, a wrong page went unseen
+            if lone.string is out["title"]:
+                out["title"] = out["title"][:lone.start()].strip(" ,.")
+            out.update({k: dashes(v) for k, v in lone.groupdict().items()})
         return out
     fi = _family_initials(rest) or _family_bare_initials(rest, vancouver)
     if fi is not None:
@@ -1790,6 +1860,12 @@ def _parse(text: str) -> dict[str, str]:
                 # (itaxpf: "“Title.” \textit{760}, 110."): the page had not been read
                 jspan = lone.span()
                 out.update({k: dashes(v) for k, v in lone.groupdict().items()})
+            elif labelled := _LABELLED_VOLUME_PAGES.search(rest, search_from):
+                # the labelled volume and page that end an entry without its journal
+                # (usmeg-a, biblatex's journaltitle unknown to bibtex: "Title. vol. 760,
+                # p. 110."): neither had been read, so a wrong page went unseen
+                jspan = labelled.span()
+                out.update({k: dashes(v) for k, v in labelled.groupdict().items()})
     if "year" not in out:
         # a page number is no year ("Phys. Rev. Lett., 78, 1861")
         unpaged = rest[:jspan[0]] + " " + rest[jspan[1]:] if jspan else rest
@@ -1806,7 +1882,7 @@ def _parse(text: str) -> dict[str, str]:
         names = [n.strip(" ,") for n in semi.group("names").split(";")]
         out["author"] = _bibtex_authors(names, bool(semi.group("etal")))
         return out
-    inverted = _first_inverted_names(head) if title_span else None
+    inverted = first_inverted_names(head) if title_span else None
     if inverted is not None:
         out["author"] = _bibtex_authors(*inverted)
         return out
