@@ -199,8 +199,9 @@ def _parse_bibitems(text: str, filename: str, offset: int,
 
 _BTX_NAME = re.compile(r"\\btxnamefont\s*(?=\{)")
 _BTX_FAMILY = re.compile(r"\\btxlastnamefont\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+#: (TeX's thin space "\\," may stand between initials: bgteuabbr2's "{Ong},~Y.\\,C.")
 _BTX_INVERTED = re.compile(r"^\s*\\btxlastnamefont\s*\{(?P<family>(?:[^{}]|\{[^{}]*\})*)\}"
-                           r"\s*,\s*(?P<given>[^,]+?)\s*$")
+                           r"\s*,\s*(?P<given>(?:\\,|[^,])+?)\s*$")
 
 
 def _babelbib_names(body: str) -> str:

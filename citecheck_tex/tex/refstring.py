@@ -82,8 +82,10 @@ _FAMILY_FIRST_BARE = re.compile(
     r"\s+(?P<given>(?:[A-Z]{1,3}\.?(?:-[A-Z]\.?)?(?:\s+|$)){1,3})$"
 )
 #: Initials without full stops, then the surname: "JH Chen", "G L Klimchitskaya", "R Rapp".
+#: (ajl prints "J.-c." of Jai-chan "Jc": a capital and a lower-case consonant, no word)
 _INITIALS_FIRST_BARE = re.compile(
-    r"^(?P<given>(?:(?:[A-Z]{1,2}|[A-Z](?:\.[A-Z])+\.?)\s+){1,3})(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"^(?P<given>(?:(?:[A-Z]{1,2}|[A-Z](?:\.[A-Z])+\.?|[BCDFGHJKLMNPQRSTVWXZ][bcdfghjklmnpqrstvwxz])"
+    r"\s+){1,3})(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*)$"
 )
 _FULL_NAME = re.compile(
@@ -106,7 +108,8 @@ _REPORT_TOKEN = re.compile(
 #: hc-en, "(10 2013):", "():")
 _APA = re.compile(r"^(?P<authors>[^()]+?)\s*\("
                   r"(?:(?:1[0-2]\s+|0?[1-9]\s+)?(?P<year>(?:1[89]|20)\d{2})[a-z]?)?(?P<close>\))\.?\s*"
-                  r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
+                  # (or the title ends the text: cje's "Janik, Romuald A. (1999) `Title'")
+                  r"(?P<title>[^.?!]{8,}(?:[.?!]|$))\s*(?P<tail>.*)$")
 #: An APA venue: "Physical Review D, 95(4), 043541" (journal, volume, issue, pages).
 _APA_VENUE = re.compile(r"^\s*(?P<journal>[A-Z][^,\d]{2,80}?),\s*(?P<volume>\d{1,5})"
                         r"(?:\s*\(\d{1,3}\))?\s*,\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?)")
@@ -758,6 +761,10 @@ _TITLE_BAR_AUTHORS = re.compile(
 _OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’", "`": "'"}
 
 
+#: A year that ends the names before a quoted title: "... & J Wien 2016 “Title”".
+_NAMES_THEN_YEAR = re.compile(r"(?<=[^\W\d_])\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.,]*$")
+
+
 def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
     """The quoted title and its span: the first quotation that starts a field (after a
     comma, full stop, colon or at the start), its own nested quotes kept
@@ -767,9 +774,11 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
         if n >= 20:
             break
         before = text[:m.start()].rstrip()
-        last = re.split(r",|;|\band\b|&", before)[-1].strip()
+        last = _NAMES_THEN_YEAR.sub("", re.split(r",|;|\band\b|&", before)[-1]).strip()
         if before and before[-1] not in ",.:;([\u2013\u2014" and not (
-                _looks_like_name(last) or _ET_AL.search(last)):  # "A. Smith “Title”"
+                _looks_like_name(last) or _ET_AL.search(last)  # "A. Smith “Title”"
+                or re.fullmatch(_NATURAL_NAME, last)  # cje's "and Yen Chin Ong `Title'"
+                or _INITIALS_FIRST_BARE.match(last)):  # ajl's "& J Wien 2016 “Title”"
             continue
         opener = m.group(0)
         closer = _OPEN_QUOTES[opener]
@@ -954,7 +963,8 @@ _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NA
                      r"(?P<etal>,?\s*et\s*al\.?)?\s+(?![A-Z][a-z]?\.[\s,:;])"
                      r"(?P<rest>.+)$")
 #: The volume and page alone after a quoted title: "“Title.”, 760, 110."
-_BARE_VOLUME_PAGES = re.compile(r"[\s,.]*(?P<volume>\d{1,5}),\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
+#: (or "760:110", ajl's, after a quoted title)
+_BARE_VOLUME_PAGES = re.compile(r"[\s,.]*(?P<volume>\d{1,5})(?:,\s*|:)(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
                                 r"[A-Za-z]?\d+)?)[\s.]*$")
 #: The same after a title's comma: "Title, 760, 110," (agu04, of an entry without journal).
 _TITLE_VOLUME_PAGES = re.compile(r",\s*(?P<volume>\d{1,5}),\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
@@ -1457,7 +1467,9 @@ _INVERTED_FIRST = re.compile(
     # (each name atomic: a name ends at its comma, and without it a long list that is no
     # such list took minutes to refuse, trying every way to cut each name in two)
     rf"(?:(?P<etal>,?\s+et\s+al\.?)|(?P<others>(?:,\s+(?>{_NATURAL_NAME}))*"
-    rf"(?:,?\s+(?:and|&|und|og|och|y)\s+(?>{_NATURAL_NAME}))?))"
+    rf"(?:,?\s+(?:and|&|und|og|och|y)\s+(?>{_NATURAL_NAME}))?)"
+    # (cje: "Kobayashi, Tatsuo, Akane Oikawa, Naoya Omoto et~al.")
+    rf"(?P<more>,?\s+et\s+al\.?)?)"
     rf"\s*[.,]?\s*(?:\(?(?:1[89]|20)\d\d[a-z]?\)?\.?)?$")
 
 
@@ -1478,7 +1490,7 @@ def first_inverted_names(head: str) -> tuple[list[str], bool] | None:
         return None  # "Witten, E.": the other rules read it as before
     names = [first] + [n.strip() for n in re.split(
         r",\s+(?:(?:and|&)\s+)?|,?\s+(?:and|&|und|og|och|y)\s+", others) if n.strip()]
-    return names, bool(m.group("etal"))
+    return names, bool(m.group("etal") or m.group("more"))
 
 
 #: A collaboration as the author, then the year (mnras, aasjournal): "CMS Collaboration
@@ -1877,6 +1889,13 @@ def _parse(text: str) -> dict[str, str]:
         jspan[0] if jspan else len(rest),
     ))
     head = rest[:head_end]
+    dated = _NAMES_THEN_YEAR.search(head) if title_span else None
+    if dated and head[:dated.start()].strip():
+        # the year between the names and the quoted title (ajl: "Marolf D & J Wien 2016
+        # “Title”"): the last name and the year had been one piece, no name, and the list
+        # had been read as the title
+        out.setdefault("year", dated.group("year"))
+        head = head[:dated.start()]
     semi = _FI_SEMICOLON_LIST.match(head) if title_span else None
     if semi is not None:  # ACS, ABNT: "NOH, H.; PARK, C.-G.; HWANG, J.-c. \emph{Title}"
         names = [n.strip(" ,") for n in semi.group("names").split(";")]
@@ -1907,7 +1926,10 @@ def _parse(text: str) -> dict[str, str]:
     # alone is no name, so a lone "A"/"I" initial needs a second name of the form
     bare = [p for p in pieces if _INITIALS_FIRST_BARE.match(p)]
     for k, p in enumerate(pieces):
-        if _INITIALS_FIRST_BARE.match(p) and (len(bare) > 1 or not re.match(r"[AI]\s", p)) \
+        if _INITIALS_FIRST_BARE.match(p) and (
+                len(bare) > 1 or not re.match(r"[AI]\s", p)
+                # (after "&" or "and" a name: ajl's "Sil K & A Misra 2016 “Title”")
+                or author_pieces and re.search(r"(?:&|\band)\s*$", head[:head.find(p)])) \
                 or _split_name_run(p):
             author_pieces.append(p)
             initialled = True
