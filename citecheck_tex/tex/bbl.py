@@ -13,7 +13,13 @@ import logging
 import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
-from citecheck_tex.tex.bbl_macros import PACKAGE_MACROS, Macro, bbl_macros, expand_macros
+from citecheck_tex.tex.bbl_macros import (
+    CLASS_MACROS,
+    PACKAGE_MACROS,
+    Macro,
+    bbl_macros,
+    expand_macros,
+)
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import (
@@ -157,7 +163,8 @@ def _parse_bibitems(text: str, filename: str, offset: int,
     if end_env >= 0:
         clean = clean[:end_env]
     starts = [m for m in _BIBITEM.finditer(clean)]
-    macros = {**PACKAGE_MACROS, **bbl_macros(clean[:starts[0].start()] if starts else clean)}
+    macros = {**PACKAGE_MACROS, **bbl_macros(clean[:starts[0].start()] if starts else clean),
+              **CLASS_MACROS}
     entries: list[Entry] = []
     problems: list[Problem] = []
     seen: dict[str, int] = {}
@@ -1506,7 +1513,9 @@ def _quoted_title_split(blocks: list[str]) -> list[str]:
 _NAMES_COLON = re.compile(r":\s")
 #: A venue block of a volume and pages alone, the year perhaps after: "760:110.".
 #: (not a year: cqunumerical's "2016: 343--348" is the year and the pages)
-_VOLUME_PAGES_BLOCK = re.compile(r"\s*(?!(?:1[89]|20)\d\d:)(?P<volume>\d{1,5}):\s*(?P<pages>" + PAGE_RANGE + r")"
+#: (or with the pages labelled: newcastle's "917, pp. 86--104.")
+_VOLUME_PAGES_BLOCK = re.compile(r"\s*(?!(?:1[89]|20)\d\d:)(?P<volume>\d{1,5})(?::|,\s*pp?\.)\s*"
+                                 r"(?P<pages>" + PAGE_RANGE + r")"
                                  r"(?:,\s*(?P<year>(?:1[89]|20)\d\d))?[\s.,]*$")
 
 
@@ -1537,9 +1546,16 @@ def _names_colon_title(blocks: list[str]) -> list[str]:
 
 
 #: The first block of the harvard styles hc-en and hc-de: "Names (Date): Title." (the date a
-#: year, a month's number and the year, or nothing: "(2016)", "(10 2013)", "()").
-_NAMES_DATE_TITLE = re.compile(r"^(?P<names>[^(){}]+?)\s*\((?:(?:1[0-2]|0?[1-9])\s+)?"
-                               r"(?P<year>(?:1[89]|20)\d\d)?[a-z]?\):\s+(?P<title>\S.*)$", re.S)
+#: year, a month's number and the year, or nothing: "(2016)", "(10 2013)", "()"); newcastle
+#: puts no colon: "Marolf, D. and Wien, J. (2016) \\enquote{Title}."
+#: (names may end in "\\emph{et~al.}"; "(????)" is natbib's date of an entry without one)
+_NAMES_DATE_TITLE = re.compile(r"^(?P<names>(?:[^(){}]|\{[^{}]*\})+?)\s*\((?:(?:1[0-2]|0?[1-9])\s+)?"
+                               r"(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4})?\)(?P<colon>:?)\s+(?P<title>\S.*)$",
+                               re.S)
+
+
+#: A title in its marks and nothing more: "\\enquote{Title}.", "\\emph{Title}.".
+_MARKED_TITLE_ALONE = re.compile(r"\s*\\(?:enquote|emph|textit)\s*\{(?:[^{}]|\{[^{}]*\})*\}[\s.,]*")
 
 
 def _names_date_colon_title(blocks: list[str]) -> list[str]:
@@ -1551,7 +1567,10 @@ def _names_date_colon_title(blocks: list[str]) -> list[str]:
     (2016): {Axion ...}. \\newblock \\emph{Phys. Rev. Lett.}, ... \\newblock [Erratum: ...]")."""
     m = _NAMES_DATE_TITLE.match(blocks[0].strip()) if len(blocks) >= 2 else None
     names = latex_to_unicode(m.group("names")).strip() if m else ""
-    if m is None or not (all_names(names) or first_inverted_names(names)):
+    if m is None or not (all_names(names) or first_inverted_names(names)) or (
+            not m.group("colon") and not _MARKED_TITLE_ALONE.fullmatch(m.group("title"))):
+        # (without the colon, only a marked title and nothing after it: cje's "(2016)
+        # `Title.' {\it Journal} 116,~161804" is read whole as before)
         return blocks
     year = f"({m.group('year')}) " if m.group("year") else ""
     return [m.group("names") + ".", year + m.group("title"), *blocks[1:]]

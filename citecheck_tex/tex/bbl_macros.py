@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from citecheck_tex.tex.bib import read_delimited
 
-__all__ = ["PACKAGE_MACROS", "Macro", "bbl_macros", "expand_macros"]
+__all__ = ["CLASS_MACROS", "PACKAGE_MACROS", "Macro", "bbl_macros", "expand_macros"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +159,13 @@ def _package_macros() -> dict[str, Macro]:
 
 #: Macros a package defines for the .bbl of its styles (the .bbl's own definitions win).
 PACKAGE_MACROS: dict[str, Macro] = _package_macros()
+
+#: Macros a document class defines before the bibliography, which the .bbl's own
+#: ``\providecommand`` fallback therefore never replaces: asmejour.cls's
+#: ``\hrefurl[2]{\href{#1}{#2}}`` (asmejour.bst's .bbl provides ``\hrefurl[2][]``, an
+#: optional first argument: expanded, the link's address became its text and the DOI
+#: ran into the journal, "10.1007/JHEP08(2016)015JHEP", a false DOI MINOR).
+CLASS_MACROS: dict[str, Macro] = {"hrefurl": Macro(2, "\\href{#1}{#2}")}
 
 
 def bbl_macros(text: str) -> dict[str, Macro]:

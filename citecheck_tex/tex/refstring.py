@@ -52,8 +52,11 @@ _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-
 #: A lower-case second part may also follow after a space: BibTeX splits "Z.-q. Zhang"
 #: (Zhen-qiang) at its hyphen and plain, unsrt, plainnat and apsrev4-2 print "Z. q.
 #: Zhang" (the name had not been read: the whole author list became the title, a false
-#: title MINOR); one letter only, before a space, so that no word of a title joins in.
-_INI = (r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.|\s+[a-z]\.(?=\s))?"
+#: title MINOR); one letter only, before a space or a comma, so that no word of a title
+#: joins in; or right after the full stop (newcastle's "Hwang, J.c.", Jai-chan; not "N.d.",
+#: no date).
+_INI = (r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\."
+        r"|(?:\s+|(?<!N\.))[a-z]\.(?=[\s,;]|$))?"
         r"\s*-?\s*)")  # "Ö.", "Ž."
 _INITIALS_FIRST = re.compile(
     r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den|ter|ten)\s+)*"

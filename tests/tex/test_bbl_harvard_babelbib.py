@@ -1,5 +1,5 @@
 """Author-date and babelbib .bbl items whose names, year or journal-less venue had been
-misread (cje, bgteuabbr2, ajl): real .bbl excerpts of the sample papers' ``refs.bib``
+misread (cje, bgteuabbr2, ajl, asmejour, newcastle): real .bbl excerpts of the sample papers' ``refs.bib``
 typeset by ``bibtex`` (``python -m bench.accuracy.bst_styles --styles NAME --keep DIR``),
 unchanged. The faithful items must be EXACT against the sample papers' real records,
 and ``Capossoli2016`` (page 110 planted for 101) flagged on its page.
@@ -152,12 +152,86 @@ Noh H,  CG Park, \&  Jc Hwang 2013 \enquote{Axion as a cold dark matter
 """
 
 
+#: asmejour: the .bbl provides ``\hrefurl[2][]`` (an optional first argument), which
+#: asmejour.cls has defined before it as ``\hrefurl[2]``: read with the .bbl's, the
+#: link's address ran into the journal ("10.1007/JHEP08(2016)015JHEP", a false DOI MINOR)
+ASMEJOUR = r"""\begin{thebibliography}{10}
+\newcommand{\enquote}[1]{``#1''}
+\providecommand{\url}[1]{\texttt{#1}}
+\providecommand{\urlprefix}{}
+\expandafter\ifx\csname urlstyle\endcsname\relax
+  \providecommand{\doi}[1]{doi:\discretionary{}{}{}#1}\else
+  \providecommand{\doi}{doi:\discretionary{}{}{}\begingroup
+  \urlstyle{rm}\Url}\fi
+\providecommand{\eprint}[2][]{\urlprefix\url{#1#2}}
+\providecommand{\hrefurl}[2][]{\href{#1}{#2}}
+
+\bibitem{Capossoli2016}
+Capossoli, E.~F., Li, D., and Boschi-Filho, H., \enquote{Pomeron and odderon
+  {Regge} trajectories from a dynamical holographic model,} \textbf{760}, p.
+  110.
+
+\bibitem{Marolf2016}
+Marolf, D. and Wien, J., 2016, \enquote{Holographic confinement in
+  inhomogeneous backgrounds,}
+  \hrefurl{https://doi.org/10.1007/JHEP08(2016)015}{JHEP}, \textbf{08}, p. 015.
+\end{thebibliography}
+"""
+
+
+#: newcastle: "Names (Year) \enquote{Title}." (no colon), "(????)" for no year, names
+#: that end in "\emph{et~al.}", "Hwang, J.c." (Jai-chan), a journal-less "754, pp. 343--348"
+NEWCASTLE = r"""\begin{thebibliography}{30}
+\newcommand{\enquote}[1]{`#1'}
+\providecommand{\natexlab}[1]{#1}
+\providecommand{\url}[1]{\texttt{#1}}
+\providecommand{\urlprefix}{ Available at: }
+\expandafter\ifx\csname urlstyle\endcsname\relax
+  \providecommand{\doi}[1]{doi:\discretionary{}{}{}#1}\else
+  \providecommand{\doi}{doi:\discretionary{}{}{}\begingroup
+  \urlstyle{rm}\Url}\fi
+
+\bibitem[{Capossoli \emph{et~al.}()Capossoli, Li and
+  Boschi-Filho}]{Capossoli2016}
+Capossoli, E.F., Li, D. and Boschi-Filho, H. (????) \enquote{Pomeron and
+  odderon {Regge} trajectories from a dynamical holographic model}.
+\newblock 760, p. 110.
+\newblock \doi{10.1016/j.physletb.2016.06.049}.
+
+\bibitem[{Fang \emph{et~al.}()Fang, Li and Wu}]{FangLiWu2016}
+Fang, Z., Li, D. and Wu, Y.L. (????) \enquote{{IR}-improved soft-wall {AdS/QCD}
+  model for baryons}.
+\newblock 754, pp. 343--348.
+\newblock \doi{10.1016/j.physletb.2016.01.045}.
+
+\bibitem[{Ahn and Chun(2016)}]{Ahn2016}
+Ahn, Y.H. and Chun, E.J. (2016) \enquote{Minimal models for axion and
+  neutrino}.
+\newblock \emph{Phys.Lett.B}, 752, p. 333.
+\newblock \doi{10.1016/j.physletb.2015.11.067}.
+
+\bibitem[{Barbieri \emph{et~al.}(2017)Barbieri, Braggio, Carugno
+  \emph{et~al.}}]{Barbieri2017}
+Barbieri, R., Braggio, C., Carugno, G. \emph{et~al.} (2017) \enquote{Searching
+  for galactic axions through magnetized media: the {QUAX} proposal}.
+\newblock \emph{Phys. Dark Univ.}, 15, p. 135.
+\newblock \doi{10.1016/j.dark.2017.01.003}.
+
+\bibitem[{Noh \emph{et~al.}(2013)Noh, Park and Hwang}]{Noh:2013coa}
+Noh, H., Park, C.G. and Hwang, J.c. (2013) \emph{Axion as a cold dark matter
+  candidate: proof to second order}.
+\end{thebibliography}
+"""
+
+
 #: The faithful items of each excerpt; Capossoli2016 is the planted one.
 FAITHFUL = {
     "cje": (CJE, ("Janik:1999zu", "McInnes2017", "Wang2015hardwall", "Kobayashi2017")),
     "bgteuabbr2": (BGTEUABBR2, ("McInnes2017", "Brodsky:2013dca", "FangLiWu2016",
                                 "Noh:2013coa", "Hui2017")),
     "ajl": (AJL, ("Marolf2016", "Sil2016", "Noh:2013coa")),
+    "asmejour": (ASMEJOUR, ("Marolf2016",)),
+    "newcastle": (NEWCASTLE, ("FangLiWu2016", "Barbieri2017", "Noh:2013coa", "Ahn2016")),
 }
 
 
@@ -192,3 +266,13 @@ def test_a_year_between_names_and_quoted_title() -> None:
     # a title that opens with "A" is no name after a title-less list
     got = parse_reference("A Review of Axion Searches. Phys. Rev. D 95, 1 (2017).")
     assert "author" not in got
+
+
+def test_no_date_is_no_initials() -> None:
+    # "N.d." (no date) after the names is no "J.c."-like initial: the names end before it
+    got = parse_reference("Hwang, J.c. and Noh, H. 2013. Axion as a cold dark matter "
+                          "candidate. Phys. Rev. D 95, 1 (2013).")
+    assert got["author"] == "Hwang, J.c. and Noh, H."
+    got = parse_reference("Fang, Zhen, Danning Li & Yue-Liang Wu. N.d. “IR-improved "
+                          "soft-wall AdS/QCD model for baryons.” Forthcoming.")
+    assert "N.d" not in got.get("author", "")
