@@ -366,6 +366,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             title = latex_to_unicode(blocks[1]).strip()
             venue_text = latex_to_unicode(" ".join(blocks[2:]))
             bare_vp = None
+            lone_page = None
             lead = _LEADING_YEAR.match(title)
             if lead:
                 title = title[lead.end():]
@@ -392,6 +393,9 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     title = title[:bare_vp.start()]
                 else:
                     bare_vp = None
+                lone_page = _TRAILING_PAGE.search(title)
+                if lone_page:  # plaindin's "{Title}, 2013, S. 029" (no venue printed)
+                    title = title[:lone_page.start()]
                 pm = _PAREN_DATE_END.search(title)
                 if pm:  # UNAMThesis's @misc: "Title (2014).", "Title (????)."
                     title = title[:pm.start()]
@@ -428,6 +432,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded.setdefault("year", decoded_year)
             if bare_vp:
                 decoded.update({k: dashes(v) for k, v in bare_vp.groupdict().items()})
+            if lone_page:
+                decoded.setdefault("pages", dashes(lone_page.group("pages")))
             decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
                 _BRACED_WORDS.sub(lambda m: _JOINER.join(m.group(1).split()), blocks[0]))))
             title = without_type_mark(title.strip().rstrip(".,").strip())
@@ -1246,6 +1252,9 @@ def _braced_title(body: str) -> str:
 
 #: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".
 #: (GB/T 7714's "Title[C]// 2014." when the proceedings have no name: the "//" before it)
+#: A labelled page that ends a title's block after its date: "{Title}, 2013, S. 029" (the
+#: DIN styles' "S." for Seite; an @inproceedings whose booktitle is not printed).
+_TRAILING_PAGE = re.compile(r"(?<=\d),\s*(?:S|pp?)\.\s*(?P<pages>" + PAGE_RANGE + r")[\s.]*$")
 _TRAILING_DATE = re.compile(r"(?:[,;]|(?<=\])//)\s*"
                             r"(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
                             r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
@@ -1619,7 +1628,8 @@ def _names_block(block: str) -> bool:
     \\newblock \\href{...}{doi:...}")."""
     if re.fullmatch(r"\s*\{[^{}\\]+\}\.?\s*", block):
         return True  # one group: a body as the author, "{HEP ML Community}."
-    text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
+    # (the DIN styles end the names with a colon: "\\textsc{Janik}, Romuald~A.:")
+    text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip(".:"))
     # (the full stop that ends the block may be an initial's: "..., and Hwang, J.-c.")
     # (GB/T 7714's upper-case names, "JANIK R~A.", "BROWER R, DJURI{\'C} M, RABEN T, et~al.")
     # (pnas2009 prints initials without their full stop: "Brower, R, Djuri{\'c}, M,  \& Tan,
@@ -1629,7 +1639,9 @@ def _names_block(block: str) -> bool:
     text = _CONJUNCTION.sub(" and ", text)
     return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}.")
                                            or all_names(dotted) or all_names(f"{dotted}.")
-                                           or (text[:2].isupper() and listed_names(text) is not None))
+                                           or (text[:2].isupper() and listed_names(text) is not None)
+                                           # one name with its given names: "Janik, Romuald A."
+                                           or first_inverted_names(f"{text}.") is not None)
 
 
 _CONJUNCTION = re.compile(r"\s+(?:und|og|och|et|y)\s+")  # (UNAMThesis: "Liu, G.C. y Ng, K.W.")
@@ -1660,7 +1672,7 @@ def _plain_authors(text: str) -> str:
     'Kawasaki, M. and Takahashi, F. and Yamada, M.' (every comma had split a name in two).
     """
     t = text.strip().rstrip(".:").strip()
-    truncated = bool(re.search(r"\bet\s*al\b|\bu\.\s*a\.", t))
+    truncated = bool(re.search(r"\bet\s*al\b|\bu\.\s*a\b", t))  # (its full stop stripped)
     t = re.sub(r",?\s*(?:et\s*al|u\.\s*a)\.?", "", t)
     t = _NAMES_YEAR.sub("", t).rstrip(" :")
     # BibTeX's "and others" printed as a name by styles that do not turn it into "et al."

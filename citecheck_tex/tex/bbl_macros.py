@@ -60,6 +60,8 @@ _PROGRAMMING = re.compile(
     r"noexpand|futurelet|aftergroup|string|the|number|romannumeral|hrulefill|"
     r"discretionary|leavevmode|newline|linebreak|cite\w*|ref|label|input|include)"
     r"(?![A-Za-z])")
+#: A body that prints the bibliography label (natbib's and LaTeX's label printers).
+_LABEL_PRINTER = re.compile(r"\\(?:NAT@biblabel\w*|@biblabel)(?![A-Za-z])")
 #: A body that quotes its one argument: ``#1'', \\og #1\\fg, \\textquotedblleft #1...
 _QUOTING = re.compile(r"\s*(?:``|\\textquotedblleft\s*|\u201c)\s*#1\s*(?:''|\\textquotedblright\s*|\u201d)\s*")
 _DEFINE = re.compile(r"\\(?P<cmd>providecommand|newcommand|renewcommand|DeclareRobustCommand)"
@@ -197,7 +199,12 @@ def bbl_macros(text: str) -> dict[str, Macro]:
                       False))
     macros: dict[str, Macro] = {}
     for _, name, macro, replace in sorted(found, key=lambda f: f[0]):
-        if name in _READER_MACROS or _PROGRAMMING.search(macro.body):
+        if name not in _READER_MACROS and _LABEL_PRINTER.search(macro.body):
+            # a macro that prints the item's label, not its text: natdin's
+            # \dinatlabel{Janik 1999} (\NAT@biblabelnum{#1}); kept, its argument had
+            # opened the names ("Janik 1999 Janik, Romuald A.": no author read)
+            macro = Macro(macro.nargs, "", macro.default)
+        elif name in _READER_MACROS or _PROGRAMMING.search(macro.body):
             continue
         if macro.nargs == 1 and _QUOTING.fullmatch(macro.body):
             # a quoting macro marks the title as \enquote does (the reader reads that
