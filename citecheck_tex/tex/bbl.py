@@ -1287,8 +1287,8 @@ _INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
 #: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals;
 #: stellenbosch's usmeg-a, usmeg-n and ussagus print "()")
-_NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:(?:,\s*|\s+)\d{1,2})?\s*\)?"
-                         r"|\(\?{4}\)|\(\s*\))\s*$")  # "(2014, 12)", usmeg's "(1999 9)"
+_NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:(?:,\s*|\s+)\d{1,2}|\s*\(\d{1,2}\))?\s*\)?"
+                         r"|\(\?{4}\)|\(\s*\))\s*$")  # "(2014, 12)", usmeg's "(1999 9)", "1999 (9)"
 
 
 #: plain.bst's "In {\em Booktitle}", with the editors before it: "In Malu Castellanos, ...,
@@ -1621,6 +1621,11 @@ def _letter_tildes_kept(decoded: dict[str, str]) -> None:
         decoded["author"] = decoded["author"].replace("~", "{\\textasciitilde}")
 
 
+def _comma_pieces(text: str) -> list[str]:
+    """The pieces of a names text between its commas, "and" and "&"."""
+    return [p.strip() for p in re.split(r",|\band\b|&", text) if p.strip()]
+
+
 def _names_block(block: str) -> bool:
     """The first block of a plain/natbib item is names alone ("H.~Noh, C.-G. Park, and
     J.-c. Hwang.", "Kawasaki, M. and Yamada, M. (2016)."), not a whole reference that a
@@ -1641,7 +1646,11 @@ def _names_block(block: str) -> bool:
                                            or all_names(dotted) or all_names(f"{dotted}.")
                                            or (text[:2].isupper() and listed_names(text) is not None)
                                            # one name with its given names: "Janik, Romuald A."
-                                           or first_inverted_names(f"{text}.") is not None)
+                                           or first_inverted_names(f"{text}.") is not None
+                                           # every name inverted, given names written out
+                                           # (authordate1-4: "Wang, Zhiyuan, & Ma, Bo-Qiang")
+                                           or inverted_pairs(_comma_pieces(text.rstrip(".")),
+                                                             text) is not None)
 
 
 _CONJUNCTION = re.compile(r"\s+(?:und|og|och|et|y)\s+")  # (UNAMThesis: "Liu, G.C. y Ng, K.W.")

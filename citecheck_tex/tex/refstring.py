@@ -310,7 +310,8 @@ def inverted_pairs(pieces: list[str], text: str) -> list[str] | None:
     if not all(re.search(re.escape(f) + r"\s*,\s*" + re.escape(g), text)
                for f, g in zip(families, givens, strict=True)):
         return None
-    givens = [g + "." if re.search(r"\b[A-Z]$", g) else g for g in givens]
+    # (not a hyphenated name's last part: "Tan, Chung-I")
+    givens = [g + "." if re.search(r"(?:^|(?<=\s))[A-Z]$", g) else g for g in givens]
     if not all(re.fullmatch(_FIRST_FAMILY, f) for f in families) or not all(
             re.fullmatch(_GIVEN_NAMES, g) for g in givens):
         return None
@@ -1187,7 +1188,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
 
 #: One "Family I" name as IOP's iopart-num and Vancouver/NLM write it: "Hui L", "Ostriker J P",
 #: "Ostriker JP", "Liu G-C".
-_BARE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten)"
+_BARE_PARTICLE = (r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten|"
+                  + _VON_INITIAL + ")")  # (perception's "q.~Zhang Z" for Zhang, Z.-q.)
 #: (a capital initial may be accented beyond Latin-1, "Ivezić Ž", "Wyrzykowski Ł"; a
 #: given name's particle is a lower-case initial: "Lagos C d P", "Silva J a P")
 _BARE_UPPER = "A-Z\u00C0-\u00DE\u0100-\u017F"
@@ -1222,7 +1224,9 @@ _BARE_RUN = re.compile(
     # IOP: "2017 Title Journal vol page"; Vancouver: ". Title. Journal. 2017;95(4):043541."
     # (a dotted initial after the full stop is MNRAS's "Family A. B.", no Vancouver name)
     # (iopart-num prints no title: "Araz J Y and Spannowsky M 2026" may end at the year)
-    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:[,:]?\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
+    # (perception: a comma before the year, "????" for none: "Wang Z, Ma B~Q, 2015 “Title”")
+    r"(?:,?\s+(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|(?P<nodate>\?{4}))"
+    r"(?:[,:]?\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
     r"|\.\s+(?![A-Z][a-z]?\.)(?=[A-Z(\"\u201c]))(?P<rest>.*)$")
 _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
                         rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")
@@ -1278,6 +1282,11 @@ def _bare_to_bibtex(name: str) -> str:
                                  jr.startswith(("J", "S")) else jr, " ".join(initials)) if x)
 
 
+#: A volume and page alone after a quoted title: "“Title” 760 110" (", " after it in a .bbl).
+_QUOTED_VOLUME_PAGE = re.compile(r"\u201d[,.]?\s+(?P<volume>\d{1,5})\s+(?P<pages>[A-Za-z]?\d+"
+                                 r"(?:\s*[-\u2013]+\s*[A-Za-z]?\d+)?)[\s.]*$")
+
+
 def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     """The fields of a reference whose authors are "Family I" names (IOP's iopart-num:
     "Hui L, Ostriker J P, Tremaine S and Witten E 2017 Title {\\it J} {\\bf 95} 043541";
@@ -1297,15 +1306,23 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     tail = m.group("rest")
     # (Vancouver's "Phys Rev D. 2017;95(4):043541" is read as "Phys Rev D 95, 043541
     # (2017)": see _VENUE_FORMS)
-    venue = _venue_in(tail, untitled=m.group("year") is not None)
+    dated = m.group("year") is not None or m.group("nodate") is not None
+    venue = _venue_in(tail, untitled=dated)
     if m.group("year") is not None:
         out["year"] = m.group("year")
-    elif not vancouver or venue is None:  # names, a full stop, a title: Vancouver only
+    elif not dated and (not vancouver or venue is None):  # names, a full stop, a title:
+        # Vancouver only
         return None  # ("Laszlo P. Csernai and H. Stoecker, ..." is no name "Laszlo P")
+    lone = _QUOTED_VOLUME_PAGE.search(tail) if venue is None else None
+    if lone:  # perception's journal-less "\enquote{Title}  {\bf 760} 110"
+        out.update({k: dashes(v) for k, v in lone.groupdict().items()})
+        tail = tail[:lone.start() + 1]
     title = tail[:venue[0]] if venue is not None else _iop_unpublished(tail, out)
     if venue is not None:
         out.update({k: v for k, v in venue[1].items() if k not in out})
     title = title.strip(" ,.;:")
+    if title[:1] == "\u201c" and title[-1:] == "\u201d":  # perception's \enquote{Title}
+        title = title[1:-1].strip(" ,.;:")
     if len(title.split()) >= 2:
         out["title"] = title
     return out
