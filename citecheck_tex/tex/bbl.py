@@ -370,7 +370,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             lead = _LEADING_YEAR.match(title)
             if lead:
                 title = title[lead.end():]
-                decoded_year = lead.group("year")
+                decoded_year = lead.group("year") or ""
             else:
                 decoded_year = ""
             if len(blocks) > 2 and not re.search(r"(?:1[89]|20)\d\d",
@@ -388,7 +388,10 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 if bare_vp and not (parse_reference(title).get("journal")
                                     or _PLAIN_VENUE.match(title)
                                     or _EM_VENUE.match(blocks[1])
-                                    or re.search(r"\\(?:bf|textbf)\b", blocks[1])):
+                                    # (a bold volume after an italic journal is a venue;
+                                    # jae's "Title \textbf{917}: 86--104." has none)
+                                    or (re.search(r"\\(?:bf|textbf)\b", blocks[1])
+                                        and re.search(r"\\(?:em|emph|it|textit)\b", blocks[1]))):
                     # oega's "Title 917:86--104." (an entry whose journal it lost)
                     title = title[:bare_vp.start()]
                 else:
@@ -1259,11 +1262,12 @@ _TRAILING_DATE = re.compile(r"(?:[,;]|(?<=\])//)\s*"
                             r"(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
                             r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
-_BARE_VOL_PAGES_END = re.compile(r"\s+(?P<volume>\d+):(?P<pages>\d+(?:\s*[-–]+\s*\d+)?)[\s.]*$")
+_BARE_VOL_PAGES_END = re.compile(r"\s+(?P<volume>\d+):\s*(?P<pages>\d+(?:\s*[-–]+\s*\d+)?)[\s.]*$")
 #: The date in parentheses that ends UNAMThesis's title block ("????": no year).
 _PAREN_DATE_END = re.compile(r"\s+\((?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4})\)[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".
-_LEADING_YEAR = re.compile(r"^\(\s*(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)\s*")
+#: (or no date: "(????)", pnas2009's "(year?)", "(n.d.)")
+_LEADING_YEAR = re.compile(r"^\(\s*(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4}|year\?|n\.\s?d\.)\s*\)\s*")
 #: The same with a journal name that holds digits and commas (INSPIRE's "Proceedings,
 #: 23rd International Conference ... (CHEP 2018): Sofia, Bulgaria, July 9-13, 2018; EPJ
 #: Web Conf., 214:06003, 2019."): the "volume:pages, year" at the end says where it ends.
@@ -1288,7 +1292,7 @@ _INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\
 #: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals;
 #: stellenbosch's usmeg-a, usmeg-n and ussagus print "()")
 _NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:(?:,\s*|\s+)\d{1,2}|\s*\(\d{1,2}\))?\s*\)?"
-                         r"|\(\?{4}\)|\(\s*\))\s*$")  # "(2014, 12)", usmeg's "(1999 9)", "1999 (9)"
+                         r"|\(\?{4}\)|\(\s*\)|\?{4})\s*$")  # "(2014, 12)", usmeg's "(1999 9)", "1999 (9)"
 
 
 #: plain.bst's "In {\em Booktitle}", with the editors before it: "In Malu Castellanos, ...,

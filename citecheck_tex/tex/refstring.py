@@ -110,7 +110,7 @@ _REPORT_TOKEN = re.compile(
 #: (a month's number may come before the year, or no date be printed at all: harvard's
 #: hc-en, "(10 2013):", "():")
 _APA = re.compile(r"^(?P<authors>[^()]+?)\s*\("
-                  r"(?:(?:1[0-2]\s+|0?[1-9]\s+)?(?P<year>(?:1[89]|20)\d{2})[a-z]?)?(?P<close>\))\.?\s*"
+                  r"(?:(?:1[0-2]\s+|0?[1-9]\s+)?(?P<year>(?:1[89]|20)\d{2})[a-z]?)?(?P<close>\))\s*\.?\s*"
                   # (or the title ends the text: cje's "Janik, Romuald A. (1999) `Title'")
                   r"(?P<title>[^.?!]{8,}(?:[.?!]|$))\s*(?P<tail>.*)$")
 #: An APA venue: "Physical Review D, 95(4), 043541" (journal, volume, issue, pages).
@@ -541,8 +541,10 @@ _NOISE = re.compile(
     r"(?:\s*\(\s*\d+[a-z]?\s*[:#]\s*\d+\s*\)|\s*\(\s*\d+\s*#\s*\d+\s*\))?"
     r"|\b(?:Zentralblatt\s+MATH|Zbl)\s*:?\s*\d{4}\.?\d{5}"
     r"|\bDigital\s+Object\s+Identifier\s*:?"
-    # natbib's year of an entry without one: "Capossoli, E. F. (????). Title"
-    r"|\(\?{4}\)"
+    # natbib's year of an entry without one: "Capossoli, E. F. (????). Title", pnas2009's
+    # "(year?)"; bare after the names' full stop (ajae: "McInnes, B., and Y.C. Ong. ????
+    # “Title.”"); before a title without a full stop it is an empty date, see _NO_DATE
+    r"|\(\s*(?:\?{4}|year\?|n\.\s?d\.)\s*\)|(?<=\.)\s+\?{4}(?!\S)"
     # ABNT's marks of an unknown place and publisher (sine loco, sine nomine), after an
     # empty "In: ." where a @misc has no booktitle (abntex2: "Title. In: . [S.l.: s.n.], 2013")
     r"|(?:\bIn:\s*\.\s*)?\[\s*S\.\s?l\.\s*(?::\s*s\.\s?n\.\s*)?\]|\[\s*s\.\s?n\.\s*\]"
@@ -562,10 +564,20 @@ _CUT_BIBCODE = re.compile(r"(?:\d{4}\.\d{5})?[\w&.]{0,12}\.\.[\w&.]{0,12}\d[\w&.
 _REVIEW_NUMBER = re.compile(r"\d{7}[,;]?|\d{4}\.\d{5}[,;]?")
 
 
+#: The date of an entry without one, in parentheses, that the title follows with no
+#: stop: natbib's "(????)", "(year?)", "(n.d.)"; read as "()", an empty date (dropped, the
+#: names had run into the title: regstud's "McInnes B. and Ong Y.~C. (????) Title";
+#: adfathesis's "McInnes B and Ong Y~C (n.d.) . Title", its full stop apart).
+_NO_DATE = re.compile(r"\(\s*(?:\?{4}|year\?|n\.\s?d\.)\s*\)(?=\s+[^\s.,:;]|\s+\.\s)")
+_LONE_STOP = re.compile(r"(?<=\.)\s+\.(?=\s)")
+
+
 def _strip_noise(text: str) -> str:
     """Remove what publisher pages and databases add to a reference (see ``_NOISE`` and
     ``_CUT_BIBCODE``)."""
-    text = _NOISE.sub(" ", text)
+    # (a full stop left alone after the date is dropped: erae's "Ong, Y. C. (????). Title"
+    # had become "Ong, Y. C. . Title", names no rule reads)
+    text = _LONE_STOP.sub("", _NOISE.sub(" ", text))
     if ".." not in text:
         return text
     tokens = text.split(" ")
@@ -729,6 +741,9 @@ def parse_issue(fields: dict[str, str]) -> str:
     return ""
 
 
+#: An abbreviated journal that ends a title's text after its full stop: ". Phys. Dark Univ".
+_ABBREVIATED_JOURNAL_END = re.compile(
+    r"\.\s+(?P<journal>(?=[^.]*[A-Za-z]\.\s)[A-Z][A-Za-z]*\.?(?:\s+[A-Z][A-Za-z]*\.?){0,5})\.?$")
 #: A dash for a repeated name that other names follow: "---, Li, D. and Wu, Y.-L.".
 _REPEATED_FIRST_NAME = re.compile(r"^(?:[\u2014\u2013]|-{2,3})\s*,\s*\S")
 
@@ -742,6 +757,18 @@ def parse_reference(text: str) -> dict[str, str]:
     """
     try:
         fields = _parse(text)
+        title = fields.get("title", "")
+        if title and not fields.keys() & {"journal", "volume", "pages", "booktitle"} and (
+                tv := _TITLE_VOLUME_PAGES.search(title)):
+            # a journal-less "Title 760: 110" (erae, dcu: biblatex's journaltitle, which
+            # bibtex ignores): the volume and page end the text read as the title
+            fields.update({k: dashes(v) for k, v in tv.groupdict().items()})
+            fields["title"] = title[:tv.start()].strip(" ,.;:")
+            abbreviated = _ABBREVIATED_JOURNAL_END.search(fields["title"])
+            if abbreviated:  # plain's "Title. Phys. Dark Univ., 15:135" (a journal the
+                # tables lack): the journal, not the title's end
+                fields["journal"] = abbreviated.group("journal").strip(" ,")
+                fields["title"] = fields["title"][:abbreviated.start()].strip(" ,.;:")
         if _REPEATED_FIRST_NAME.match(_NUMBERING.sub("", " ".join(text.split()))):
             # "---, Li, D. and Wu, Y.-L. (). Title" (ecca): the dash stands for the first
             # name of the item before, which this text does not give; the names read
@@ -971,8 +998,10 @@ _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NA
 _BARE_VOLUME_PAGES = re.compile(r"[\s,.]*(?P<volume>\d{1,5})(?:,\s*|:)(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
                                 r"[A-Za-z]?\d+)?)[\s.]*$")
 #: The same after a title's comma: "Title, 760, 110," (agu04, of an entry without journal).
-_TITLE_VOLUME_PAGES = re.compile(r",\s*(?P<volume>\d{1,5}),\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
-                                 r"[A-Za-z]?\d+)?)[\s.,]*$")
+#: (or after a space, with a colon: erae's "Title 917: 86--104,", regstud's "Title 917, 86--104")
+#: (a page is no year: "Data Release 2, 2018" is no volume 2, page 2018)
+_TITLE_VOLUME_PAGES = re.compile(r"(?:,\s*|\s+)(?P<volume>\d{1,5})(?:,|:)\s*(?!(?:1[89]|20)\d\d\b)"
+                                 r"(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*[A-Za-z]?\d+)?)[\s.,]*$")
 #: Names "Family, I." separated by semicolons, and nothing else (ACS, ABNT).
 _FI_SEMICOLON_LIST = re.compile(rf"^\s*(?P<names>{_FI_NAME}(?:\s*;\s*{_FI_NAME})+)"
                                 r"(?P<etal>,?\s*et\s*al\.?)?[\s.,]*$")
@@ -1225,8 +1254,8 @@ _BARE_RUN = re.compile(
     # (a dotted initial after the full stop is MNRAS's "Family A. B.", no Vancouver name)
     # (iopart-num prints no title: "Araz J Y and Spannowsky M 2026" may end at the year)
     # (perception: a comma before the year, "????" for none: "Wang Z, Ma B~Q, 2015 “Title”")
-    r"(?:,?\s+(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|(?P<nodate>\?{4}))"
-    r"(?:[,:]?\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
+    r"(?:,?\s+(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|(?P<nodate>\?{4}|\(\s*\)))"
+    r"(?:\s*[,:.]?\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
     r"|\.\s+(?![A-Z][a-z]?\.)(?=[A-Z(\"\u201c]))(?P<rest>.*)$")
 _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
                         rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")
@@ -1320,6 +1349,10 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     title = tail[:venue[0]] if venue is not None else _iop_unpublished(tail, out)
     if venue is not None:
         out.update({k: v for k, v in venue[1].items() if k not in out})
+    elif "volume" not in out and (tv := _TITLE_VOLUME_PAGES.search(title.rstrip(" ,.;"))):
+        # jae's and adfathesis's journal-less "Title \textbf{917}: 86--104."
+        out.update({k: dashes(v) for k, v in tv.groupdict().items()})
+        title = title[:tv.start()]
     title = title.strip(" ,.;:")
     if title[:1] == "\u201c" and title[-1:] == "\u201d":  # perception's \enquote{Title}
         title = title[1:-1].strip(" ,.;:")
@@ -1741,7 +1774,7 @@ def _parse(text: str) -> dict[str, str]:
     # "---. 2025n, PoS, ICHEP2024, 992": the authors of the item before (aasjournal,
     # apalike); none are read, the rest is the reference (the dash had begun a title)
     text = re.sub(r"^(?:[\u2014\u2013]|-{2,3})\s*[.,]?\s*", "", text)
-    rest = _take_ids(text, out)
+    rest = _NO_DATE.sub("()", _take_ids(text, out))
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
     book = _IN_PROCEEDINGS.search(rest)
