@@ -1981,8 +1981,12 @@ def _parse(text: str) -> dict[str, str]:
     for k, p in enumerate(pieces):
         if _INITIALS_FIRST_BARE.match(p) and (
                 len(bare) > 1 or not re.match(r"[AI]\s", p)
-                # (after "&" or "and" a name: ajl's "Sil K & A Misra 2016 “Title”")
-                or author_pieces and re.search(r"(?:&|\band)\s*$", head[:head.find(p)])) \
+                # (after "&" or "and" a name, in a list that writes its initials without
+                # full stops: ajl's "Sil K & A Misra 2016 “Title”"; not "S. P. Martin and A
+                # Supersymmetry, primer", a title split by an extractor)
+                or author_pieces and re.search(r"(?:&|\band)\s*$", head[:head.find(p)])
+                and any(_FAMILY_FIRST_BARE.match(q) or _INITIALS_FIRST_BARE.match(q)
+                        for q in author_pieces)) \
                 or _split_name_run(p):
             author_pieces.append(p)
             initialled = True
