@@ -13,13 +13,20 @@ import logging
 import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
-from citecheck_tex.tex.bbl_macros import PACKAGE_MACROS, Macro, bbl_macros, expand_macros
+from citecheck_tex.tex.bbl_macros import (
+    CLASS_MACROS,
+    PACKAGE_MACROS,
+    Macro,
+    bbl_macros,
+    expand_macros,
+)
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import (
     PAGE_RANGE,
     all_names,
     dashes,
+    first_inverted_names,
     inverted_pairs,
     listed_names,
     parse_issue,
@@ -156,7 +163,8 @@ def _parse_bibitems(text: str, filename: str, offset: int,
     if end_env >= 0:
         clean = clean[:end_env]
     starts = [m for m in _BIBITEM.finditer(clean)]
-    macros = {**PACKAGE_MACROS, **bbl_macros(clean[:starts[0].start()] if starts else clean)}
+    macros = {**PACKAGE_MACROS, **bbl_macros(clean[:starts[0].start()] if starts else clean),
+              **CLASS_MACROS}
     entries: list[Entry] = []
     problems: list[Problem] = []
     seen: dict[str, int] = {}
@@ -198,8 +206,9 @@ def _parse_bibitems(text: str, filename: str, offset: int,
 
 _BTX_NAME = re.compile(r"\\btxnamefont\s*(?=\{)")
 _BTX_FAMILY = re.compile(r"\\btxlastnamefont\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+#: (TeX's thin space "\\," may stand between initials: bgteuabbr2's "{Ong},~Y.\\,C.")
 _BTX_INVERTED = re.compile(r"^\s*\\btxlastnamefont\s*\{(?P<family>(?:[^{}]|\{[^{}]*\})*)\}"
-                           r"\s*,\s*(?P<given>[^,]+?)\s*$")
+                           r"\s*,\s*(?P<given>(?:\\,|[^,])+?)\s*$")
 
 
 def _babelbib_names(body: str) -> str:
@@ -344,8 +353,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     decoded[k] = parsed[k]
                     raw[k] = parsed[k]
     else:
-        blocks = _names_colon_title([b for b in re.split(r"\\newblock\b", cleaned)
-                                     if b.strip()])
+        blocks = _names_date_colon_title(_names_colon_title(
+            [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]))
         blocks = _quoted_title_split(_names_year_split(blocks))
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
         if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
@@ -357,10 +366,11 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             title = latex_to_unicode(blocks[1]).strip()
             venue_text = latex_to_unicode(" ".join(blocks[2:]))
             bare_vp = None
+            lone_page = None
             lead = _LEADING_YEAR.match(title)
             if lead:
                 title = title[lead.end():]
-                decoded_year = lead.group("year")
+                decoded_year = lead.group("year") or ""
             else:
                 decoded_year = ""
             if len(blocks) > 2 and not re.search(r"(?:1[89]|20)\d\d",
@@ -378,11 +388,17 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 if bare_vp and not (parse_reference(title).get("journal")
                                     or _PLAIN_VENUE.match(title)
                                     or _EM_VENUE.match(blocks[1])
-                                    or re.search(r"\\(?:bf|textbf)\b", blocks[1])):
+                                    # (a bold volume after an italic journal is a venue;
+                                    # jae's "Title \textbf{917}: 86--104." has none)
+                                    or (re.search(r"\\(?:bf|textbf)\b", blocks[1])
+                                        and re.search(r"\\(?:em|emph|it|textit)\b", blocks[1]))):
                     # oega's "Title 917:86--104." (an entry whose journal it lost)
                     title = title[:bare_vp.start()]
                 else:
                     bare_vp = None
+                lone_page = _TRAILING_PAGE.search(title)
+                if lone_page:  # plaindin's "{Title}, 2013, S. 029" (no venue printed)
+                    title = title[:lone_page.start()]
                 pm = _PAREN_DATE_END.search(title)
                 if pm:  # UNAMThesis's @misc: "Title (2014).", "Title (????)."
                     title = title[:pm.start()]
@@ -419,6 +435,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                 decoded.setdefault("year", decoded_year)
             if bare_vp:
                 decoded.update({k: dashes(v) for k, v in bare_vp.groupdict().items()})
+            if lone_page:
+                decoded.setdefault("pages", dashes(lone_page.group("pages")))
             decoded["author"] = _braced_back(_plain_authors(latex_to_unicode(
                 _BRACED_WORDS.sub(lambda m: _JOINER.join(m.group(1).split()), blocks[0]))))
             title = without_type_mark(title.strip().rstrip(".,").strip())
@@ -1237,15 +1255,19 @@ def _braced_title(body: str) -> str:
 
 #: The date plain.bst puts after a title when no venue follows: ", 2013", ", 10 2015".
 #: (GB/T 7714's "Title[C]// 2014." when the proceedings have no name: the "//" before it)
+#: A labelled page that ends a title's block after its date: "{Title}, 2013, S. 029" (the
+#: DIN styles' "S." for Seite; an @inproceedings whose booktitle is not printed).
+_TRAILING_PAGE = re.compile(r"(?<=\d),\s*(?:S|pp?)\.\s*(?P<pages>" + PAGE_RANGE + r")[\s.]*$")
 _TRAILING_DATE = re.compile(r"(?:[,;]|(?<=\])//)\s*"
                             r"(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
                             r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
-_BARE_VOL_PAGES_END = re.compile(r"\s+(?P<volume>\d+):(?P<pages>\d+(?:\s*[-–]+\s*\d+)?)[\s.]*$")
+_BARE_VOL_PAGES_END = re.compile(r"\s+(?P<volume>\d+):\s*(?P<pages>\d+(?:\s*[-–]+\s*\d+)?)[\s.]*$")
 #: The date in parentheses that ends UNAMThesis's title block ("????": no year).
 _PAREN_DATE_END = re.compile(r"\s+\((?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4})\)[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".
-_LEADING_YEAR = re.compile(r"^\(\s*(?P<year>(?:1[89]|20)\d\d)[a-z]?\s*\)\s*")
+#: (or no date: "(????)", pnas2009's "(year?)", "(n.d.)")
+_LEADING_YEAR = re.compile(r"^\(\s*(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4}|year\?|n\.\s?d\.)\s*\)\s*")
 #: The same with a journal name that holds digits and commas (INSPIRE's "Proceedings,
 #: 23rd International Conference ... (CHEP 2018): Sofia, Bulgaria, July 9-13, 2018; EPJ
 #: Web Conf., 214:06003, 2019."): the "volume:pages, year" at the end says where it ends.
@@ -1261,13 +1283,16 @@ _PLAIN_VENUE = re.compile(  # (a month by number too: INSPIRE's month = "3" give
 
 
 #: Initials alone: "M.", "J. P.", "C. J.", "L.-L.", "Ch.", "Yu. A.", "M. Ö." (a given name as
-#: author-year styles write it after the family name and a comma).
-_INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\.)?"
-                            r"[\s\-\u00a0]*)+")  # "J.-c." (Jai-chan) too
+#: author-year styles write it after the family name and a comma). A lower-case initial
+#: may follow a capital one, after a hyphen ("J.-c.", Jai-chan) or a space ("Z. q.", as
+#: BibTeX prints "Z.-q."; "E. d.~S.", a particle among the initials) as refstring reads it.
+_INITIALS_ONLY = re.compile(r"(?:[A-Z\u00C0-\u00DE][a-z]{0,2}\.(?:[\s\u00a0]*-[\s\u00a0]*[a-z]\."
+                            r"|[\s\u00a0]+[a-z]\.(?=[\s\u00a0]|$))?[\s\-\u00a0]*)+")
 #: The year in parentheses that author-year styles put after the names: "(2016)", "2016a".
-#: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals)
-_NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:,\s*\d{1,2})?\s*\)?"
-                         r"|\(\?{4}\))\s*$")  # "(2014, 12)"
+#: (natbib's author-year styles print "(????)" for an entry without a year: oega, besjournals;
+#: stellenbosch's usmeg-a, usmeg-n and ussagus print "()")
+_NAMES_YEAR = re.compile(r"[\s,]*(?:\(?\s*(?:1[6-9]|20)\d\d[a-z]?(?:(?:,\s*|\s+)\d{1,2}|\s*\(\d{1,2}\))?\s*\)?"
+                         r"|\(\?{4}\)|\(\s*\)|\?{4})\s*$")  # "(2014, 12)", usmeg's "(1999 9)", "1999 (9)"
 
 
 #: plain.bst's "In {\em Booktitle}", with the editors before it: "In Malu Castellanos, ...,
@@ -1501,7 +1526,9 @@ def _quoted_title_split(blocks: list[str]) -> list[str]:
 _NAMES_COLON = re.compile(r":\s")
 #: A venue block of a volume and pages alone, the year perhaps after: "760:110.".
 #: (not a year: cqunumerical's "2016: 343--348" is the year and the pages)
-_VOLUME_PAGES_BLOCK = re.compile(r"\s*(?!(?:1[89]|20)\d\d:)(?P<volume>\d{1,5}):\s*(?P<pages>" + PAGE_RANGE + r")"
+#: (or with the pages labelled: newcastle's "917, pp. 86--104.")
+_VOLUME_PAGES_BLOCK = re.compile(r"\s*(?!(?:1[89]|20)\d\d:)(?P<volume>\d{1,5})(?::|,\s*pp?\.)\s*"
+                                 r"(?P<pages>" + PAGE_RANGE + r")"
                                  r"(?:,\s*(?P<year>(?:1[89]|20)\d\d))?[\s.,]*$")
 
 
@@ -1529,6 +1556,37 @@ def _names_colon_title(blocks: list[str]) -> list[str]:
         # S.~Ghemawat, Mapreduce: Simplified data processing ...")
         return blocks
     return [names + ".", title, *blocks[1:]]
+
+
+#: The first block of the harvard styles hc-en and hc-de: "Names (Date): Title." (the date a
+#: year, a month's number and the year, or nothing: "(2016)", "(10 2013)", "()"); newcastle
+#: puts no colon: "Marolf, D. and Wien, J. (2016) \\enquote{Title}."
+#: (names may end in "\\emph{et~al.}"; "(????)" is natbib's date of an entry without one)
+_NAMES_DATE_TITLE = re.compile(r"^(?P<names>(?:[^(){}]|\{[^{}]*\})+?)\s*\((?:(?:1[0-2]|0?[1-9])\s+)?"
+                               r"(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4})?\)(?P<colon>:?)\s+(?P<title>\S.*)$",
+                               re.S)
+
+
+#: A title in its marks and nothing more: "\\enquote{Title}.", "\\emph{Title}.".
+_MARKED_TITLE_ALONE = re.compile(r"\s*\\(?:enquote|emph|textit)\s*\{(?:[^{}]|\{[^{}]*\})*\}[\s.,]*")
+
+
+def _names_date_colon_title(blocks: list[str]) -> list[str]:
+    """``blocks`` with a first block "Names (Date): Title." (:data:`_NAMES_DATE_TITLE`) as
+    plain's names block and title block (the year before the title, as pnas.bst prints
+    it), when the names read as names and a venue block follows. Taken whole for the
+    names, it had put the title among the authors and the venue in the title (a false
+    author MINOR: hc-en's "McAllister, Ben~T.; Stephen~R. Parker; and Michael~E. Tobar
+    (2016): {Axion ...}. \\newblock \\emph{Phys. Rev. Lett.}, ... \\newblock [Erratum: ...]")."""
+    m = _NAMES_DATE_TITLE.match(blocks[0].strip()) if len(blocks) >= 2 else None
+    names = latex_to_unicode(m.group("names")).strip() if m else ""
+    if m is None or not (all_names(names) or first_inverted_names(names)) or (
+            not m.group("colon") and not _MARKED_TITLE_ALONE.fullmatch(m.group("title"))):
+        # (without the colon, only a marked title and nothing after it: cje's "(2016)
+        # `Title.' {\it Journal} 116,~161804" is read whole as before)
+        return blocks
+    year = f"({m.group('year')}) " if m.group("year") else ""
+    return [m.group("names") + ".", year + m.group("title"), *blocks[1:]]
 
 
 def _two_blocks(blocks: list[str]) -> str:
@@ -1567,6 +1625,11 @@ def _letter_tildes_kept(decoded: dict[str, str]) -> None:
         decoded["author"] = decoded["author"].replace("~", "{\\textasciitilde}")
 
 
+def _comma_pieces(text: str) -> list[str]:
+    """The pieces of a names text between its commas, "and" and "&"."""
+    return [p.strip() for p in re.split(r",|\band\b|&", text) if p.strip()]
+
+
 def _names_block(block: str) -> bool:
     """The first block of a plain/natbib item is names alone ("H.~Noh, C.-G. Park, and
     J.-c. Hwang.", "Kawasaki, M. and Yamada, M. (2016)."), not a whole reference that a
@@ -1574,7 +1637,8 @@ def _names_block(block: str) -> bool:
     \\newblock \\href{...}{doi:...}")."""
     if re.fullmatch(r"\s*\{[^{}\\]+\}\.?\s*", block):
         return True  # one group: a body as the author, "{HEP ML Community}."
-    text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip("."))
+    # (the DIN styles end the names with a colon: "\\textsc{Janik}, Romuald~A.:")
+    text = _NAMES_YEAR.sub("", latex_to_unicode(block).strip().rstrip(".:"))
     # (the full stop that ends the block may be an initial's: "..., and Hwang, J.-c.")
     # (GB/T 7714's upper-case names, "JANIK R~A.", "BROWER R, DJURI{\'C} M, RABEN T, et~al.")
     # (pnas2009 prints initials without their full stop: "Brower, R, Djuri{\'c}, M,  \& Tan,
@@ -1584,7 +1648,13 @@ def _names_block(block: str) -> bool:
     text = _CONJUNCTION.sub(" and ", text)
     return not re.search(r"\d", text) and (all_names(text) or all_names(f"{text}.")
                                            or all_names(dotted) or all_names(f"{dotted}.")
-                                           or (text[:2].isupper() and listed_names(text) is not None))
+                                           or (text[:2].isupper() and listed_names(text) is not None)
+                                           # one name with its given names: "Janik, Romuald A."
+                                           or first_inverted_names(f"{text}.") is not None
+                                           # every name inverted, given names written out
+                                           # (authordate1-4: "Wang, Zhiyuan, & Ma, Bo-Qiang")
+                                           or inverted_pairs(_comma_pieces(text.rstrip(".")),
+                                                             text) is not None)
 
 
 _CONJUNCTION = re.compile(r"\s+(?:und|og|och|et|y)\s+")  # (UNAMThesis: "Liu, G.C. y Ng, K.W.")
@@ -1615,7 +1685,7 @@ def _plain_authors(text: str) -> str:
     'Kawasaki, M. and Takahashi, F. and Yamada, M.' (every comma had split a name in two).
     """
     t = text.strip().rstrip(".:").strip()
-    truncated = bool(re.search(r"\bet\s*al\b|\bu\.\s*a\.", t))
+    truncated = bool(re.search(r"\bet\s*al\b|\bu\.\s*a\b", t))  # (its full stop stripped)
     t = re.sub(r",?\s*(?:et\s*al|u\.\s*a)\.?", "", t)
     t = _NAMES_YEAR.sub("", t).rstrip(" :")
     # BibTeX's "and others" printed as a name by styles that do not turn it into "et al."

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from citecheck_tex.tex.bib import read_delimited
 
-__all__ = ["PACKAGE_MACROS", "Macro", "bbl_macros", "expand_macros"]
+__all__ = ["CLASS_MACROS", "PACKAGE_MACROS", "Macro", "bbl_macros", "expand_macros"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,8 @@ _PROGRAMMING = re.compile(
     r"noexpand|futurelet|aftergroup|string|the|number|romannumeral|hrulefill|"
     r"discretionary|leavevmode|newline|linebreak|cite\w*|ref|label|input|include)"
     r"(?![A-Za-z])")
+#: A body that prints the bibliography label (natbib's and LaTeX's label printers).
+_LABEL_PRINTER = re.compile(r"\\(?:NAT@biblabel\w*|@biblabel)(?![A-Za-z])")
 #: A body that quotes its one argument: ``#1'', \\og #1\\fg, \\textquotedblleft #1...
 _QUOTING = re.compile(r"\s*(?:``|\\textquotedblleft\s*|\u201c)\s*#1\s*(?:''|\\textquotedblright\s*|\u201d)\s*")
 _DEFINE = re.compile(r"\\(?P<cmd>providecommand|newcommand|renewcommand|DeclareRobustCommand)"
@@ -143,6 +145,10 @@ _FRANCAISBST = {
 _OTHER_PACKAGE_MACROS = {
     "andname": "and", "volumename": "vol.", "numbername": "no.", "pagename": "p.",
     "bsc": "", "bgroup": "{", "egroup": "}",
+    # custom-bib's "varand" option (merlin.mbs): the last two names joined by
+    # "\protect\BIBand{}", which the document defines (stellenbosch's usbib.sty: "and",
+    # "en" or "&"), never the .bbl; dropped, the two names had been read as one
+    "BIBand": "and",
 }
 
 
@@ -155,6 +161,13 @@ def _package_macros() -> dict[str, Macro]:
 
 #: Macros a package defines for the .bbl of its styles (the .bbl's own definitions win).
 PACKAGE_MACROS: dict[str, Macro] = _package_macros()
+
+#: Macros a document class defines before the bibliography, which the .bbl's own
+#: ``\providecommand`` fallback therefore never replaces: asmejour.cls's
+#: ``\hrefurl[2]{\href{#1}{#2}}`` (asmejour.bst's .bbl provides ``\hrefurl[2][]``, an
+#: optional first argument: expanded, the link's address became its text and the DOI
+#: ran into the journal, "10.1007/JHEP08(2016)015JHEP", a false DOI MINOR).
+CLASS_MACROS: dict[str, Macro] = {"hrefurl": Macro(2, "\\href{#1}{#2}")}
 
 
 def bbl_macros(text: str) -> dict[str, Macro]:
@@ -186,7 +199,12 @@ def bbl_macros(text: str) -> dict[str, Macro]:
                       False))
     macros: dict[str, Macro] = {}
     for _, name, macro, replace in sorted(found, key=lambda f: f[0]):
-        if name in _READER_MACROS or _PROGRAMMING.search(macro.body):
+        if name not in _READER_MACROS and _LABEL_PRINTER.search(macro.body):
+            # a macro that prints the item's label, not its text: natdin's
+            # \dinatlabel{Janik 1999} (\NAT@biblabelnum{#1}); kept, its argument had
+            # opened the names ("Janik 1999 Janik, Romuald A.": no author read)
+            macro = Macro(macro.nargs, "", macro.default)
+        elif name in _READER_MACROS or _PROGRAMMING.search(macro.body):
             continue
         if macro.nargs == 1 and _QUOTING.fullmatch(macro.body):
             # a quoting macro marks the title as \enquote does (the reader reads that
@@ -230,6 +248,10 @@ def _substitute(body: str, args: list[str]) -> str:
                   body)
 
 
+#: A control word that ends the text before a macro's use.
+_CONTROL_WORD_END = re.compile(r"\\[A-Za-z]+$")
+
+
 def expand_macros(text: str, macros: dict[str, Macro]) -> str:
     """``text`` with every use of ``macros`` replaced by its body (arguments put in, the
     result read again, so a macro may use another). ``text`` unchanged when the
@@ -267,6 +289,10 @@ def expand_macros(text: str, macros: dict[str, Macro]) -> str:
         if macro.nargs == 0 and end < len(out) and out[end].isalpha() and replacement and \
                 replacement[-1].isalnum():
             replacement += " "  # (TeX ends a control word there; the letters stay apart)
+        if replacement[:1].isalpha() and _CONTROL_WORD_END.search(out, 0, m.start()):
+            # a control word just before: "\\protect\\BIBand{}" is no "\\protectand"
+            # (the word had been dropped with it, two names read as one)
+            replacement = " " + replacement
         out = out[:m.start()] + replacement + out[end:]
         if len(out) > limit:
             return text

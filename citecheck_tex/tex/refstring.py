@@ -49,7 +49,15 @@ _JOURNAL_REF = re.compile(
 _PUBNOTE = re.compile(r"^\s*(?P<journal>[^,]+?)\s*,\s*(?P<volume>[A-Z]?\d+[A-Za-z]?)\s*,\s*"
                       r"(?P<pages>[A-Za-z]?\d+(?:-\d+)?)\s*(?:\((?P<year>\d{4})\))?\s*$")
 #: One initial: "A.", "Yu.", "K.-i.", "J.-P." (hyphenated second parts may be lower case).
-_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*-?\s*)"  # "Ö.", "Ž."
+#: A lower-case second part may also follow after a space: BibTeX splits "Z.-q. Zhang"
+#: (Zhen-qiang) at its hyphen and plain, unsrt, plainnat and apsrev4-2 print "Z. q.
+#: Zhang" (the name had not been read: the whole author list became the title, a false
+#: title MINOR); one letter only, before a space or a comma, so that no word of a title
+#: joins in; or right after the full stop (newcastle's "Hwang, J.c.", Jai-chan; not "N.d.",
+#: no date).
+_INI = (r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\."
+        r"|(?:\s+|(?<!N\.))[a-z]\.(?=[\s,;]|$))?"
+        r"\s*-?\s*)")  # "Ö.", "Ž."
 _INITIALS_FIRST = re.compile(
     r"^" + _INI + r"{1,4}\s*(?:(?:van|von|der|de|la|del|di|da|le|den|ter|ten)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
@@ -77,29 +85,43 @@ _FAMILY_FIRST_BARE = re.compile(
     r"\s+(?P<given>(?:[A-Z]{1,3}\.?(?:-[A-Z]\.?)?(?:\s+|$)){1,3})$"
 )
 #: Initials without full stops, then the surname: "JH Chen", "G L Klimchitskaya", "R Rapp".
+#: (ajl prints "J.-c." of Jai-chan "Jc": a capital and a lower-case consonant, no word)
 _INITIALS_FIRST_BARE = re.compile(
-    r"^(?P<given>(?:(?:[A-Z]{1,2}|[A-Z](?:\.[A-Z])+\.?)\s+){1,3})(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
+    r"^(?P<given>(?:(?:[A-Z]{1,2}|[A-Z](?:\.[A-Z])+\.?|[BCDFGHJKLMNPQRSTVWXZ][bcdfghjklmnpqrstvwxz])"
+    r"\s+){1,3})(?P<family>(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*"
     r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]*[a-z\u00DF-\u024F][\w'\u2019\u00C0-\u024F\-]*)$"
 )
 _FULL_NAME = re.compile(
     r"^[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+(?:\s+[A-Z]\.)?(?:\s+(?:van|von|der|de|la|del|di)"
     r")*\s+[A-Z\u00C0-\u024F][\w'\u00C0-\u024F\-]+$"
 )
-#: A family name written before its initials, as in "Sharif, M." or "van Putten, M.H.P.M.".
+#: A family name written before its initials, as in "Sharif, M." or "van Putten, M.H.P.M.";
+#: a lower-case initial may lead as a particle: BibTeX's von part of "Z.-q. Zhang", which
+#: "von Last, First" styles print "q. Zhang, Z." (usmeg-n, mnras; see :data:`_INI`).
+_VON_INITIAL = r"[a-z]\.(?=\s+[A-Z\u00C0-\u024F][a-z\u00DF-\u024F])"
 _FAMILY_WORD = re.compile(
-    r"(?:(?:van|von|der|de|la|del|di|da|le|den)\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
+    r"(?:(?:van|von|der|de|la|del|di|da|le|den|" + _VON_INITIAL + r")\s+)*[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
     r"(?:\s+[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+)?"
 )
 #: A report-number-like token in free text ("CMS-PAS-HIG-11-024", "CERN-TH-2102"): three
 #: parts or more, so that "COVID-19" or "VGG-16" in a title stays in the title.
 _REPORT_TOKEN = re.compile(
     r"(?<![\w./-])[A-Z][A-Z0-9]*(?:[-/][A-Z0-9]+){2,6}(?![\w/-])(?!\.[\w/-])")
-_APA = re.compile(r"^(?P<authors>[^()]+?)\s*\((?P<year>(?:1[89]|20)\d{2})[a-z]?\)\.?\s*"
-                  r"(?P<title>[^.?!]{8,}[.?!])\s*(?P<tail>.*)$")
+#: (a month's number may come before the year, or no date be printed at all: harvard's
+#: hc-en, "(10 2013):", "():")
+_APA = re.compile(r"^(?P<authors>[^()]+?)\s*\("
+                  r"(?:(?:1[0-2]\s+|0?[1-9]\s+)?(?P<year>(?:1[89]|20)\d{2})[a-z]?)?(?P<close>\))\s*\.?\s*"
+                  # (or the title ends the text: cje's "Janik, Romuald A. (1999) `Title'")
+                  r"(?P<title>[^.?!]{8,}(?:[.?!]|$))\s*(?P<tail>.*)$")
 #: An APA venue: "Physical Review D, 95(4), 043541" (journal, volume, issue, pages).
 _APA_VENUE = re.compile(r"^\s*(?P<journal>[A-Z][^,\d]{2,80}?),\s*(?P<volume>\d{1,5})"
                         r"(?:\s*\(\d{1,3}\))?\s*,\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?)")
 _ET_AL = re.compile(r"\bet\s*\.?\s*al\.?", re.I)
+#: The word for "and" between two names in the languages of babel-aware styles (dk-*,
+#: dlfltxbbibtex "Christoph Behrens og Jens C. Niemeyer", german "und", swedish "och",
+#: spanish "y"), before a capitalised word only, so that a title's words stay whole
+#: (the list had ended at the first such name, a false author MINOR).
+_OTHER_AND = r"\b(?:und|og|och|y)(?=\s+[A-Z\u00C0-\u00DE])"
 _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I)
 
 
@@ -107,7 +129,8 @@ _COLLAB = re.compile(r"\b(Collaboration|Collab\.|Consortium|Team|Group)\b", re.I
 #: "Family I."): particles "los", "dos" ("de los Rios M."), a particle inside ("Ruiz de
 #: Austri R."), "Jr." before the initials ("Ford Jr. W. K.", read as an initial "Jr."),
 #: a capital beyond Latin-1 ("Ivezić Ž."), a given name's particle ("Almeida E. d. S.").
-_WIDE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten)"
+_WIDE_PARTICLE = (r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten|"
+                  + _VON_INITIAL + ")")
 _WIDE_WORD = r"[A-Z\u00C0-\u024F][\w'\u2019\u00C0-\u024F\-]+"
 _WIDE_INI = r"(?:[A-Z\u00C0-\u00DE\u0100-\u017F][a-z]?\.(?:\s*-\s*[A-Za-z][a-z]?\.)?\s*)"
 _FAMILY_FIRST_WIDE = re.compile(
@@ -154,7 +177,9 @@ def _is_initialled_name(piece: str) -> bool:
 def all_names(segment: str) -> bool:
     """True when every piece of an author segment reads as a name (or initials)."""
     seg = _ET_AL.sub(",", segment)
-    pieces = [p.strip() for p in re.split(r",|;|\band\b|&", seg) if p.strip()]
+    if _semicolon_names(seg) is not None:
+        return True
+    pieces = [p.strip() for p in re.split(rf",|;|\band\b|&|{_OTHER_AND}", seg) if p.strip()]
     return bool(pieces) and all(_looks_like_name(p) or _INITIALS_ONLY.fullmatch(p)
                                 or _FAMILY_WORD.fullmatch(p) for p in pieces)
 
@@ -173,6 +198,10 @@ def _bibtex_name(piece: str) -> str:
         # name; the initials say where the family name starts
         if m and len(m.group("family").split()) > 1 and not re.search(
                 r"\s(?:Jr\.?|Sr\.?|III?)$", m.group("family")) and m.group("family")[0].isupper():
+            return f"{m.group('family').strip()}, {m.group('given').strip()}"
+        if m and re.search(r"\s[a-z]\.", m.group("given")):
+            # "C. d. P. Lagos": BibTeX would take "d." for a particle and "P. Lagos" for
+            # the family name; the initials say where the family name starts
             return f"{m.group('family').strip()}, {m.group('given').strip()}"
         return p
     m = _FAMILY_FIRST_BARE.match(p)
@@ -200,11 +229,44 @@ def _loose_initials_first(piece: str) -> str:
     return f"{m.group('family').strip()}, {m.group('given').strip()}"
 
 
+def _semicolon_names(seg: str) -> list[str] | None:
+    """The names of a list that semicolons separate, each a whole name in BibTeX's form:
+    the first inverted and the others in natural order (harvard's hc-en, hc-de: "Hanada,
+    Masanori; Yoshinori Matsuo; and Takeshi Morita", "Noh, H.; C.-G. Park; and J.-c.
+    Hwang"), or all inverted (ACS: "Hui, L.; Ostriker, J. P."). None when ``seg`` has no
+    semicolon or a piece is no name (every comma had split a name: "Masanori; Yoshinori
+    Matsuo" read as one person, a false author MINOR)."""
+    if ";" not in seg:
+        return None
+    # (the last two joined by a word instead: hc-de's "...; Yoshinori Matsuo und Takeshi
+    # Morita")
+    pieces = [p.strip(" ,") for p in re.split(rf";|\s(?:and|&)\s|{_OTHER_AND}", seg)
+              if p.strip(" ,")]
+    names: list[str] = []
+    for p in pieces:
+        if "," in p:
+            family, _, given = p.partition(",")
+            if not (_FAMILY_WORD.fullmatch(family.strip())
+                    and (_INITIALS_OR_BARE.fullmatch(given.strip())
+                         or re.fullmatch(_GIVEN_NAMES, given.strip()))
+                    or _looks_like_name(p)):
+                return None
+            names.append(f"{family.strip()}, {given.strip()}")
+        elif _looks_like_name(p) or re.fullmatch(_NATURAL_NAME, p):  # "Hans Günter Dosch"
+            names.append(_bibtex_name(p))
+        else:
+            return None
+    return names or None
+
+
 def _authors_from(segment: str) -> tuple[list[str], bool]:
     """Names from an author segment; the flag is True for "et al."."""
     truncated = bool(_ET_AL.search(segment))
     seg = _ET_AL.sub("", segment)
-    seg = re.sub(r"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.))\s*", ", ", seg)
+    whole = _semicolon_names(seg)
+    if whole is not None:
+        return _unique_persons(whole), truncated
+    seg = re.sub(rf"\s*(?:,\s*)?(?:\band\b|&|\be(?=\s+[A-Z]\.)|{_OTHER_AND})\s*", ", ", seg)
     pieces = [p.strip(" .;") + ("." if p.strip().endswith(".") and
                                 re.search(r"\b[^\W\d_]\.$", p.strip()) else "")  # "J.-c.", "Ž."
               for p in seg.split(",")]
@@ -248,7 +310,8 @@ def inverted_pairs(pieces: list[str], text: str) -> list[str] | None:
     if not all(re.search(re.escape(f) + r"\s*,\s*" + re.escape(g), text)
                for f, g in zip(families, givens, strict=True)):
         return None
-    givens = [g + "." if re.search(r"\b[A-Z]$", g) else g for g in givens]
+    # (not a hyphenated name's last part: "Tan, Chung-I")
+    givens = [g + "." if re.search(r"(?:^|(?<=\s))[A-Z]$", g) else g for g in givens]
     if not all(re.fullmatch(_FIRST_FAMILY, f) for f in families) or not all(
             re.fullmatch(_GIVEN_NAMES, g) for g in givens):
         return None
@@ -478,8 +541,10 @@ _NOISE = re.compile(
     r"(?:\s*\(\s*\d+[a-z]?\s*[:#]\s*\d+\s*\)|\s*\(\s*\d+\s*#\s*\d+\s*\))?"
     r"|\b(?:Zentralblatt\s+MATH|Zbl)\s*:?\s*\d{4}\.?\d{5}"
     r"|\bDigital\s+Object\s+Identifier\s*:?"
-    # natbib's year of an entry without one: "Capossoli, E. F. (????). Title"
-    r"|\(\?{4}\)"
+    # natbib's year of an entry without one: "Capossoli, E. F. (????). Title", pnas2009's
+    # "(year?)"; bare after the names' full stop (ajae: "McInnes, B., and Y.C. Ong. ????
+    # “Title.”"); before a title without a full stop it is an empty date, see _NO_DATE
+    r"|\(\s*(?:\?{4}|year\?|n\.\s?d\.)\s*\)|(?<=\.)\s+\?{4}(?!\S)"
     # ABNT's marks of an unknown place and publisher (sine loco, sine nomine), after an
     # empty "In: ." where a @misc has no booktitle (abntex2: "Title. In: . [S.l.: s.n.], 2013")
     r"|(?:\bIn:\s*\.\s*)?\[\s*S\.\s?l\.\s*(?::\s*s\.\s?n\.\s*)?\]|\[\s*s\.\s?n\.\s*\]"
@@ -499,10 +564,20 @@ _CUT_BIBCODE = re.compile(r"(?:\d{4}\.\d{5})?[\w&.]{0,12}\.\.[\w&.]{0,12}\d[\w&.
 _REVIEW_NUMBER = re.compile(r"\d{7}[,;]?|\d{4}\.\d{5}[,;]?")
 
 
+#: The date of an entry without one, in parentheses, that the title follows with no
+#: stop: natbib's "(????)", "(year?)", "(n.d.)"; read as "()", an empty date (dropped, the
+#: names had run into the title: regstud's "McInnes B. and Ong Y.~C. (????) Title";
+#: adfathesis's "McInnes B and Ong Y~C (n.d.) . Title", its full stop apart).
+_NO_DATE = re.compile(r"\(\s*(?:\?{4}|year\?|n\.\s?d\.)\s*\)(?=\s+[^\s.,:;]|\s+\.\s)")
+_LONE_STOP = re.compile(r"(?<=\.)\s+\.(?=\s)")
+
+
 def _strip_noise(text: str) -> str:
     """Remove what publisher pages and databases add to a reference (see ``_NOISE`` and
     ``_CUT_BIBCODE``)."""
-    text = _NOISE.sub(" ", text)
+    # (a full stop left alone after the date is dropped: erae's "Ong, Y. C. (????). Title"
+    # had become "Ong, Y. C. . Title", names no rule reads)
+    text = _LONE_STOP.sub("", _NOISE.sub(" ", text))
     if ".." not in text:
         return text
     tokens = text.split(" ")
@@ -666,6 +741,13 @@ def parse_issue(fields: dict[str, str]) -> str:
     return ""
 
 
+#: An abbreviated journal that ends a title's text after its full stop: ". Phys. Dark Univ".
+_ABBREVIATED_JOURNAL_END = re.compile(
+    r"\.\s+(?P<journal>(?=[^.]*[A-Za-z]\.\s)[A-Z][A-Za-z]*\.?(?:\s+[A-Z][A-Za-z]*\.?){0,5})\.?$")
+#: A dash for a repeated name that other names follow: "---, Li, D. and Wu, Y.-L.".
+_REPEATED_FIRST_NAME = re.compile(r"^(?:[\u2014\u2013]|-{2,3})\s*,\s*\S")
+
+
 def parse_reference(text: str) -> dict[str, str]:
     """Parse one free-text reference into BibTeX-like fields.
 
@@ -674,7 +756,25 @@ def parse_reference(text: str) -> dict[str, str]:
     raises; unparsed text is left in ``note`` when nothing else was found.
     """
     try:
-        return _parse(text)
+        fields = _parse(text)
+        title = fields.get("title", "")
+        if title and not fields.keys() & {"journal", "volume", "pages", "booktitle"} and (
+                tv := _TITLE_VOLUME_PAGES.search(title)):
+            # a journal-less "Title 760: 110" (erae, dcu: biblatex's journaltitle, which
+            # bibtex ignores): the volume and page end the text read as the title
+            fields.update({k: dashes(v) for k, v in tv.groupdict().items()})
+            fields["title"] = title[:tv.start()].strip(" ,.;:")
+            abbreviated = _ABBREVIATED_JOURNAL_END.search(fields["title"])
+            if abbreviated:  # plain's "Title. Phys. Dark Univ., 15:135" (a journal the
+                # tables lack): the journal, not the title's end
+                fields["journal"] = abbreviated.group("journal").strip(" ,")
+                fields["title"] = fields["title"][:abbreviated.start()].strip(" ,.;:")
+        if _REPEATED_FIRST_NAME.match(_NUMBERING.sub("", " ".join(text.split()))):
+            # "---, Li, D. and Wu, Y.-L. (). Title" (ecca): the dash stands for the first
+            # name of the item before, which this text does not give; the names read
+            # would lack it (a false author MINOR), so none are compared
+            fields.pop("author", None)
+        return fields
     except Exception:  # noqa: BLE001 - a rule bug must not stop a run
         logger.debug("parse_reference failed on %r", text, exc_info=True)
         return {"note": " ".join(text.split())}
@@ -692,6 +792,10 @@ _TITLE_BAR_AUTHORS = re.compile(
 _OPEN_QUOTES = {"“": "”", '"': '"', "«": "»", "``": "''", "‘": "’", "`": "'"}
 
 
+#: A year that ends the names before a quoted title: "... & J Wien 2016 “Title”".
+_NAMES_THEN_YEAR = re.compile(r"(?<=[^\W\d_])\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.,]*$")
+
+
 def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
     """The quoted title and its span: the first quotation that starts a field (after a
     comma, full stop, colon or at the start), its own nested quotes kept
@@ -701,9 +805,11 @@ def _quoted_title(text: str) -> tuple[str, tuple[int, int]] | None:
         if n >= 20:
             break
         before = text[:m.start()].rstrip()
-        last = re.split(r",|;|\band\b|&", before)[-1].strip()
+        last = _NAMES_THEN_YEAR.sub("", re.split(r",|;|\band\b|&", before)[-1]).strip()
         if before and before[-1] not in ",.:;([\u2013\u2014" and not (
-                _looks_like_name(last) or _ET_AL.search(last)):  # "A. Smith “Title”"
+                _looks_like_name(last) or _ET_AL.search(last)  # "A. Smith “Title”"
+                or re.fullmatch(_NATURAL_NAME, last)  # cje's "and Yen Chin Ong `Title'"
+                or _INITIALS_FIRST_BARE.match(last)):  # ajl's "& J Wien 2016 “Title”"
             continue
         opener = m.group(0)
         closer = _OPEN_QUOTES[opener]
@@ -888,8 +994,14 @@ _FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NA
                      r"(?P<etal>,?\s*et\s*al\.?)?\s+(?![A-Z][a-z]?\.[\s,:;])"
                      r"(?P<rest>.+)$")
 #: The volume and page alone after a quoted title: "“Title.”, 760, 110."
-_BARE_VOLUME_PAGES = re.compile(r"[\s,.]*(?P<volume>\d{1,5}),\s*(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
+#: (or "760:110", ajl's, after a quoted title)
+_BARE_VOLUME_PAGES = re.compile(r"[\s,.]*(?P<volume>\d{1,5})(?:,\s*|:)(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*"
                                 r"[A-Za-z]?\d+)?)[\s.]*$")
+#: The same after a title's comma: "Title, 760, 110," (agu04, of an entry without journal).
+#: (or after a space, with a colon: erae's "Title 917: 86--104,", regstud's "Title 917, 86--104")
+#: (a page is no year: "Data Release 2, 2018" is no volume 2, page 2018)
+_TITLE_VOLUME_PAGES = re.compile(r"(?:,\s*|\s+)(?P<volume>\d{1,5})(?:,|:)\s*(?!(?:1[89]|20)\d\d\b)"
+                                 r"(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*[A-Za-z]?\d+)?)[\s.,]*$")
 #: Names "Family, I." separated by semicolons, and nothing else (ACS, ABNT).
 _FI_SEMICOLON_LIST = re.compile(rf"^\s*(?P<names>{_FI_NAME}(?:\s*;\s*{_FI_NAME})+)"
                                 r"(?P<etal>,?\s*et\s*al\.?)?[\s.,]*$")
@@ -909,6 +1021,10 @@ _AAS_VENUE = re.compile(r"^(?P<journal>[A-Z][^,\d]{1,80}?),\s*"
 #: "vol." just before a candidate journal: what follows is the volume (ieeetr's and
 #: naturemag's "vol.~CD12" is no journal "CD" with volume 12).
 _LABELLED_VOLUME = re.compile(r"\bvol\.?\s*$")
+#: "vol. 760, p. 110." alone at the end: a volume and page labelled, no journal before them.
+_LABELLED_VOLUME_PAGES = re.compile(
+    r"(?:^|(?<=[\s.,]))[Vv]ol\.\s*(?P<volume>\d{1,5}),\s*pp?\.\s*"
+    r"(?P<pages>[A-Za-z]?\d+(?:\s*[-\u2013]+\s*[A-Za-z]?\d+)?)[\s.]*$")
 
 
 def _month_year(cand: re.Match[str]) -> bool:
@@ -1101,7 +1217,8 @@ def _family_initials(rest: str) -> dict[str, str] | None:
 
 #: One "Family I" name as IOP's iopart-num and Vancouver/NLM write it: "Hui L", "Ostriker J P",
 #: "Ostriker JP", "Liu G-C".
-_BARE_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten)"
+_BARE_PARTICLE = (r"(?:van|von|der|den|de|del|della|di|da|do|dos|das|du|la|le|los|las|ter|ten|"
+                  + _VON_INITIAL + ")")  # (perception's "q.~Zhang Z" for Zhang, Z.-q.)
 #: (a capital initial may be accented beyond Latin-1, "Ivezić Ž", "Wyrzykowski Ł"; a
 #: given name's particle is a lower-case initial: "Lagos C d P", "Silva J a P")
 _BARE_UPPER = "A-Z\u00C0-\u00DE\u0100-\u017F"
@@ -1136,7 +1253,9 @@ _BARE_RUN = re.compile(
     # IOP: "2017 Title Journal vol page"; Vancouver: ". Title. Journal. 2017;95(4):043541."
     # (a dotted initial after the full stop is MNRAS's "Family A. B.", no Vancouver name)
     # (iopart-num prints no title: "Araz J Y and Spannowsky M 2026" may end at the year)
-    r"(?:\s+(?P<year>(?:1[89]|20)\d\d)[a-z]?(?:[,:]?\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
+    # (perception: a comma before the year, "????" for none: "Wang Z, Ma B~Q, 2015 “Title”")
+    r"(?:,?\s+(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|(?P<nodate>\?{4}|\(\s*\)))"
+    r"(?:\s*[,:.]?\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
     r"|\.\s+(?![A-Z][a-z]?\.)(?=[A-Z(\"\u201c]))(?P<rest>.*)$")
 _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
                         rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")
@@ -1161,7 +1280,7 @@ def listed_names(text: str) -> tuple[list[str], bool] | None:
     MLA/Chicago ("Hui, L., J. P. Ostriker, and E. Witten") or Vancouver/IOP ("Hui L,
     Ostriker JP, Tremaine S"), as BibTeX names, and True for "et al."; None otherwise."""
     t = text.strip().rstrip(".").strip()
-    inverted = _first_inverted_names(t)
+    inverted = first_inverted_names(t)
     if inverted is not None:
         return inverted
     caps = _CAPS_LIST.match(t)
@@ -1192,6 +1311,11 @@ def _bare_to_bibtex(name: str) -> str:
                                  jr.startswith(("J", "S")) else jr, " ".join(initials)) if x)
 
 
+#: A volume and page alone after a quoted title: "“Title” 760 110" (", " after it in a .bbl).
+_QUOTED_VOLUME_PAGE = re.compile(r"\u201d[,.]?\s+(?P<volume>\d{1,5})\s+(?P<pages>[A-Za-z]?\d+"
+                                 r"(?:\s*[-\u2013]+\s*[A-Za-z]?\d+)?)[\s.]*$")
+
+
 def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     """The fields of a reference whose authors are "Family I" names (IOP's iopart-num:
     "Hui L, Ostriker J P, Tremaine S and Witten E 2017 Title {\\it J} {\\bf 95} 043541";
@@ -1211,15 +1335,27 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     tail = m.group("rest")
     # (Vancouver's "Phys Rev D. 2017;95(4):043541" is read as "Phys Rev D 95, 043541
     # (2017)": see _VENUE_FORMS)
-    venue = _venue_in(tail, untitled=m.group("year") is not None)
+    dated = m.group("year") is not None or m.group("nodate") is not None
+    venue = _venue_in(tail, untitled=dated)
     if m.group("year") is not None:
         out["year"] = m.group("year")
-    elif not vancouver or venue is None:  # names, a full stop, a title: Vancouver only
+    elif not dated and (not vancouver or venue is None):  # names, a full stop, a title:
+        # Vancouver only
         return None  # ("Laszlo P. Csernai and H. Stoecker, ..." is no name "Laszlo P")
+    lone = _QUOTED_VOLUME_PAGE.search(tail) if venue is None else None
+    if lone:  # perception's journal-less "\enquote{Title}  {\bf 760} 110"
+        out.update({k: dashes(v) for k, v in lone.groupdict().items()})
+        tail = tail[:lone.start() + 1]
     title = tail[:venue[0]] if venue is not None else _iop_unpublished(tail, out)
     if venue is not None:
         out.update({k: v for k, v in venue[1].items() if k not in out})
+    elif "volume" not in out and (tv := _TITLE_VOLUME_PAGES.search(title.rstrip(" ,.;"))):
+        # jae's and adfathesis's journal-less "Title \textbf{917}: 86--104."
+        out.update({k: dashes(v) for k, v in tv.groupdict().items()})
+        title = title[:tv.start()]
     title = title.strip(" ,.;:")
+    if title[:1] == "\u201c" and title[-1:] == "\u201d":  # perception's \enquote{Title}
+        title = title[1:-1].strip(" ,.;:")
     if len(title.split()) >= 2:
         out["title"] = title
     return out
@@ -1362,8 +1498,10 @@ _FAMILY_NAME = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter
                 rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*"
                 rf"(?:\s+(?:(?:de|del|la|van|von|der)\s+)*"
                 rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*)?")
-#: Given names: words or initials ("Lam", "Jeremiah P.", "J.-P.").
-_INITIALS_RUN = rf"[{_UPPER}][a-z]?(?:\.|-(?=[{_UPPER}]))(?:\s?-?[{_UPPER}][a-z]?\.)*"
+#: Given names: words or initials ("Lam", "Jeremiah P.", "J.-P.", "D. f." as BibTeX prints
+#: "D.-f.", see :data:`_INI`).
+_INITIALS_RUN = (rf"[{_UPPER}][a-z]?(?:\.|-(?=[{_UPPER}]))"
+                 rf"(?:\s?-?[{_UPPER}][a-z]?\.|\s[a-z]\.(?=\s))*")
 _GIVEN_NAMES = (rf"(?:[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*|{_INITIALS_RUN})"
                 rf"(?:\s+(?:[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*|"
                 rf"{_INITIALS_RUN})){{0,3}}")
@@ -1374,7 +1512,7 @@ _NATURAL_NAME = rf"{_GIVEN_NAMES}\s+{_FAMILY_NAME}(?:,?\s+(?:Jr\.|Sr\.|III?))?"
 #: had been read as no authors, so a wrong author passed.
 #: (the first family name is one word after its particles: "Xiaolong Du, Christoph
 #: Behrens, and Jens C. Niemeyer" is plain.bst's natural order, not "Du, X.")
-_FIRST_FAMILY = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter)\s+)*"
+_FIRST_FAMILY = (rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ten|ter|{_VON_INITIAL})\s+)*"
                  rf"[{_UPPER}][{_WORD_TAIL}]*[a-z\u00DF-\u00FF][{_WORD_TAIL}]*")
 _INVERTED_FIRST = re.compile(
     rf"^(?P<family>{_FIRST_FAMILY}),\s+(?P<given>{_GIVEN_NAMES})"
@@ -1382,11 +1520,13 @@ _INVERTED_FIRST = re.compile(
     # (each name atomic: a name ends at its comma, and without it a long list that is no
     # such list took minutes to refuse, trying every way to cut each name in two)
     rf"(?:(?P<etal>,?\s+et\s+al\.?)|(?P<others>(?:,\s+(?>{_NATURAL_NAME}))*"
-    rf"(?:,?\s+(?:and|&)\s+(?>{_NATURAL_NAME}))?))"
+    rf"(?:,?\s+(?:and|&|und|og|och|y)\s+(?>{_NATURAL_NAME}))?)"
+    # (cje: "Kobayashi, Tatsuo, Akane Oikawa, Naoya Omoto et~al.")
+    rf"(?P<more>,?\s+et\s+al\.?)?)"
     rf"\s*[.,]?\s*(?:\(?(?:1[89]|20)\d\d[a-z]?\)?\.?)?$")
 
 
-def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
+def first_inverted_names(head: str) -> tuple[list[str], bool] | None:
     """The names of an MLA/Chicago author list before a quoted title (None if ``head``
     is no such list)."""
     m = _INVERTED_FIRST.match(head.strip())
@@ -1401,9 +1541,9 @@ def _first_inverted_names(head: str) -> tuple[list[str], bool] | None:
     others = m.group("others") or ""
     if not others and not m.group("etal") and re.fullmatch(_INITIALS_RUN, m.group("given")):
         return None  # "Witten, E.": the other rules read it as before
-    names = [first] + [n.strip() for n in re.split(r",\s+(?:(?:and|&)\s+)?|,?\s+(?:and|&)\s+",
-                                                   others) if n.strip()]
-    return names, bool(m.group("etal"))
+    names = [first] + [n.strip() for n in re.split(
+        r",\s+(?:(?:and|&)\s+)?|,?\s+(?:and|&|und|og|och|y)\s+", others) if n.strip()]
+    return names, bool(m.group("etal") or m.group("more"))
 
 
 #: A collaboration as the author, then the year (mnras, aasjournal): "CMS Collaboration
@@ -1500,6 +1640,18 @@ def _name_before_title(piece: str) -> str:
                                                     r"[a-z\u00DF-\u024F]$", lead) \
                 and _looks_like_name(lead):
             return lead
+    return ""
+
+
+def _name_closing_head(piece: str, after: str) -> str:
+    """The initialled name that ``piece`` is when its full stop ends the text before the
+    venue and nothing but punctuation follows (``after``): an item without a title, or
+    whose title the PDF's text put after the venue (plain.bst pasted from pdftotext:
+    "Y. H. Ahn and E. J. Chun. Phys.Lett.B, 752:333, 2016. Minimal models ..."; the last
+    name had been read as the title, "and E. J. Chun", a false author MINOR), else ""."""
+    name = piece[:-1] if re.search(r"[a-z\u00DF-\u024F]\.$", piece) else ""
+    if name and not after.strip(" ,.;:") and _is_initialled_name(name):
+        return name
     return ""
 
 
@@ -1622,7 +1774,7 @@ def _parse(text: str) -> dict[str, str]:
     # "---. 2025n, PoS, ICHEP2024, 992": the authors of the item before (aasjournal,
     # apalike); none are read, the rest is the reference (the dash had begun a title)
     text = re.sub(r"^(?:[\u2014\u2013]|-{2,3})\s*[.,]?\s*", "", text)
-    rest = _take_ids(text, out)
+    rest = _NO_DATE.sub("()", _take_ids(text, out))
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
     book = _IN_PROCEEDINGS.search(rest)
@@ -1665,13 +1817,15 @@ def _parse(text: str) -> dict[str, str]:
     if munich is not None:
         return {**out, **munich}
     apa = _APA.match(rest)
-    if apa and all_names(apa.group("authors")):
-        names, truncated = _first_inverted_names(apa.group("authors")) or _authors_from(
+    if apa and (all_names(apa.group("authors"))
+                or first_inverted_names(apa.group("authors")) is not None):
+        names, truncated = first_inverted_names(apa.group("authors")) or _authors_from(
             apa.group("authors"))
         if names:
             out["author"] = _bibtex_authors(names, truncated)
-        out["year"] = apa.group("year")
-        title, tail = _apa_title(rest[apa.end("year"):], apa.group("title"), apa.group("tail"))
+        if apa.group("year"):
+            out["year"] = apa.group("year")
+        title, tail = _apa_title(rest[apa.start("close"):], apa.group("title"), apa.group("tail"))
         out["title"] = title.strip("\u201c\u201d").strip()
         found = _find_journal_ref(tail, 0)
         apa_venue = _APA_VENUE.match(tail)
@@ -1686,12 +1840,19 @@ def _parse(text: str) -> dict[str, str]:
             # "Physical Review D, 95(4), 043541.": the journal ends at a comma
             out.update({k: dashes(v).strip()
                         for k, v in apa_venue.groupdict().items() if v})
-        else:
-            jm2 = _JOURNAL_REF.search(tail)
-            if jm2:
-                out["journal"] = jm2.group("journal").strip().rstrip(",")
-                out["volume"] = jm2.group("volume")
-                out["pages"] = dashes(jm2.group("pages"))
+        elif jm2 := _JOURNAL_REF.search(tail):
+            out["journal"] = jm2.group("journal").strip().rstrip(",")
+            out["volume"] = jm2.group("volume")
+            out["pages"] = dashes(jm2.group("pages"))
+        elif lone := (_BARE_VOLUME_PAGES.fullmatch(tail)
+                      or _TITLE_VOLUME_PAGES.search(out["title"])):
+            # an entry without its journal (biblatex's journaltitle, unknown to bibtex):
+            # the volume and page alone after the title, in its block (ecca: "Title.
+            # \textbf{760}, 110.") or after its comma (agu04: "Title, \textit{760}, 110,");
+            # left unread or in the title, a wrong page went unseen
+            if lone.string is out["title"]:
+                out["title"] = out["title"][:lone.start()].strip(" ,.")
+            out.update({k: dashes(v) for k, v in lone.groupdict().items()})
         return out
     fi = _family_initials(rest) or _family_bare_initials(rest, vancouver)
     if fi is not None:
@@ -1764,6 +1925,12 @@ def _parse(text: str) -> dict[str, str]:
                 # (itaxpf: "“Title.” \textit{760}, 110."): the page had not been read
                 jspan = lone.span()
                 out.update({k: dashes(v) for k, v in lone.groupdict().items()})
+            elif labelled := _LABELLED_VOLUME_PAGES.search(rest, search_from):
+                # the labelled volume and page that end an entry without its journal
+                # (usmeg-a, biblatex's journaltitle unknown to bibtex: "Title. vol. 760,
+                # p. 110."): neither had been read, so a wrong page went unseen
+                jspan = labelled.span()
+                out.update({k: dashes(v) for k, v in labelled.groupdict().items()})
     if "year" not in out:
         # a page number is no year ("Phys. Rev. Lett., 78, 1861")
         unpaged = rest[:jspan[0]] + " " + rest[jspan[1]:] if jspan else rest
@@ -1775,12 +1942,19 @@ def _parse(text: str) -> dict[str, str]:
         jspan[0] if jspan else len(rest),
     ))
     head = rest[:head_end]
+    dated = _NAMES_THEN_YEAR.search(head) if title_span else None
+    if dated and head[:dated.start()].strip():
+        # the year between the names and the quoted title (ajl: "Marolf D & J Wien 2016
+        # “Title”"): the last name and the year had been one piece, no name, and the list
+        # had been read as the title
+        out.setdefault("year", dated.group("year"))
+        head = head[:dated.start()]
     semi = _FI_SEMICOLON_LIST.match(head) if title_span else None
     if semi is not None:  # ACS, ABNT: "NOH, H.; PARK, C.-G.; HWANG, J.-c. \emph{Title}"
         names = [n.strip(" ,") for n in semi.group("names").split(";")]
         out["author"] = _bibtex_authors(names, bool(semi.group("etal")))
         return out
-    inverted = _first_inverted_names(head) if title_span else None
+    inverted = first_inverted_names(head) if title_span else None
     if inverted is not None:
         out["author"] = _bibtex_authors(*inverted)
         return out
@@ -1791,12 +1965,12 @@ def _parse(text: str) -> dict[str, str]:
     # ("&" between two letters joins a word: "Gaia TT&C Subsystem Analysis", "R&D")
     # (smf's dash before the quoted title: "J. O. Andersen & A. Tranberg – “Title”")
     pieces = [p.strip(" :\u2013\u2014") for p in re.split(
-        r",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])|\be(?=\s+[A-Z]\.)", names_part)
+        rf",|;|:\s|\band\b|(?<![A-Za-z])&|&(?![A-Za-z])|\be(?=\s+[A-Z]\.)|{_OTHER_AND}", names_part)
         if p.strip(" :\u2013\u2014")]
     # a Springer list ends at its colon: "Cabibbo, N.: Unitary Symmetry and Leptonic Decays"
     colon = re.search(r":\s", names_part)
     if colon and all_names(names_part[:colon.start()]):
-        pieces = [p.strip() for p in re.split(r",|;|\band\b|&", names_part[:colon.start()])
+        pieces = [p.strip() for p in re.split(rf",|;|\band\b|&|{_OTHER_AND}", names_part[:colon.start()])
                   if p.strip()]
     author_pieces: list[str] = []
     initialled = False
@@ -1805,7 +1979,14 @@ def _parse(text: str) -> dict[str, str]:
     # alone is no name, so a lone "A"/"I" initial needs a second name of the form
     bare = [p for p in pieces if _INITIALS_FIRST_BARE.match(p)]
     for k, p in enumerate(pieces):
-        if _INITIALS_FIRST_BARE.match(p) and (len(bare) > 1 or not re.match(r"[AI]\s", p)) \
+        if _INITIALS_FIRST_BARE.match(p) and (
+                len(bare) > 1 or not re.match(r"[AI]\s", p)
+                # (after "&" or "and" a name, in a list that writes its initials without
+                # full stops: ajl's "Sil K & A Misra 2016 “Title”"; not "S. P. Martin and A
+                # Supersymmetry, primer", a title split by an extractor)
+                or author_pieces and re.search(r"(?:&|\band)\s*$", head[:head.find(p)])
+                and any(_FAMILY_FIRST_BARE.match(q) or _INITIALS_FIRST_BARE.match(q)
+                        for q in author_pieces)) \
                 or _split_name_run(p):
             author_pieces.append(p)
             initialled = True
@@ -1832,7 +2013,8 @@ def _parse(text: str) -> dict[str, str]:
             # Tremaine, and E. Witten. Ultralight scalars ..." (the last name and the title
             # had been one piece, and the whole of it the title)
             lead = _name_before_title(p) or _written_out_name_before_title(
-                p, bool(re.search(r"(?:\band|&)\s*$", head[:head.find(p)])))
+                p, bool(re.search(r"(?:\band|&)\s*$", head[:head.find(p)]))) \
+                or _name_closing_head(p, head[head.find(p) + len(p):])
             if lead:
                 author_pieces.append(lead)
             break

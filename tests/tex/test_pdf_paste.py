@@ -406,4 +406,4 @@ def test_real_pipeline_pdf_paste(index: Path) -> None:
 
 
 #: The styles whose pasted lists read without a false flag (see bench.accuracy.pdf_paste)
-CLEAN = ("apsrev4-2", "elsarticle-num", "ieeetr", "mnras", "naturemag")
+CLEAN = ("apsrev4-2", "elsarticle-num", "ieeetr", "mnras", "naturemag", "plainnat")
