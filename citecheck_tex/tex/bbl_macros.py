@@ -70,6 +70,10 @@ _DEFINE = re.compile(r"\\(?P<cmd>providecommand|newcommand|renewcommand|DeclareR
 _BIBLIOGRAPHY_FONT = re.compile(r"\\providebibliographyfont\s*\{(?P<element>\w+)\}\s*"
                                 r"\{(?P<font>\s*(?:\\[A-Za-z]+)?\s*)\}")
 _DEF = re.compile(r"\\def\s*\\(?P<name>[A-Za-z]+)\s*(?P<params>(?:#\d)*)\s*(?=\{)")
+#: opcit.sty's ``\newBibCommand{\name[n]}{citation form}{bibliography form}``: the
+#: bibliography prints the second form (opcit's .bbl: ``\SwapNames[2]{#1 #2}{#2, #1}``).
+_NEW_BIB_COMMAND = re.compile(r"\\newBibCommand\s*\{\s*\\(?P<name>[A-Za-z]+)\s*"
+                              r"(?:\[\s*(?P<nargs>\d)\s*\])?\s*\}\s*(?=\{)")
 _CONTROL_WORD = re.compile(r"\\([A-Za-z]+)")
 _MAX_EXPANSIONS = 5000
 _MAX_GROWTH = 4  # times the text's length (plus a margin): beyond it, nothing is expanded
@@ -149,13 +153,22 @@ _OTHER_PACKAGE_MACROS = {
     # "\protect\BIBand{}", which the document defines (stellenbosch's usbib.sty: "and",
     # "en" or "&"), never the .bbl; dropped, the two names had been read as one
     "BIBand": "and",
+    # opcit.sty, in the bibliography (its \newBibCommand's second forms): the markers
+    # around an item's text, the punctuation that ends a block
+    "opcitstart": "", "opcitend": ".", "bibpunctuation": ".", "QuoteOrNot": "",
 }
+#: opcit.sty's macros with arguments, as the bibliography prints them: the names it
+#: remembers for "op. cit." (not printed), a part a later citation omits (printed here),
+#: the case of a letter.
+_OPCIT_MACROS = {"biblastnames": Macro(1, ""), "bibhereafter": Macro(1, ""),
+                 "toomit": Macro(2, "#2", "omitted"), "bibcase": Macro(1, "#1")}
 
 
 def _package_macros() -> dict[str, Macro]:
     out = _babelbib_macros()
     out.update({name: Macro(0, word) for name, word in _FRANCAISBST.items()})
     out.update({name: Macro(0, word) for name, word in _OTHER_PACKAGE_MACROS.items()})
+    out.update(_OPCIT_MACROS)
     return out
 
 
@@ -192,6 +205,15 @@ def bbl_macros(text: str) -> dict[str, Macro]:
             continue  # a delimited parameter text ("\\def\\x[#1]{...}"): not read
         body, _ = read_delimited(text, m.end())
         found.append((m.start(), m.group("name"), Macro(len(numbers), body), True))
+    for m in _NEW_BIB_COMMAND.finditer(text):
+        _, end = read_delimited(text, m.end())  # the form of a citation in a footnote
+        start = end
+        while start < len(text) and text[start].isspace():
+            start += 1
+        if text[start:start + 1] == "{":
+            body, _ = read_delimited(text, start)
+            found.append((m.start(), m.group("name"), Macro(int(m.group("nargs") or 0), body),
+                          True))
     for m in _BIBLIOGRAPHY_FONT.finditer(text):
         # babelbib's fonts, which its styles set in the .bbl: the title's is \emph, the
         # mark by which the reader knows a title (the font macros are empty without it)
