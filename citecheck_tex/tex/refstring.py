@@ -1449,6 +1449,12 @@ _VENUE_FORMS = (
     # parentheses is acm's "116, 16 (2016), 161804", its rule below)
     (re.compile(r"(?<![\d.])(?P<volume>\d{1,5})\s?\((?!(?:1[89]|20)\d\d\))\d{1,4}\),\s*(?=[A-Za-z]?\d+(?:\s*[-–]+\s*\d+)?"
                 r"\s*(?:[.,;]|$))"), r"\g<volume>, "),
+    # tufte.bst "\emph{Phys Lett B}, 753, 2016, pp. 677--681", "116(16), 2016, p. 161804":
+    # the year between the volume and the page (read as the pages; before Harvard's rule,
+    # which took the year for the volume)
+    (re.compile(r"(?<!no\.)(?<!no\.\s),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,4}\))?,\s*"
+                r"(?P<year>(?:1[89]|20)\d\d),\s*pp?\.\s*" + _PAGES),
+     r" \g<volume>, \g<pages> (\g<year>)"),
     # Harvard "Journal, 95(4), p.043541", "Journal, 2, pp.125-130" (not IEEE's "no. 4, p. 5")
     (re.compile(r"(?<!no\.)(?<!no\.\s),\s*(?P<volume>\d{1,5})(?:\s*\(\d{1,3}\))?,\s*pp?\.\s*"
                 + _PAGES), r" \g<volume>, \g<pages>"),
