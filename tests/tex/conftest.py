@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,20 @@ def checked(tmp_path: Path, index: Path, name: str, text: str,
     entries: list[dict[str, Any]] = json.loads(
         (out / "report.json").read_text(encoding="utf-8"))["entries"]
     return entries
+
+
+def faithful_and_planted(tmp_path: Path, index: Path, bbl: str, faithful: Iterable[str],
+                         planted: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """Check ``bbl`` offline against the sample papers' index, declared complete (as
+    ``bench.accuracy.bst_styles`` does): each ``faithful`` key must be EXACT and each
+    ``planted`` key flagged for its one planted field alone. The entries by key."""
+    got = {e["key"]: e for e in checked(tmp_path, index, "paper.bbl", bbl, "--index-complete")}
+    for key in faithful:
+        assert got[key]["label"] == "EXACT", (key, got[key])
+    for key, fld in planted.items():
+        assert got[key]["label"] in ("MINOR", "MAJOR"), (key, got[key])
+        assert [d["field"] for d in got[key]["discrepancies"]] == [fld], (key, got[key])
+    return got
 
 
 def bbl_labels(tmp_path: Path, bib: Path, bbl: str) -> dict[str, tuple[str, list[str]]]:

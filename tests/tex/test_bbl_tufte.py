@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .conftest import checked
+from .conftest import faithful_and_planted
 
 TUFTE = r"""\begin{thebibliography}{10}
 \newcommand{\enquote}[1]{``#1''}
@@ -52,14 +52,9 @@ G.~Lazarides, et~al., \enquote{Axion, $\mu$ term, and supersymmetric hybrid
 
 
 def test_tufte_items_exact_and_the_planted_fields_flagged(tmp_path: Path, index: Path) -> None:
-    got = {e["key"]: e for e in checked(tmp_path, index, "paper.bbl", TUFTE, "--index-complete")}
-    for key in ("McAllister:2015zcz", "Hui2017", "Kawasaki2016", "LiuNg2017", "Barbieri2017"):
-        assert got[key]["label"] == "EXACT", (key, got[key])
-        assert got[key]["cited"]["pages"] not in ("2016", "2017"), got[key]["cited"]
-    for key, field in (("Day2016", "year"), ("Lazarides2017", "volume")):
-        assert got[key]["label"] in ("MINOR", "MAJOR"), got[key]
-        assert [d["field"] for d in got[key]["discrepancies"]] == [field]
-    wrong_page = TUFTE.replace("pp. 677--681", "pp. 687--691")
-    got = {e["key"]: e for e in checked(tmp_path / "p", index, "paper.bbl", wrong_page,
-                                        "--index-complete")}
-    assert [d["field"] for d in got["Kawasaki2016"]["discrepancies"]] == ["pages"]
+    faithful = ("McAllister:2015zcz", "Hui2017", "Kawasaki2016", "LiuNg2017", "Barbieri2017")
+    got = faithful_and_planted(tmp_path, index, TUFTE, faithful,
+                               {"Day2016": "year", "Lazarides2017": "volume"})
+    assert all(got[key]["cited"]["pages"] not in ("2016", "2017") for key in faithful)
+    faithful_and_planted(tmp_path / "p", index, TUFTE.replace("pp. 677--681", "pp. 687--691"),
+                         (), {"Kawasaki2016": "pages"})
