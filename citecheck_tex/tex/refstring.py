@@ -769,6 +769,12 @@ def parse_reference(text: str) -> dict[str, str]:
                 # tables lack): the journal, not the title's end
                 fields["journal"] = abbreviated.group("journal").strip(" ,")
                 fields["title"] = fields["title"][:abbreviated.start()].strip(" ,.;:")
+        if title and " " not in title and "reportnumber" not in fields \
+                and looks_like_report_number(title):
+            # "J. Devan, (2015), FERMILAB-Thesis-2015-29" (INSPIRE's reference strings): a
+            # report number alone after the year is no title (searched as one, nothing
+            # matched: a false MAJOR of a real thesis)
+            fields["reportnumber"] = normalize_report_number(fields.pop("title"))
         if _REPEATED_FIRST_NAME.match(_NUMBERING.sub("", " ".join(text.split()))):
             # "---, Li, D. and Wu, Y.-L. (). Title" (ecca): the dash stands for the first
             # name of the item before, which this text does not give; the names read

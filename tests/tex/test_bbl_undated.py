@@ -178,3 +178,13 @@ def test_a_journal_abbreviation_before_the_volume_is_the_journal() -> None:
     got = parse_reference("A. Brown and B. Smith. Gaia Data Release 2, 2018.")
     assert got["title"] == "Gaia Data Release 2"
     assert "volume" not in got
+
+
+@pytest.mark.parametrize("text,number", [
+    # INSPIRE reference strings (shared corpus), grey literature: a thesis by its number
+    ("J. Devan, (2015), FERMILAB-Thesis-2015-29", "FERMILAB-THESIS-2015-29"),
+    ("G. M. Tinti, (2010), FERMILAB-Thesis-2010-44", "FERMILAB-THESIS-2010-44"),
+])
+def test_a_report_number_after_the_year_is_no_title(text: str, number: str) -> None:
+    got = parse_reference(text)
+    assert "title" not in got and got["reportnumber"] == number
