@@ -50,6 +50,24 @@ def checked(tmp_path: Path, index: Path, name: str, text: str,
     return entries
 
 
+#: The sample papers' planted truth (``sample_papers/*/PLANTED.md``) of the items the
+#: style tests check: key -> (label, the planted field).
+SAMPLE_LABELS: dict[str, tuple[str, str]] = {
+    **{key: ("EXACT", "") for key in (
+        "Bartolini2017", "Brodsky:2013dca", "Janik:1999zu", "Hui2017", "Kosower:1987em",
+        "Barbieri2017", "Chabysheva:2012fe", "FangLiWu2016", "McAllister:2015zcz",
+        "Noh:2013coa")},
+    "GursoyIatrakis2017": ("MINOR", "author"), "Fang2016chiral": ("MINOR", "volume"),
+    "Lazarides2017": ("MINOR", "volume"), "Capossoli2016": ("MINOR", "pages"),
+    "KarchKatzSon2017": ("MAJOR", ""),
+}
+
+
+def sample_labels(*keys: str) -> dict[str, tuple[str, str]]:
+    """:data:`SAMPLE_LABELS` of ``keys``, in that order."""
+    return {key: SAMPLE_LABELS[key] for key in keys}
+
+
 def faithful_and_planted(tmp_path: Path, index: Path, bbl: str, faithful: Iterable[str],
                          planted: Mapping[str, str]) -> dict[str, dict[str, Any]]:
     """Check ``bbl`` offline against the sample papers' index, declared complete (as
