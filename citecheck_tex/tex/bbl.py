@@ -308,6 +308,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
         elif name not in raw:
             raw[name] = g[0]
     authors.extend(_field_macros(body, raw))
+    jurabib = _jurabib_fields(body, raw)
+    authors.extend(jurabib or ())
     st = _SHOWARTICLETITLE.search(body)
     if st and "title" not in raw:  # ACM's \showarticletitle{...}
         g = _group(body, st.end())
@@ -337,7 +339,8 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     # revtex's \bibinfo fields are the item's own, however few: an @misc of a title and a
     # link ("GPFS,\ \href {URL} {\bibinfo {title} {{IBM Spectrum Scale}}}"), an article
     # of a journal and a year; read as free text, the label went into the title
-    if authors or len(raw) >= 3 or ("\\BibitemOpen" in body and raw.keys() & {"title", "journal"}):
+    if authors or len(raw) >= 3 or jurabib is not None or (
+            "\\BibitemOpen" in body and raw.keys() & {"title", "journal"}):
         if authors:
             people = [_bibinfo_name(a) for a in authors]
             if re.search(r"et\s*(?:~|\s)\s*al", body) and people[-1] != "others":
@@ -346,7 +349,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             # ("{Nebot Gomez-Moran}") and ADS's "Ba{\textasciitilde n}ados" one name
             raw["author"] = " and ".join(people)
             decoded["author"] = latex_to_unicode(raw["author"])
-        if "journal" not in raw and "booktitle" not in raw:
+        if "journal" not in raw and "booktitle" not in raw and jurabib is None:
             parsed = _no_journal_from_title(parse_reference(free), raw)
             for k in ("journal", "volume", "pages", "year"):
                 if k in parsed and k not in raw:
@@ -529,6 +532,88 @@ def _field_macros(body: str, raw: dict[str, str]) -> list[str]:
         elif name not in raw:
             value = g[0].strip()
             raw[name] = value.strip("()") if name == "number" else value
+    return people
+
+
+#: jurabib's item (jurabib, jureco, jurunsrt, jox): ``\\jbbibargs {names}{full names}
+#: {...}{body}{how cited}``, each field in the body in its own macro, and every author
+#: in ``\\jbdoitem {{Family}{Given}{Initials}{von}{Jr}; ...}``. Read as free text, the
+#: style's words ("jureco", "aus", "No address in") and the names' three copies had
+#: made the title, or left the item unread (52 of 53 UNVERIFIED from jurabib.bst).
+_JB_ARGS = re.compile(r"\\jbbibargs\s*(?=\{)")
+_JB_DOITEM = re.compile(r"\\jbdoitem\s*(?=\{)")
+_JB_NAME = re.compile(r"\\bibnf\s*(?=\{)")
+#: The body's field macros (jurabib.sty: \bibapifont an article's or a chapter's title,
+#: \bibtfont a work's own title, \bibbtfont the book of a chapter, \bibjtfont a journal).
+_JB_FIELD = re.compile(r"\\(bibapifont|bibtfont|bibbtfont|bibjtfont|artvolumeformat|"
+                       r"volumeformat|artvolnumformat|artnumberformat|jbPages|jbartPages|"
+                       r"jbpages|artyearformat|apyformat|peryearformat|bibYear)(?![A-Za-z@])"
+                       r"\s*(?=\{)")
+_JB_FIELD_NAMES = {"bibapifont": "title", "bibtfont": "title", "bibbtfont": "booktitle",
+                   "bibjtfont": "journal", "artvolumeformat": "volume",
+                   "volumeformat": "volume", "artnumberformat": "number", "jbPages": "pages",
+                   "jbartPages": "pages", "jbpages": "pages", "artyearformat": "year",
+                   "apyformat": "year", "peryearformat": "year", "bibYear": "year"}
+
+
+def _groups(text: str, i: int, n: int) -> tuple[list[str], int] | None:
+    """``n`` brace groups from ``i`` (white space between them), or None."""
+    out: list[str] = []
+    for _ in range(n):
+        g = _group(text, i)
+        if g is None:
+            return None
+        out.append(g[0])
+        i = g[1]
+    return out, i
+
+
+def _jurabib_name(parts: list[str]) -> str:
+    """jurabib's {Family}{Given}{Initials}{von}{Jr} as a BibTeX name."""
+    family, given, _, von, jr = (x.strip() for x in parts)
+    family = f"{von} {family}" if von else family
+    return ", ".join(x for x in (family, jr, given) if x)
+
+
+def _jurabib_fields(body: str, raw: dict[str, str]) -> list[str] | None:
+    """A jurabib item's fields into ``raw`` and its authors in BibTeX's form (None when
+    the item is not jurabib's, :data:`_JB_ARGS`)."""
+    start = _JB_ARGS.search(body)
+    args = _groups(body, start.end(), 4) if start else None
+    if args is None:
+        return None
+    names_arg, _, _, main = args[0]
+    people: list[str] = []
+    doitem = _JB_DOITEM.search(body, args[1])
+    listed = _group(body, doitem.end()) if doitem else None
+    if listed is not None:  # every author ("and others" left out)
+        i = 0
+        while (person := _groups(listed[0], i, 5)) is not None:
+            people.append(_jurabib_name(person[0]))
+            nxt = listed[0].find(";", person[1])
+            if nxt < 0:
+                break
+            i = nxt + 1
+    if not people:  # the names printed (the first, or all of a short list)
+        for m in _JB_NAME.finditer(names_arg):
+            person = _groups(names_arg, m.end(), 5)
+            if person is not None:
+                people.append(_jurabib_name(person[0]))
+    if people and "\\Bibetal" in names_arg:
+        # "et al." printed: \jbdoitem leaves out the .bib's "and others" (Kobayashi,
+        # Oikawa, Omoto "and others" listed as three authors: a false author MINOR)
+        people.append("others")
+    for text in (main, names_arg):
+        for m in _JB_FIELD.finditer(text):
+            if m.group(1) == "artvolnumformat":
+                got = _groups(text, m.end(), 2)
+                if got is not None:
+                    raw.setdefault("volume", got[0][0].strip())
+                    raw.setdefault("number", got[0][1].strip())
+                continue
+            g = _group(text, m.end())
+            if g is not None and g[0].strip():
+                raw.setdefault(_JB_FIELD_NAMES[m.group(1)], g[0].strip())
     return people
 
 
