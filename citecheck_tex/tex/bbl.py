@@ -852,6 +852,16 @@ _ITALIC_BOLD_JOURNAL = re.compile(
     r"|(?=\s*$|\s+\())")
 
 
+#: worlddev's "\\emph{Phys. Dark Univ.}, 16, (2017), 22--25" (and an issue after the
+#: volume, "116(16)"): an italic journal, its volume, the year in parentheses, the pages.
+#: A journal the tables do not know had been left in the title (a false MINOR).
+_ITALIC_VOLUME_YEAR_PAGES = re.compile(
+    r"(?:\\emph\s*\{|\{\\(?:em|it)\s+)(?P<journal>[^{}]*[^\W\d_]{2}[^{}]*?)\s*(?:\\/)?\s*\}"
+    r"\s*,\s*(?P<volume>\d{1,5})(?:\s*\((?P<number>[^()]{1,10})\))?\s*,\s*"
+    r"\((?P<year>(?:1[89]|20)\d\d)[a-z]?\)\s*,\s*"
+    rf"(?P<pages>{PAGE_RANGE})\s*[.,]")
+
+
 def _markup_journal(body: str, mn_journal: str) -> dict[str, str]:
     """The journal that the markup of a free-text bibitem names, with the volume and
     page that come with it: mnras.bst's ``\\mn@doi [Journal]`` (``mn_journal``) or
@@ -860,7 +870,11 @@ def _markup_journal(body: str, mn_journal: str) -> dict[str, str]:
         return {"journal": mn_journal}
     m = _ITALIC_BOLD_JOURNAL.search(body)
     if m is None:
-        return {}
+        yv = _ITALIC_VOLUME_YEAR_PAGES.search(body)
+        if yv is None:
+            return {}
+        return {"journal": latex_to_unicode(yv.group("journal")).strip(" ,"),
+                **{k: dashes(v) for k, v in yv.groupdict().items() if v and k != "journal"}}
     journal = latex_to_unicode(m.group("journal")).strip(" ,")
     if not re.search(r"[^\W\d_]{2}", journal) or re.fullmatch(r"et\s*al\.?", journal):
         return {}
@@ -898,6 +912,12 @@ def _with_markup_journal(decoded: dict[str, str], venue: dict[str, str]) -> dict
         numbers = re.findall(r"[^\W_]*\d[^\W_]*", title)[-len(tail):] if tail else []
         for name, value in zip(("volume", "pages"), numbers, strict=False):
             out.setdefault(name, value)
+    elif tw and (cut := re.search(r"[\s,.;:]*" + r"\W*".join(re.escape(w) for w in jw)
+                                  + r"[\W\d_]*$", title, re.I)) and len(
+            title[:cut.start()].split()) >= 2:
+        # "Title, Phys. Dark Univ., 16, (2017), 22--25": the venue the markup names, with
+        # its numbers, after the title (the title had been dropped whole)
+        out["title"] = title[:cut.start()].strip(" ,.;:")
     elif tw and head and tw[-len(head):] == head:
         cut = re.search(r"\W*".join(re.escape(w) for w in head) + r"[\W_]*$", title, re.I)
         rest = title[:cut.start()].strip(" ,.;:") if cut else title
@@ -1144,6 +1164,9 @@ _HREF = re.compile(r"\\href\s*\{")
 _VOLUME_AFTER = re.compile(r"\\textbf|\{?\\bf\b|\d|,?\s*(?:(?:\\textit|\\emph)\s*\{\s*\d|"
                            r"\{\\(?:it|em)\s+\d|v\.[\s~]*\d)")  # (", 10 2013" is a date)
 # (ABNT: "\emph{Phys. Dark Univ.}, v.~15, p.~135")
+#: worlddev's "\emph{Phys. Dark Univ.}, 16, (2017), 22--25": a volume and the year in
+#: parentheses after the italic name (the journal had been read as the title).
+_VOLUME_YEAR_AFTER = re.compile(r"\s*,\s*\d{1,5}(?:\s*\([^()]{1,10}\))?\s*,\s*\((?:1[89]|20)\d\d")
 
 
 _NAMEFONT = re.compile(r"\\bib(f?)namefont\s*")
@@ -1306,7 +1329,8 @@ def _quote_title(body: str) -> str:
         if "enquote" not in m.group(0) and (
                 # a volume follows, also after a comma and in italics (agu.bst:
                 # "\textit{Phys. Lett. B}, \textit{753}, 677--681"): the journal
-                _VOLUME_AFTER.match(after) or is_known_journal(text)
+                _VOLUME_AFTER.match(after) or _VOLUME_YEAR_AFTER.match(body, end)
+                or is_known_journal(text)
                 or re.fullmatch(r"et\s*al\.?", text)):
             continue
         if len(text) < 3 or re.fullmatch(r"[\d\s.,:-]+", text):  # a volume, a year

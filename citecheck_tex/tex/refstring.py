@@ -596,8 +596,9 @@ def _strip_noise(text: str) -> str:
 _VOL_PAGES = re.compile(
     r"(?P<sep>\s*,\s*|\s+)(?:vol\.\s*)?(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]{1,}\d{4})\b"
     # an issue in parentheses (elsarticle-num "116~(16) (2016) 161804")
-    r"(?:\s*\(\d{1,3}\)(?=\s*\((?:1[89]|20)\d{2}))?"
-    r"(?:\s*\((?P<year1>(?:1[89]|20)\d{2})[a-z]?\))?(?:\s*[,:]\s*|\s+)"
+    # (worlddev's "116(16), (2016), 161804": a comma before the year in parentheses)
+    r"(?:\s*\(\d{1,3}\)(?=\s*,?\s*\((?:1[89]|20)\d{2}))?"
+    r"(?:\s*,?\s*\((?P<year1>(?:1[89]|20)\d{2})[a-z]?\))?(?:\s*[,:]\s*|\s+)"
     r"(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
     r"(?P<pages>[A-Za-z]{0,2}\d+(?::\d+)?(?:\s*[-–]+\s*[A-Za-z]?\d+(?::\d+)?)?)(?![\w.]*\d)"
     r"(?:\s*\((?P<year2>(?:1[89]|20)\d{2})[a-z]?\))?"
