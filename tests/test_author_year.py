@@ -87,6 +87,13 @@ def test_omitted_pubnote_golden() -> None:
     assert omitted_pubnote(entry(title="Asymptotic late-time tails"), pub) == []
     assert omitted_pubnote(entry(doi="10.1/x"), pub) == []
     assert omitted_pubnote(entry(venue="arXiv"), pub) == []
+    # a link or a report number finds the work as an identifier does (mnras prints no
+    # article title: "Estrade V., ..., 2017. \url{...pdf}", "{ATLAS Collaboration} 2012,
+    # ATLAS-CONF-2012-107"); a link that is blank is none
+    assert omitted_pubnote(entry(venue="CQG", fields={"url": "https://x.org/a.pdf"}), pub) == []
+    assert omitted_pubnote(entry(venue="CQG", fields={"reportnumber": "ATLAS-CONF-2012-107"}),
+                           pub) == []
+    assert len(omitted_pubnote(entry(venue="CQG", fields={"url": " "}), pub)) == 2
     full = compare(entry(venue="Class. Quant. Grav.", volume="30", pages="237002"), CQG)
     assert full.discrepancies == () and full.identity == 1.0
 

@@ -50,6 +50,12 @@ def missing_fields(entry: Entry) -> list[Problem]:
         elif etype in ("inproceedings", "conference") and alternatives[0] == "booktitle" \
                 and entry.arxiv:
             advice = "add the proceedings' title, or make this arXiv-only paper a @misc"
+        elif alternatives[0] == "booktitle" and str(entry.fields.get("journal", "")).strip():
+            # (HEPML.bib's @conference{Estrade:DLPS2017, journal = "{Proceedings of the
+            # Deep Learning for Physical Sciences Workshop at NIPS (2017)}"}: plain and
+            # ieeetr print no venue, apsrev4-2 and mnras neither venue nor title)
+            advice = ("rename its journal field to booktitle: styles do not print a "
+                      f"journal for @{etype} (apsrev4-2 prints only the authors and the year)")
         effect = (f"BibTeX warns `empty {alternatives[0]}`" if alternatives[0] != "journal"
                   else "BibTeX warns `empty journal`, apsrev4-2 stops with errors")
         out.append(Problem(

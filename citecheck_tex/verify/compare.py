@@ -910,10 +910,16 @@ def omitted_pubnote(entry: Entry, pub_checks: list[FieldCheck]) -> list[Discrepa
     Rev. D (2005)`` it is incomplete even when it means a real paper, so the
     omitted parts are discrepancies (MINOR, with the record's values suggested)
     rather than silently EXACT. They do not lower ``identity``: an omission is
-    no evidence against the record. E-print citations are left alone.
+    no evidence against the record. E-print citations are left alone, and so are
+    references that state a link or a report number, which find the work as an
+    identifier does (mnras.bst prints no article title: "Estrade V., ..., 2017.
+    \\url{https://.../nips_dlps_2017_1.pdf}" of an @conference whose venue the style
+    drops, and "{ATLAS Collaboration} 2012, ATLAS-CONF-2012-107" had been MINOR for a
+    journal the reference did not need: 8 of HEPML.bib's 2,423 INSPIRE exports).
     """
     if entry.title.strip() or _entry_doi(entry) or _entry_arxiv(entry) \
-            or nz.is_arxiv_venue(entry.venue):
+            or nz.is_arxiv_venue(entry.venue) or entry.fields.get("url", "").strip() \
+            or entry.fields.get("reportnumber", "").strip():
         return []
     return [Discrepancy(c.field, "", c.found, "not stated: without a title or identifier "
                         "the reference needs it to be found", _OMITTED_CODES[c.field])

@@ -99,3 +99,19 @@ def test_demo_paper_compiles_with_apsrev4_2(tmp_path: Path) -> None:
     assert proc.returncode == 0, blg[-2000:]
     assert "error message" not in blg and "missing journal" not in blg
     assert (paper / "paper.pdf").is_file()
+
+
+def test_a_journal_in_a_proceedings_entry_is_named_as_the_fix() -> None:
+    """HEPML.bib's real @conference (an INSPIRE-era hand entry): the venue in ``journal``,
+    which no style prints for the type (apsrev4-2 printed "V. Estrade, C. Germain, I.
+    Guyon, and D. Rousseau (2017)" and nothing else)."""
+    got = _missing(
+        '@conference{Estrade:DLPS2017,\n'
+        ' author = "Victor Estrade and Cecile Germain and Isabelle Guyon and David Rousseau",\n'
+        ' title = "{Adversarial learning to eliminate systematic errors: a case study in High'
+        ' Energy Physics}",\n'
+        ' journal = "{Proceedings of the Deep Learning for Physical Sciences Workshop at NIPS'
+        ' (2017)}",\n year = "2017",\n'
+        ' url = "https://dl4physicalsciences.github.io/files/nips_dlps_2017_1.pdf"\n}\n')
+    assert len(got) == 1 and "no booktitle" in got[0][2]
+    assert "rename its journal field to booktitle" in got[0][2]
