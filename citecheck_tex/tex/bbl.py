@@ -477,6 +477,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     del book["booktitle"]
                 decoded.update(book)
             _use_braced_title(decoded, cleaned)
+            _braced_conference_venue(decoded, cleaned)
             _use_braced_organisation(decoded, cleaned)
             _journal_name_from_title(decoded, free)
             _use_linked_title(decoded, cleaned)
@@ -2118,6 +2119,28 @@ def _braced_name_before_title(text: str, end: int) -> bool:
         return False
     g = _group(text, end + nxt.end())
     return g is not None and bool(re.match(r"\s*,", text[g[1]:]))
+
+
+#: The braced name of a conference that ends an item after its year: mnras prints no
+#: article title, so an INSPIRE export whose journal is a conference ("journal =
+#: {33rd Annual Conference on Neural Information Processing Systems}") ends "Ju X., et~al.,
+#: 2020, {33rd Annual Conference on ...}" (read as the title: a false MAJOR); "in {...}"
+#: names a proceedings (its booktitle).
+_BRACED_CONFERENCE_END = re.compile(
+    r"(?:1[89]|20)\d\d[a-z]?,\s+(?P<in>in\s+)?\{(?P<venue>[^{}]*\b(?:[Cc]onference|[Ww]orkshop|"
+    r"[Ss]ymposium|[Cc]ongress|[Cc]olloquium|[Pp]roceedings)\b[^{}]*)\}[\s.,]*$")
+
+
+def _braced_conference_venue(decoded: dict[str, str], cleaned: str) -> None:
+    """:data:`_BRACED_CONFERENCE_END`'s venue in place of the title the free text read."""
+    m = _BRACED_CONFERENCE_END.search(cleaned)
+    if m is None:
+        return
+    venue = " ".join(latex_to_unicode(m.group("venue")).split())
+    if decoded.get("title", "").strip(" .,") != venue.strip(" .,"):
+        return
+    del decoded["title"]
+    decoded["booktitle" if m.group("in") else "journal"] = venue
 
 
 def _use_braced_title(decoded: dict[str, str], cleaned: str) -> None:
