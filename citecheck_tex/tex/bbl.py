@@ -488,6 +488,10 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
             if not _MARKUP.search(cleaned):  # (with markup: _chemistry_venue)
                 _acs_plain_venue(decoded, free)
         _lettered_volume(decoded, free)
+        if "title" in decoded and not re.search(r"\w", decoded["title"]):
+            # the quotes of a title whose text another rule took (iopart-num's "{ATLAS
+            # Collaboration} 2014 {\em ATLAS-CONF-2014-006\/}": the report number)
+            del decoded["title"]
         if markup_doi:  # the markup's DOI, not the free text's ("(doi:10.1/x)." as "10.1/x)")
             decoded.pop("doi", None)
         for k, v in decoded.items():

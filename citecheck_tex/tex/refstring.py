@@ -1262,7 +1262,9 @@ _BARE_RUN = re.compile(
     # (iopart-num prints no title: "Araz J Y and Spannowsky M 2026" may end at the year)
     # (perception: a comma before the year, "????" for none: "Wang Z, Ma B~Q, 2015 “Title”")
     r"(?:,?\s+(?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|(?P<nodate>\?{4}|\(\s*\)))"
-    r"(?:\s*[,:.]?\s+(?=[A-Z(\"\u201c{\d])|[\s.]*$)"
+    # (a title may start with a software's lower-case name: "2022 neos: End-to-End ...",
+    # "pyhf", "iminuit"; not "and")
+    r"(?:\s*[,:.]?\s+(?=[A-Z(\"\u201c{\d]|(?!and\b)[a-z][\w\-]{2,}[:\s])|[\s.]*$)"
     r"|\.\s+(?![A-Z][a-z]?\.)(?=[A-Z(\"\u201c]))(?P<rest>.*)$")
 _BARE_LIST = re.compile(rf"^(?P<names>{_BARE_NAME}(?:,\s*{_BARE_NAME})*"
                         rf"(?:,?\s+(?:and|&)\s+{_BARE_NAME})?)(?P<etal>,?\s*et\s*al\.?)?$")

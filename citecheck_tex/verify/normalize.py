@@ -284,14 +284,16 @@ def initials(given: str) -> str:
     return _initials(given, glued=True)
 
 
-def _initials(given: str, *, glued: bool) -> str:
+def _initials(given: str, *, glued: bool, lone_lower: bool = False) -> str:
     """:func:`initials`; with ``glued`` false, "AKM" counts as one initial ("A"), as
-    BibTeX styles abbreviate it."""
+    BibTeX styles abbreviate it; with ``lone_lower``, a lower-case initial standing
+    alone counts (see :func:`initials_compatible`)."""
     raw = strip_latex(given)
     # a particle ("da" of "Eduardo da Silva"), or its initial standing alone: BibTeX
     # styles print "E. d. S." ("E.-s." of "El-sayed" is a given name's own)
     words = [w for w in re.split(r"[\s~]+", raw)
-             if not re.fullmatch(r"[a-z]\.?", w) and not (w.islower() and w in PARTICLES)]
+             if (lone_lower or not re.fullmatch(r"[a-z]\.?", w))
+             and not (w.islower() and w in PARTICLES)]
     parts = [p for w in words for p in re.split(r"[.\-]+", w) if p]
     out = []
     for p in parts:
@@ -321,10 +323,17 @@ def initials_compatible(a: str, b: str) -> bool:
     if ia[:n] == ib[:n]:
         return True
     ja, jb = _initials(a, glued=False), _initials(b, glued=False)
-    if (ja, jb) == (ia, ib):
-        return False
     n = min(len(ja), len(jb))
-    return bool(n) and ja[:n] == jb[:n]
+    if (ja, jb) != (ia, ib) and n and ja[:n] == jb[:n]:
+        return True
+    # a lower-case initial alone is a particle's ("E. d. S." of "Eduardo da Silva") or
+    # the second part of a hyphenated given name printed without its hyphen: iopart-num's
+    # "El-dahshan E~s~A" of "El-sayed A." (a false initials MINOR)
+    la, lb = _initials(a, glued=True, lone_lower=True), _initials(b, glued=True, lone_lower=True)
+    if (la, lb) == (ia, ib):
+        return False
+    n = min(len(la), len(lb))
+    return bool(n) and la[:n] == lb[:n]
 
 
 @lru_cache(maxsize=65536)
