@@ -358,12 +358,13 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     else:
         blocks = _names_date_colon_title(_names_colon_title(
             [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]))
-        blocks = _quoted_title_split(_names_year_split(blocks))
+        blocks = _quoted_title_split(_names_year_split(_names_nodate_split(blocks)))
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
         if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
             decoded = parse_reference(latex_to_unicode(blocks[1]))
             decoded.pop("author", None)
-            decoded["title"] = without_type_mark(latex_to_unicode(blocks[0]).strip().rstrip(".,"))
+            decoded["title"] = without_type_mark(_LEADING_YEAR.sub(
+                "", latex_to_unicode(blocks[0]).strip()).rstrip(".,"))
         elif len(blocks) >= 3 or two == "names":
             # natbib/plain layout: authors. title. venue.
             title = latex_to_unicode(blocks[1]).strip()
@@ -1600,6 +1601,26 @@ _NAMES_YEAR_TITLE = re.compile(r"^\s*(?P<names>(?:[^{}]|\{[^{}]*\})+?)(?:(?<![,;
                                re.S)
 
 
+#: aasjournal's item without a date: "{The Gaia Team}. ????, {Title}." (and, without an
+#: author, the entry's key in its place: "GPFS. ????, {IBM Spectrum Scale}."). The names,
+#: the "????" and the title had been read as one title (false MINORs: 5 of the 239 entries
+#: of a real hand-written astronomy bibliography, lsst_refs.bib).
+_NAMES_NODATE_TITLE = re.compile(r"^\s*(?P<names>(?:[^{}]|\{[^{}]*\})+?)\.\s+\?{4}[a-z]?,\s+"
+                                 r"(?P<title>\{.+)$", re.S)
+
+
+def _names_nodate_split(blocks: list[str]) -> list[str]:
+    """``blocks`` with :data:`_NAMES_NODATE_TITLE`'s first block as plain's names, then
+    the title after "(????)"; a key in the names' place (one word) is left out."""
+    m = _NAMES_NODATE_TITLE.match(blocks[0]) if blocks else None
+    if m is None:
+        return blocks
+    names = m.group("names").strip()
+    if re.fullmatch(r"[^\s{}.,]+", names):
+        return [f"(????) {m.group('title')}", *blocks[1:]]
+    return [f"{names}.", f"(????) {m.group('title')}", *blocks[1:]]
+
+
 def _names_year_split(blocks: list[str]) -> list[str]:
     """``blocks`` with a first block "Names. Year Title." (:data:`_NAMES_YEAR_TITLE`) as
     plain's names, then the title after pnas.bst's "(Year)" (read by the plain layout):
@@ -1711,6 +1732,8 @@ def _two_blocks(blocks: list[str]) -> str:
     2024.") or "" (neither: the item is read as free text)."""
     if _names_block(blocks[0]):
         return "names"
+    if _LEADING_YEAR.match(blocks[0].lstrip()):
+        return "title"  # a date, then the title: no names (:func:`_names_nodate_split`)
     first = latex_to_unicode(blocks[0]).strip().rstrip(".")
     second = latex_to_unicode(blocks[1]).strip()
     if len(first.split()) < 2 or re.search(r"\d", first) \
