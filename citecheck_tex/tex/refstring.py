@@ -609,6 +609,12 @@ _JOURNAL_SMALL_WORDS = frozenset(
 _MAX_JOURNAL_WORDS = 12
 
 
+#: An event's name that goes on with a subject: "International Conference on", "Workshop
+#: of", "Symposium on" (what follows names the subject, not a journal).
+_EVENT_BEFORE = re.compile(r"\b(?:Conference|Workshop|Symposium|Congress|Colloquium|School|"
+                           r"Meeting)\s+(?:on|of|in)\s+(?:the\s+)?$", re.I)
+
+
 def _known_journal_before(text: str, end: int, start: int) -> int | None:
     """Start of the longest known journal name that ends at ``end`` (None if none).
 
@@ -636,6 +642,10 @@ def _known_journal_before(text: str, end: int, start: int) -> int | None:
             continue  # "R.A.: Nobel Lecture: ..." ends an author list, begins no journal
             # (two letters, or "A&A" and "Ap&SS" of the AAS macros)
         if is_known_journal(cand):
+            if _EVENT_BEFORE.search(text, 0, start + w.start()):
+                # "Proceedings of the 32nd International Conference on Machine Learning":
+                # a journal's name ("Machine Learning") ending an event's is no journal
+                return -1
             prev = words[k - 1].group(0) if k else ""
             if k and " " not in cand and (prev in abbreviated_words()
                                           or re.fullmatch(r"(?:[A-Z][a-z]*\.){2,}[A-Z]?[a-z]*", prev)):
@@ -788,10 +798,12 @@ def parse_reference(text: str) -> dict[str, str]:
 
 
 #: MNRAS/A&A: "..., 2011, Stoch. Proc. Appl., 116, 267": a year, then the journal, volume
-#: and page separated by commas (journals the tables do not know included).
+#: and page separated by commas (journals the tables do not know included; an ordinal in
+#: a proceedings' name: "2015, Proceedings of the 32nd International Conference on Machine
+#: Learning, 37, 1530", whose event's name had been read as the title, a false MAJOR).
 _COMMA_VENUE = re.compile(
     r"(?:^|,\s*)(?P<year>(?:1[89]|20)\d{2})[a-z]?,\s*"
-    r"(?P<journal>[A-Z][^,\d]{1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]+\d{4}),\s*"
+    r"(?P<journal>[A-Z](?:[^,\d]|\d{1,3}(?:st|nd|rd|th)\b){1,80}?),\s*(?P<volume>[A-Z]?\d{1,5}[A-Z]?|[A-Z][A-Za-z\-]+\d{4}),\s*"
     r"(?P<pages>[A-Za-z]{0,2}\d+(?::\d+)?(?:\s*[-–]+\s*[A-Za-z]?\d+(?::\d+)?)?)(?![\w.]*\d)")
 #: "Title | Dr. A. Author, B. Author": a title, a bar, then the authors (honorifics dropped).
 _TITLE_BAR_AUTHORS = re.compile(
@@ -1575,6 +1587,16 @@ _IN_PROCEEDINGS = re.compile(
     r"(?:,\s*pp?\.\s*(?P<pages>" + PAGE_RANGE + r"))?[\s.,;]*$")
 
 
+#: IEEE's and the machine-learning venues' proceedings after the title: ", in
+#: Proceedings of the 32nd International Conference on Machine Learning, vol. 37, pp.
+#: 1530-1538, 2015." (the tail of the event's name had been read as the journal "Machine
+#: Learning": a false MINOR).
+_IN_PROCEEDINGS_IEEE = re.compile(
+    r",\s*in\s+(?P<booktitle>(?:Proc\.|Proceedings\b|Advances\s+in\b).{4,}?)"
+    r"(?:,\s*[Vv]ol\.\s*(?P<volume>[\w\-]+))?(?:,\s*pp?\.\s*(?P<pages>" + PAGE_RANGE + r"))?"
+    r",\s*(?:[A-Z][a-z]+\.?\s+)?(?P<year>(?:1[89]|20)\d\d)[\s.,;]*$")
+
+
 #: elsarticle's report or thesis after its title: ", Tech. rep., ESA, GAIA-C6-TN-003 (June
 #: 2010)", ", Tech. Rep. NOST 100-1.1, NASA/NOST", ", Ph.D. thesis, University of
 #: Cambridge (2010)": the type, the institution and the note had been read into the title.
@@ -1792,7 +1814,7 @@ def _parse(text: str) -> dict[str, str]:
     rest = _NO_DATE.sub("()", _take_ids(text, out))
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
-    book = _IN_PROCEEDINGS.search(rest)
+    book = _IN_PROCEEDINGS.search(rest) or _IN_PROCEEDINGS_IEEE.search(rest)
     if book:  # elsarticle "..., Title, in: Booktitle, Vol. 141, 2026, p. 630."
         out.update({k: dashes(v).strip(" ,") for k, v in book.groupdict().items() if v})
         out.update(_booktitle_parts(out.get("booktitle", "")))
