@@ -131,7 +131,8 @@ def _clean(value: str) -> str:
 
 
 def _title(value: str) -> str:
-    """A title argument without the full stop the style adds at its end ("{A booklet.}")."""
+    """A book's title without the full stop the style adds inside its arguments when no
+    parenthesis follows ("\\APACrefbtitle {A booklet.} {A booklet.}")."""
     value = _clean(value)
     return value[:-1].rstrip() if value.endswith(".") and not value.endswith("..") else value
 
@@ -235,13 +236,14 @@ def read_apacite(body: str) -> ApaciteItem | None:
             if year is not None:
                 fields.setdefault("year", year.group(0))
         elif name == "APACrefatitle":
-            fields.setdefault("title", _title(args[0]))
+            fields.setdefault("title", _clean(args[0]))  # (its full stop is outside)
         elif name == "APACrefbtitle":
             # a book's title, or after "In" its host's (a proceedings, a collection); the
             # parenthesis after it holds the book's or the host's volume, pages, number
             rest = body[end:_block_end(body, end)]
             if "title" in fields or _IN.match(_block_before(body, start)):
-                fields.setdefault("booktitle", _title(args[0]))
+                # (no full stop added here: the parenthesis follows; "Proc. Sci." keeps its)
+                fields.setdefault("booktitle", _clean(args[0]))
             else:
                 fields["title"] = _title(args[0])
             _add(fields, _parts(rest))
