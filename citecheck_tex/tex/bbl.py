@@ -288,6 +288,12 @@ def _without_own_key_markup(body: str, key: str) -> str:
 def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, end_line: int,
                    origin: EntryOrigin) -> Entry:
     raw: dict[str, str] = {}
+    # apacite's items: every field in a macro of apacite.sty (:mod:`bbl_apacite`), read
+    # from it; the free text is what those macros print. (Without apacann's annotation:
+    # the identifiers in it are other works'.)
+    apa = read_apacite(body)
+    if apa is not None:
+        body = apa.reference
     me = _MN_EPRINT.search(body) or _IOP_EPRINT.search(body)
     if me:
         raw["eprint"] = me.group("id").strip()
@@ -330,9 +336,6 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                                   else None)
     if um and "url" not in raw:
         raw["url"] = um.group(1)
-    # apacite's items: every field in a macro of apacite.sty (:mod:`bbl_apacite`), read
-    # from it; the free text is what those macros print
-    apa = read_apacite(body)
     cleaned = _url_ampersands(_spaced_macros(_ETAL_MACRO.sub(" et al.", _AND_OTHERS.sub(
         ", et al.", _PRINTED_NUMBER.sub("", _NOISE.sub(" ", _without_author_index(
             body if apa is None else apa.text)), 1)))))

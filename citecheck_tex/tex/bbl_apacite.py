@@ -50,9 +50,11 @@ __all__ = ["ApaciteItem", "read_apacite"]
 @dataclass(frozen=True, slots=True)
 class ApaciteItem:
     """An apacite item: its fields (LaTeX values; the names in BibTeX's form, "others"
-    ending a truncated list) and its text as apacite.sty prints it."""
+    ending a truncated list), its TeX text without an annotation, and that text as
+    apacite.sty prints it."""
 
     fields: dict[str, str]
+    reference: str
     text: str
 
 
@@ -72,6 +74,11 @@ _AUTHORS = re.compile(r"\\begin\s*\{APACrefauthors\}(?P<names>.*?)\\end\s*\{APAC
                       re.S)
 #: "(Ed.)", "(Eds.)" after the names (\BED, \BEDS): the names are the editors'.
 _EDITORS_MARK = re.compile(r"\s*(?:\\\s)?\s*\(\s*Eds?\.\s*\)")
+#: apacann's annotation (the .bib's annote, printed below the reference): what the
+#: author says of the work, not the reference; the DOI or arXiv id of another work in it
+#: had become the item's own (a false DOI flag).
+_ANNOTATION = re.compile(r"\\begin\s*\{APACrefannotation\}.*?(?:\\end\s*\{APACrefannotation\}|$)",
+                         re.S)
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{APACref(?:authors|DOI|URL|URLmsg|annotation)\}")
 _YEAR = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)")
 #: The page label apacite puts before a newspaper's page (\BPG, \BPGS: "p.~A1").
@@ -215,6 +222,7 @@ def _block_end(text: str, pos: int) -> int:
 def read_apacite(body: str) -> ApaciteItem | None:
     """The fields of an apacite item (``body``: its text after ``\\bibitem[...]{key}``,
     apacite's words expanded), or None when ``body`` has no apacite markup."""
+    body = _ANNOTATION.sub(lambda m: "\n" * m.group(0).count("\n"), body)
     authors = _AUTHORS.search(body)
     uses = list(_uses(body))
     if authors is None and not any(u[0].startswith("APACref") for u in uses):
@@ -272,7 +280,7 @@ def read_apacite(body: str) -> ApaciteItem | None:
     # (no space before the punctuation that follows a name or a title: TeX's "%" ends
     # each name's line in the .bbl)
     text = re.sub(r"\s+(?=[,.])", "", _ENVIRONMENT.sub(" ", "".join(printed)))
-    return ApaciteItem(fields, text)
+    return ApaciteItem(fields, body, text)
 
 
 def _add(fields: dict[str, str], found: dict[str, str]) -> None:

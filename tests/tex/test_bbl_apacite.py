@@ -13,7 +13,8 @@ The excerpts are the real .bbl of the sample papers' ``refs.bib`` typeset by ``b
 unchanged; the faithful items must be EXACT against the real records, the planted fields
 flagged. The entry types apacite prints are checked on real hand-written and exported
 entries (``data/bst_corpus``, ``data/bst_elsarticle_handbib``: reports, theses,
-proceedings, organisations) typeset by the real ``bibtex``.
+proceedings, organisations) typeset by the real ``bibtex``; apacann's annotation is not
+read as the reference.
 """
 
 from __future__ import annotations
@@ -570,6 +571,32 @@ def test_apacite_fields_of_each_kind(tmp_path: Path) -> None:
         "title": "Measurement of neutrino cross sections",
         "school": "College of William and Mary", "year": "2015"}
     assert all("journal" not in got[k] for k in ("bookeds", "incol1", "inproc2", "tr1", "phd1"))
+
+
+#: A sample paper's real entry with an annotation (the .bib's annote), which apacann
+#: prints below the reference; the annotation names another work by its DOI and arXiv id.
+ANNOTATED = r"""@article{Barbieri2017,
+  author  = {Barbieri, R. and Braggio, C. and Carugno, G. and others},
+  title   = {Searching for galactic axions through magnetized media: the {QUAX} proposal},
+  journal = {Phys. Dark Univ.},
+  volume  = {15},
+  pages   = {135},
+  year    = {2017},
+  annote  = {The QUAX proposal; compare Lazarides et al., doi:10.1103/PhysRevD.95.055017,
+             and arXiv:1701.00001.}
+}
+"""
+
+
+@needs_bibtex
+def test_apacann_annotation_is_not_the_reference(tmp_path: Path, index: Path) -> None:
+    bib = tmp_path / "annotated.bib"
+    bib.write_text(ANNOTATED, encoding="utf-8")
+    text = bibtex_bbl(tmp_path, bib, "apacann")
+    assert "\\begin{APACrefannotation}" in text
+    (entry,), _ = parse_bbl_text(text, "paper.bbl")
+    assert (entry.doi, entry.arxiv) == ("", "")
+    faithful_and_planted(tmp_path / "check", index, text, ("Barbieri2017",), {})
 
 
 @needs_bibtex
