@@ -16,8 +16,10 @@ full stops ("Ahn2016 Ahn and YH. Chun and EJ"), and title, journal, volume and p
 were not read at all: 27 of the 34 faithful items of each sample paper were flagged.
 
 What each macro prints (apacite.sty): ``\\APACrefatitle{title}{sentence-cased title}``
-(an article's title; the first argument is the .bib's), ``\\APACrefbtitle`` the same
-for a book's title, or a proceedings' or collection's after ``\\BIn`` (In),
+(an article's title: apacite.bst writes it twice, "(1) don't change case; (2) change
+case", and TeX prints the second; the first, the .bib's own, is read),
+``\\APACrefbtitle`` the same for a book's title, or a proceedings' or collection's after
+``\\BIn`` (In),
 ``\\APACrefaetitle``/``\\APACrefbetitle`` the English translation of the title,
 ``\\APACjournalVolNumPages{journal}{volume}{number}{pages}``,
 ``\\APACrefYearMonthDay{year}{month}{day}`` (``\\APACrefYear{year}``),
@@ -28,7 +30,8 @@ for a book's title, or a proceedings' or collection's after ``\\BIn`` (In),
 of a reprint, not the item. The names of ``APACrefauthors`` are "Family, I. I." each
 (``\\BPBI`` the full stop between initials), joined by commas, ``\\BBA`` (&) before the
 last, ``\\BOthersPeriod`` (et al.) or ``\\BDBL`` (", ...", the names up to the last one
-left out) for a long list, "(Eds.)" after them for editors.
+left out) for a long list, "(Eds.)" after them for editors. apacann prints the .bib's
+annote below the reference (``APACrefannotation``): not read.
 
 The item's text reaches this reader with apacite's words expanded
 (:data:`citecheck_tex.tex.bbl_macros.PACKAGE_MACROS`: ``\\BPBI`` ".~", ``\\BBA`` "\\&",
@@ -144,7 +147,7 @@ def _title(value: str) -> str:
     return value[:-1].rstrip() if value.endswith(".") and not value.endswith("..") else value
 
 
-def read_names(text: str) -> tuple[list[str], bool]:
+def _read_names(text: str) -> tuple[list[str], bool]:
     """The names of an ``APACrefauthors`` environment (its words expanded) in BibTeX's
     form, and True when the list is cut short ("et al.", or ", ..." before the last
     name, which is left out: the names between are unknown). Each name is "Family, I."
@@ -229,7 +232,7 @@ def read_apacite(body: str) -> ApaciteItem | None:
         return None
     fields: dict[str, str] = {}
     if authors is not None:
-        names, truncated = read_names(authors.group("names"))
+        names, truncated = _read_names(authors.group("names"))
         if names:
             role = "editor" if _EDITORS_MARK.match(body, authors.end()) else "author"
             fields[role] = " and ".join(names + (["others"] if truncated else []))
