@@ -13,6 +13,7 @@ import logging
 import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
+from citecheck_tex.tex.bbl_apacite import read_apacite
 from citecheck_tex.tex.bbl_macros import (
     CLASS_MACROS,
     PACKAGE_MACROS,
@@ -287,6 +288,12 @@ def _without_own_key_markup(body: str, key: str) -> str:
 def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, end_line: int,
                    origin: EntryOrigin) -> Entry:
     raw: dict[str, str] = {}
+    # apacite's items: every field in a macro of apacite.sty (:mod:`bbl_apacite`), read
+    # from it; the free text is what those macros print. (Without apacann's annotation:
+    # the identifiers in it are other works'.)
+    apa = read_apacite(body)
+    if apa is not None:
+        body = apa.reference
     me = _MN_EPRINT.search(body) or _IOP_EPRINT.search(body)
     if me:
         raw["eprint"] = me.group("id").strip()
@@ -332,14 +339,18 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     if um and "url" not in raw:
         raw["url"] = um.group(1)
     cleaned = _url_ampersands(_spaced_macros(_ETAL_MACRO.sub(" et al.", _AND_OTHERS.sub(
-        ", et al.", _PRINTED_NUMBER.sub("", _NOISE.sub(" ", _without_author_index(body)), 1)))))
+        ", et al.", _PRINTED_NUMBER.sub("", _NOISE.sub(" ", _without_author_index(
+            body if apa is None else apa.text)), 1)))))
     free = latex_to_unicode(cleaned)
     decoded: dict[str, str] = {}
     issue = ""
     # revtex's \bibinfo fields are the item's own, however few: an @misc of a title and a
     # link ("GPFS,\ \href {URL} {\bibinfo {title} {{IBM Spectrum Scale}}}"), an article
     # of a journal and a year; read as free text, the label went into the title
-    if authors or len(raw) >= 3 or jurabib is not None or (
+    if apa is not None:
+        for k, v in apa.fields.items():
+            raw.setdefault(k, v)
+    elif authors or len(raw) >= 3 or jurabib is not None or (
             "\\BibitemOpen" in body and raw.keys() & {"title", "journal"}):
         if authors:
             people = [_bibinfo_name(a) for a in authors]

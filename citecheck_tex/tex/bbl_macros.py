@@ -164,11 +164,52 @@ _OPCIT_MACROS = {"biblastnames": Macro(1, ""), "bibhereafter": Macro(1, ""),
                  "toomit": Macro(2, "#2", "omitted"), "bibcase": Macro(1, "#1")}
 
 
+#: apacite.sty's words and marks, as its reference list prints them (the .bbl of apacite,
+#: apacann, apacitex and apacannx defines none of them): the full stop between initials
+#: (``\BPBI``), the "&" and commas between names, "et al." (whose argument is its
+#: punctuation), the labels of volume, pages, editors, a thesis or a report; the cite key's
+#: meta-analysis star, the back-references and the author index's entries print nothing
+#: here. (The macros with the fields as arguments are read by :mod:`bbl_apacite`.)
+_APACITE_WORDS = {
+    "BBA": "\\&", "BBAA": "\\&", "BBAB": "and", "BAnd": "\\&", "BPBI": ".~", "BHBI": ".-",
+    "BCBT": ",", "BCBL": ",", "BDBL": ", \\dots{} ", "BIn": "In", "Bby": "by", "BED": "Ed.",
+    "BEDS": "Eds.", "BTRANS": "Trans.", "BTRANSS": "Trans.", "BTRANSL": "trans.",
+    "BCHAIR": "Chair", "BCHAIRS": "Chairs", "BVOL": "Vol.", "BVOLS": "Vols.", "BNUM": "No.",
+    "BNUMS": "Nos.", "BEd": "ed.", "BCHAP": "chap.", "BCHAPS": "chap.", "BPG": "p.",
+    "BPGS": "pp.", "BTR": "Tech.\\ Rep.", "BPhD": "Doctoral dissertation",
+    "BUPhD": "Unpublished doctoral dissertation", "BMTh": "Master's thesis",
+    "BUMTh": "Unpublished master's thesis", "BAuthor": "Author",
+    "BOWP": "Original work published", "BREPR": "Reprinted from",
+    "BAvailFrom": "Available from\\ ", "BRetrievedFrom": "Retrieved from\\ ",
+    "BMsgPostedTo": "Message posted to\\ ", "BBOP": "(", "BBCP": ")", "BBOQ": "", "BBCQ": "",
+    "bibnodate": "n.d.", "BIP": "in press", "CurrentBib": "", "APACmetastar": "",
+    "bibmessage": "Msg", "bibcomputerprogram": "Computer program",
+    "bibcomputerprogrammanual": "Computer program manual",
+    "bibcomputerprogramandmanual": "Computer program and manual",
+    "bibcomputersoftware": "Computer software",
+    "bibcomputersoftwaremanual": "Computer software manual",
+    "bibcomputersoftwareandmanual": "Computer software and manual",
+    "bibprogramminglanguage": "Programming language",
+}
+_APACITE_MACROS = {
+    "BOthers": Macro(1, "et~al."), "BOthersPeriod": Macro(1, "et~al."),
+    "BRetrieved": Macro(1, "Retrieved #1, from\\ "),
+    # (the letter after a year that repeats: "2012a"; the year is what is read)
+    "BCnt": Macro(1, ""), "BCntIP": Macro(1, ""), "BCntND": Macro(1, ""),
+    "APACyear": Macro(1, "#1"), "APACexlab": Macro(1, "#1"), "APACmonth": Macro(1, "#1"),
+    "PrintOrdinal": Macro(1, "#1"), "Bem": Macro(1, "\\emph{#1}"),
+    "APACinsertmetastar": Macro(1, ""), "PrintBackRefs": Macro(1, ""), "AX": Macro(1, ""),
+    "corporateAX": Macro(1, ""),
+}
+
+
 def _package_macros() -> dict[str, Macro]:
     out = _babelbib_macros()
     out.update({name: Macro(0, word) for name, word in _FRANCAISBST.items()})
     out.update({name: Macro(0, word) for name, word in _OTHER_PACKAGE_MACROS.items()})
     out.update(_OPCIT_MACROS)
+    out.update({name: Macro(0, word) for name, word in _APACITE_WORDS.items()})
+    out.update(_APACITE_MACROS)
     return out
 
 
