@@ -1454,9 +1454,16 @@ def _plain_em_venue(block: str, decoded: dict[str, str]) -> None:
         decoded.update({"journal": name, **{k: dashes(v) for k, v in whole.groupdict().items()
                                             if v}})
         return
-    if not journal or journal == name or journal not in name:
-        return
     tail = latex_to_unicode(block[g[1]:])
+    if not journal:
+        # no journal read: plain's "volume:pages" after the group still says it is one
+        # ("... International Conference on Machine Learning}, 37:1530--1538", whose tail
+        # is no journal of its own)
+        vp = _PLAIN_VOL_PAGES.match(tail)
+        if vp is None or not vp.group("pages") or not re.search(r"[^\W\d_]{2}", name):
+            return
+    elif journal == name or journal not in name:
+        return
     if re.fullmatch(r"\s*\d+", name.replace(journal, "", 1)) and not re.fullmatch(
             r"\s*,\s*(?:(?:[A-Z][a-z]+\.?|\d{1,2})\s+)?(?:1[89]|20)\d\d\.?\s*", tail):
         return  # acm.bst's "{\em Phys. Rev. Lett. 116}, 16 (2016), 161804": the volume
