@@ -154,3 +154,49 @@ def test_hep_corpus_and_dump_spellings_agree() -> None:
                 b["journal_title"], b["journal_volume"])
             compared += 1
     assert compared >= 5
+
+
+@pytest.mark.parametrize("spellings", [
+    ("Phys. Dark Univ.", "Phys.Dark Univ.", "Physics of the Dark Universe"),
+    ("SciPost Phys.", "SciPost Physics"),
+    ("PTEP", "Progress of Theoretical and Experimental Physics"),
+    ("Phys. Rev. X", "Phys.Rev.X", "Physical Review X"),
+    ("EPJ Web Conf.", "EPJ Web of Conferences"),
+])
+def test_newer_journals_inspire_lists_are_known(spellings: tuple[str, ...]) -> None:
+    """The supplement to the refextract table (data/inspire_journal_titles_supplement
+    .csv): real INSPIRE journal names of the shared corpus that no table knew."""
+    from citecheck_tex.vocab.journals import is_known_journal
+
+    assert all(is_known_journal(s) for s in spellings)
+    assert len({journal_key(s) for s in spellings}) == 1
+    assert len({journal_display(s) for s in spellings}) == 1
+
+
+def test_the_supplement_repeats_no_row_of_the_refextract_table() -> None:
+    def rows(name: str) -> list[list[str]]:
+        raw = resources.files("citecheck_tex.data").joinpath(name).read_bytes()
+        text = (gzip.decompress(raw) if name.endswith(".gz") else raw).decode("utf-8")
+        return list(csv.reader(text.splitlines()))[1:]
+
+    old = {" ".join(full.split()) for full, _ in rows("inspire_journal_titles.csv.gz")}
+    new = rows("inspire_journal_titles_supplement.csv")
+    assert len(new) >= 45
+    assert not [full for full, _ in new if " ".join(full.split()) in old]
+
+
+@pytest.mark.parametrize("text", [
+    # the sample paper's LiuNg2017 as agu04.bst and econ-a.bst print it (real bibtex output,
+    # ``python -m bench.accuracy.bst_styles --styles agu04,econ-a --keep DIR``), decoded
+    "Liu, G.-C., and K.-W. Ng (2017), Axion dark matter induced cosmic microwave "
+    "background, Phys. Dark Univ., 16, 22--25.",
+    "Liu, G.-C., Ng, K.-W. 2017. Axion dark matter induced cosmic microwave background. "
+    "Phys. Dark Univ.. 16,  22--25.",
+])
+def test_a_newer_journal_ends_the_title(text: str) -> None:
+    from citecheck_tex.tex.refstring import parse_reference
+
+    got = parse_reference(text)
+    assert got["title"] == "Axion dark matter induced cosmic microwave background"
+    assert (got["volume"], got["pages"]) == ("16", "22-25")
+    assert journal_key(got["journal"]) == journal_key("Physics of the Dark Universe")
