@@ -1388,7 +1388,9 @@ _TRAILING_DATE = re.compile(r"(?:[,;]|(?<=\])//)\s*"
                             r"(?:(?:[A-Z][a-z]+\.?|\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|"
                             r"sept?|oct|nov|dec)\.?)\s+)?"  # vancouver: "; 2013."; "mar 2006"
                             r"(?P<year>(?:1[89]|20)\d\d)[a-z]?[\s.]*$")
-_BARE_VOL_PAGES_END = re.compile(r"\s+(?P<volume>\d+):\s*(?P<pages>\d+(?:\s*[-–]+\s*\d+)?)[\s.]*$")
+#: (vancouver's journal-less article: "Title;760:110.")
+_BARE_VOL_PAGES_END = re.compile(r"(?:\s+|;)(?P<volume>\d+):\s*(?P<pages>\d+(?:\s*[-–]+\s*\d+)?)"
+                                 r"[\s.]*$")
 #: The date in parentheses that ends UNAMThesis's title block ("????": no year).
 _PAREN_DATE_END = re.compile(r"\s+\((?:(?P<year>(?:1[89]|20)\d\d)[a-z]?|\?{4})\)[\s.]*$")
 #: pnas.bst's year before the title: "(2012) Title".

@@ -1263,9 +1263,16 @@ _BARE_NAME = (rf"(?:{_BARE_PARTICLE}\s+)*"  # "de Téramond GF", "de los Rios M"
 #: A collaboration among the names ("..., Tarle G and {DES Collaboration} 2017")
 _BARE_COLLAB = r"(?:[A-Z][\w\-/&]*\s+){1,3}Collaboration"
 _BARE_MONONYM = rf"(?:{_BARE_COLLAB}|{_FI_WORD})(?=,|\s+and\s|\s+(?:1[89]|20)\d\d)"
+#: vancouver's last name ending the list with its full stop may carry a hyphenated given
+#: name's lower-case second initial glued to the first: "Hwang Jc." of "Hwang, J.-c."
+#: (Jai-chan). Only there: "Sau~Lan Wu et~al." is no "Sau Lan, W. u.". (``_END`` is
+#: the form of a name already cut from its list.)
+_GLUED_LOWER = rf"(?<=\s[{_BARE_UPPER}])[a-z]"
+_BARE_NAME_LAST = rf"{_BARE_NAME}(?:{_GLUED_LOWER}(?=\.\s))?"
+_BARE_NAME_END = rf"{_BARE_NAME}(?:{_GLUED_LOWER})?"
 _BARE_RUN = re.compile(
-    rf"^(?P<names>(?:{_BARE_NAME}|{_BARE_COLLAB}(?=,))(?:,\s*(?:{_BARE_NAME}|{_BARE_MONONYM}))*"
-    rf"(?:,?\s+and\s+(?:{_BARE_NAME}|{_BARE_MONONYM}))?)"
+    rf"^(?P<names>(?:{_BARE_NAME_LAST}|{_BARE_COLLAB}(?=,))(?:,\s*(?:{_BARE_NAME_LAST}|{_BARE_MONONYM}))*"
+    rf"(?:,?\s+and\s+(?:{_BARE_NAME_LAST}|{_BARE_MONONYM}))?)"
     r"(?P<etal>,?\s*et\s*al\.?)?"
     # iopart-num names the collaboration after the authors: "... and Wolf M (CMS) 2023"
     r"(?:\s*\((?P<collab>[A-Z][\w\-/]*(?:\s[A-Z][\w\-/]*){0,2})\))?"
@@ -1322,7 +1329,7 @@ def _bare_to_bibtex(name: str) -> str:
     "Denneau, Jr., L." (BibTeX's family-first form: "Hui L" read as given "Hui", family
     "L"); a mononym as it is."""
     m = re.fullmatch(rf"(?P<family>.+?)(?:\s+(?P<jr>Jr\.?|Sr\.?|II|III|IV))?"
-                     rf"\s+(?P<given>{_BARE_INITIALS})", name)
+                     rf"\s+(?P<given>{_BARE_INITIALS}(?:{_GLUED_LOWER})?)", name)
     if m is None:
         return name  # "Prisha"
     initials = [f"{part}." if "-" not in part else ".-".join(part.split("-")) + "."
@@ -1337,6 +1344,11 @@ _QUOTED_VOLUME_PAGE = re.compile(r"\u201d[,.]?\s+(?P<volume>\d{1,5})\s+(?P<pages
                                  r"(?:\s*[-\u2013]+\s*[A-Za-z]?\d+)?)[\s.]*$")
 
 
+#: The date that ends vancouver.bst's item without a venue: "Title; 2013." (it had been
+#: left in the title, and the item unread: the names, too, were the title's).
+_VANCOUVER_MISC_DATE = re.compile(r";\s*(?P<year>(?:1[89]|20)\d\d)[a-z]?\.?\s*$")
+
+
 def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     """The fields of a reference whose authors are "Family I" names (IOP's iopart-num:
     "Hui L, Ostriker J P, Tremaine S and Witten E 2017 Title {\\it J} {\\bf 95} 043541";
@@ -1347,7 +1359,8 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     if m is None:
         return None
     names = [n.strip() for n in re.split(r",\s*|\s+and\s+", m.group("names")) if n.strip()]
-    if not all(re.fullmatch(_BARE_NAME, n) or re.fullmatch(_BARE_COLLAB, n)
+    if not all(re.fullmatch(_BARE_NAME_END if k == len(names) - 1 else _BARE_NAME, n)
+               or re.fullmatch(_BARE_COLLAB, n)
                or (k and re.fullmatch(_FI_WORD, n))
                for k, n in enumerate(names)):
         return None
@@ -1357,6 +1370,11 @@ def _family_bare_initials(rest: str, vancouver: bool) -> dict[str, str] | None:
     # (Vancouver's "Phys Rev D. 2017;95(4):043541" is read as "Phys Rev D 95, 043541
     # (2017)": see _VENUE_FORMS)
     dated = m.group("year") is not None or m.group("nodate") is not None
+    undated_misc = None if dated else _VANCOUVER_MISC_DATE.search(tail)
+    if undated_misc:  # vancouver's @misc: "Names. Title; 2013." (no venue)
+        out["year"] = undated_misc.group("year")
+        tail = tail[:undated_misc.start()]
+        dated = True
     venue = _venue_in(tail, untitled=dated)
     if m.group("year") is not None:
         out["year"] = m.group("year")
