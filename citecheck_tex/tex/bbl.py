@@ -1742,7 +1742,9 @@ def _plain_authors(text: str) -> str:
     listed = listed_names(t)
     if listed is not None:  # chicago.bst "Hui, L., J.~P. Ostriker, ...", vancouver "Hui L, ..."
         return " and ".join([*listed[0], *(["others"] if truncated or listed[1] else [])])
-    gost = family_first_names(t) or family_first_names(f"{t}.")  # (its full stop stripped)
+    # (the last initial's full stop was stripped with the block's, which is read back only
+    # after names that keep theirs: plain's "Dinesh~P. R." is Dinesh P. R, one name)
+    gost = family_first_names(t) or (family_first_names(f"{t}.") if "," in t else None)
     if gost is not None:  # GOST's (rusnat) "Noh H., Park C.-G., Hwang J.-c."
         return " and ".join([*gost[0], *(["others"] if truncated or gost[1] else [])])
     # the word for "and" in the languages of babel-aware styles (dk-*, francais, din)
