@@ -159,16 +159,23 @@ _JOURNAL_END = re.compile(
     r"\.\s*[A-Za-z]{0,4}\d|№\s*\d|" + _YEAR + r"\b|\?{4}|[A-Za-z]{0,4}\d))")
 
 
-def gost_host(text: str) -> dict[str, str]:
+def gost_host(text: str, *, imprint: bool = False) -> dict[str, str]:
     """The fields of a GOST host (the text after "//") or publication areas: journal,
     year, volume, number, pages. Unlabelled numbers after the year are the volume (with
     the issue after its comma) and the pages, as rusnat prints them ("2016. 465, 1.
-    941--951."); one unlabelled number alone is left unread (a volume or a page?)."""
+    941--951."); one unlabelled number alone is left unread (a volume or a page?).
+
+    With ``imprint`` (the areas of an item without a host: a book, a preprint), "City:
+    Publisher" before the year is the address and publisher, not a journal."""
     host = " ".join(text.split()).strip(" .")
     out: dict[str, str] = {}
     jm = _JOURNAL_END.search(host)
     journal = host[:jm.start()] if jm else host
-    journal = journal.strip(" .,;\u2014\u2013\"")
+    journal = _AREA.split(journal)[0].strip(" .,;\u2014\u2013\"")
+    place = _IMPRINT.fullmatch(journal) if imprint else None
+    if place is not None:
+        out.update({k: v.strip() for k, v in place.groupdict().items()})
+        journal = ""
     rest = host[jm.start():] if jm else ""
     if journal and re.search(r"\d", journal) and " " not in journal:
         rest = f"{journal}. {rest}"  # rusnat's "// . CD12. 2013." (a volume, no journal)
@@ -205,6 +212,10 @@ def gost_host(text: str) -> dict[str, str]:
     return out
 
 
+#: A book's place and publisher: "М.: Наука", "Berlin: Springer".
+_IMPRINT = re.compile(r"(?P<address>[^:,]{1,40}?)\s*:\s*(?P<publisher>[^:]{1,80}?)[\s,]*")
+
+
 def _dashes(pages: str) -> str:
     return re.sub(r"\s*[-\u2013\u2014]+\s*", "-", pages)
 
@@ -227,7 +238,11 @@ def gost_reference(text: str) -> dict[str, str] | None:
         area = _AREA.search(text)
         head, pub = (text[:area.start()], text[area.end():]) if area else (text, "")
         resp = _RESPONSIBILITY.search(head.rstrip(" ."))
-        if resp is None or initials_first_names(resp.group("names")) is None:
+        lead = _HEAD_NAMES.match(head) if area else None
+        # (or a book's: the head's names family first, then an area: "Горбунов Д. С.,
+        # Рубаков В. А. Title. — М.: ЛКИ, 2008. — 552 с.")
+        if (resp is None or initials_first_names(resp.group("names")) is None) and (
+                lead is None or _head_names(lead.group("names")) is None):
             return None  # (a title's dash is no GOST area)
     head = _AREA.split(head)[0].strip()
     names: tuple[list[str], bool] | None = None
@@ -250,11 +265,11 @@ def gost_reference(text: str) -> dict[str, str] | None:
     title = _title(head)
     if len(title.split()) < 2 and names is None:
         return None
-    out = gost_host(pub)
+    out = gost_host(pub, imprint=host is None)
     if names is not None:
         out["author"] = " and ".join([*names[0], *(["others"] if names[1] else [])])
-    if len(title.split()) >= 2:
-        out["title"] = title
+    if len(title.split()) >= 2 or (title and names is not None):
+        out["title"] = title  # (one word after the names: "Weinberg S. Cosmology. — ...")
     return out
 
 
