@@ -21,13 +21,13 @@ from citecheck_tex.tex.bbl_macros import (
     expand_macros,
 )
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
-from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.gost import (
     family_first_by,
     family_first_names,
     gost_reference,
     initials_first_names,
 )
+from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import (
     PAGE_RANGE,
     all_names,

@@ -125,7 +125,7 @@ def initials_first_names(text: str) -> tuple[list[str], bool] | None:
 _HEAD_NAMES = re.compile(
     rf"^(?P<names>{_HEAD_FAMILY},\s+{_INITIALS}"
     rf"|{_HEAD_FAMILY}\s+{_INITIALS}(?:\s*,\s*{_HEAD_FAMILY}\s+{_INITIALS})*(?:\s*,?\s*{_ETAL})?)"
-    rf"\s*[.,]?\s+(?P<title>\S.*)$", re.S)
+    rf"\s*[.,]?\s+(?P<title>[^\s;:,/].*)$", re.S)
 #: A head that opens with names whose given names are written out, family first: two
 #: names between commas, or one whose written-out given name an initial follows.
 _WRITTEN_OUT_NAMES = re.compile(
@@ -212,6 +212,8 @@ def gost_host(text: str, *, imprint: bool = False) -> dict[str, str]:
     return out
 
 
+#: A book's imprint area: "М.: Наука, 2008", "Singapore: World Scientific, 2011".
+_BOOK_IMPRINT = re.compile(r"[^:,.]{1,40}\.?\s*:\s*[^:]{1,80}?,\s*(?:1[89]|20)\d\d\b")
 #: A book's place and publisher: "М.: Наука", "Berlin: Springer".
 _IMPRINT = re.compile(r"(?P<address>[^:,]{1,40}?)\s*:\s*(?P<publisher>[^:]{1,80}?)[\s,]*")
 
@@ -238,9 +240,10 @@ def gost_reference(text: str) -> dict[str, str] | None:
         area = _AREA.search(text)
         head, pub = (text[:area.start()], text[area.end():]) if area else (text, "")
         resp = _RESPONSIBILITY.search(head.rstrip(" ."))
-        lead = _HEAD_NAMES.match(head) if area else None
-        # (or a book's: the head's names family first, then an area: "Горбунов Д. С.,
-        # Рубаков В. А. Title. — М.: ЛКИ, 2008. — 552 с.")
+        lead = _HEAD_NAMES.match(head) if area and _BOOK_IMPRINT.match(pub) else None
+        # (or a book's: the head's names family first, then the imprint's area:
+        # "Горбунов Д. С., Рубаков В. А. Title. — М.: ЛКИ, 2008. — 552 с."; not DIN
+        # 1505's "Fang, Z. ; He, S.: Title ... S. 135. -- DOI ...")
         if (resp is None or initials_first_names(resp.group("names")) is None) and (
                 lead is None or _head_names(lead.group("names")) is None):
             return None  # (a title's dash is no GOST area)
