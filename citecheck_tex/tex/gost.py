@@ -126,6 +126,10 @@ _HEAD_NAMES = re.compile(
     rf"^(?P<names>{_HEAD_FAMILY},\s+{_INITIALS}"
     rf"|{_HEAD_FAMILY}\s+{_INITIALS}(?:\s*,\s*{_HEAD_FAMILY}\s+{_INITIALS})*(?:\s*,?\s*{_ETAL})?)"
     rf"\s*[.,]?\s+(?P<title>[^\s;:,/].*)$", re.S)
+#: A head that opens with names initials first, a full stop or a comma after them.
+_GIVEN_FIRST_HEAD = re.compile(
+    rf"^(?P<names>{_INITIALS}\s*{_FAMILY}(?:\s*,\s*{_INITIALS}\s*{_FAMILY})*(?:\s*,?\s*{_ETAL})?)"
+    rf"\s*[.,:]\s+(?P<title>[^\s;:,/].*)$", re.S)
 #: A head that opens with names whose given names are written out, family first: two
 #: names between commas, or one whose written-out given name an initial follows.
 _WRITTEN_OUT_NAMES = re.compile(
@@ -159,6 +163,14 @@ _JOURNAL_END = re.compile(
     r"\.\s*[A-Za-z]{0,4}\d|№\s*\d|" + _YEAR + r"\b|\?{4}|[A-Za-z]{0,4}\d))")
 
 
+#: A preprint series as the host ("// Preprint JINR E1-2007-7. 2007. Dubna", "//
+#: Препринт ИЯИ РАН"): no journal.
+_PREPRINT = re.compile(r"(?:Preprint|Препринт|arXiv|e-?print)\b", re.I)
+#: A host written the physics way after "//": "Phys. Rev. D 95, 043541 (2017)".
+_PHYSICS_HOST = re.compile(r"(?P<journal>[^\d,()]*[^\W\d_][^\d,()]*?)\s+(?P<volume>[A-Z]?\d{1,5})\s*,\s*"
+                           r"(?P<pages>" + _PAGES + r")\s*\((?P<year>" + _YEAR + r")\)")
+
+
 def gost_host(text: str, *, imprint: bool = False) -> dict[str, str]:
     """The fields of a GOST host (the text after "//") or publication areas: journal,
     year, volume, number, pages. Unlabelled numbers after the year are the volume (with
@@ -168,6 +180,9 @@ def gost_host(text: str, *, imprint: bool = False) -> dict[str, str]:
     With ``imprint`` (the areas of an item without a host: a book, a preprint), "City:
     Publisher" before the year is the address and publisher, not a journal."""
     host = " ".join(text.split()).strip(" .")
+    physics = _PHYSICS_HOST.fullmatch(host)
+    if physics is not None:  # "// Phys. Rev. D 95, 043541 (2017)"
+        return {k: _dashes(v) if k == "pages" else v.strip() for k, v in physics.groupdict().items()}
     out: dict[str, str] = {}
     jm = _JOURNAL_END.search(host)
     journal = host[:jm.start()] if jm else host
@@ -180,7 +195,7 @@ def gost_host(text: str, *, imprint: bool = False) -> dict[str, str]:
     if journal and re.search(r"\d", journal) and " " not in journal:
         rest = f"{journal}. {rest}"  # rusnat's "// . CD12. 2013." (a volume, no journal)
         journal = ""
-    if journal:
+    if journal and not _PREPRINT.match(journal):
         out["journal"] = journal
     bare: list[tuple[str, str]] = []  # (number, the text before it)
     prev_end = 0
@@ -258,6 +273,12 @@ def gost_reference(text: str) -> dict[str, str] | None:
     if lead is not None and (listed := _head_names(lead.group("names"))) is not None:
         names = names or listed
         head = lead.group("title")
+    elif names is None and host is not None and (
+            given_first := _GIVEN_FIRST_HEAD.match(head)) is not None and (
+            listed := initials_first_names(given_first.group("names"))) is not None:
+        # initials first, as some lists print GOST's head: "Y. H. Ahn, E. J. Chun. Title //"
+        names = listed
+        head = given_first.group("title")
     elif names is None and re.match(rf"{_INITIALS_FIRST}\s*,", head):
         return None  # names first, in another layout ("M.I. Krivopustov, ..., Title // ...")
     elif names is None and _WRITTEN_OUT_NAMES.match(head):
