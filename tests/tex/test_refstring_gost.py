@@ -48,6 +48,16 @@ CASES = [
      {"author": "Рубаков, В. А. and Тиняков, П. Г.",
       "title": "Модификация гравитации на больших расстояниях и массивный гравитон",
       "journal": "УФН", "year": "2008", "volume": "178", "number": "8", "pages": "785-822"}),
+    # the head's names initials first, a host written the physics way
+    ("L. Hui, J. P. Ostriker, S. Tremaine, E. Witten, Ultralight scalars as cosmological dark "
+     "matter // Phys. Rev. D 95, 043541 (2017).",
+     {"author": "Hui, L. and Ostriker, J. P. and Tremaine, S. and Witten, E.",
+      "title": "Ultralight scalars as cosmological dark matter", "journal": "Phys. Rev. D",
+      "volume": "95", "pages": "043541", "year": "2017"}),
+    ("Y. H. Ahn, E. J. Chun. Minimal models for axion and neutrino // Phys. Lett. B. 2016. "
+     "Vol. 752. P. 333–337.",
+     {"author": "Ahn, Y. H. and Chun, E. J.", "title": "Minimal models for axion and neutrino",
+      "journal": "Phys. Lett. B", "year": "2016", "volume": "752", "pages": "333-337"}),
     # a book: no host, the imprint "City: Publisher, Year" (Gorbunov and Rubakov, World
     # Scientific 2011, the English edition of their Russian textbook)
     ("Gorbunov D. S., Rubakov V. A. Introduction to the theory of the early universe: Hot big "
@@ -74,6 +84,22 @@ def test_a_truncated_cyrillic_list() -> None:
     # (the names of Derbin et al., JETP Lett. 95 (2012) 379, as the Russian edition prints them)
     assert initials_first_names("А. В. Дербин, И. С. Драчнев, А. С. Каюнов [и др.]") == (
         ["Дербин, А. В.", "Драчнев, И. С.", "Каюнов, А. С."], True)
+
+
+def test_a_preprint_series_is_no_journal() -> None:
+    # INSPIRE's reference string (inspire_hep_reference_strings.jsonl, citing record
+    # 1471605): its authors, then its misc text; the JINR preprint is no journal, whose
+    # name a record's journal would contradict
+    got = parse_reference(
+        "M.I. Krivopustov, A.V. Pavlyuk, A.I. Malakhov et al., About the first experiment on "
+        "investigation of 129 I, 237 Np, 238 Pu and 239 Pu transmutation at the Nuclotron 2.52 "
+        "GeV deuteron beam in neutron field generated in U/Pb assembly // Preprint JINR "
+        "E1-2007-7. 2007. Dubna")
+    assert "journal" not in got
+    assert got["author"] == ("Krivopustov, M.I. and Pavlyuk, A.V. and Malakhov, A.I. and "
+                             "others")
+    assert got["title"].startswith("About the first experiment") and "//" not in got["title"]
+    assert got["year"] == "2007"
 
 
 def test_names_written_out_are_not_read_as_the_title() -> None:
