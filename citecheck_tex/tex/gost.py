@@ -11,7 +11,13 @@ from them:
 - after " // ", the host document: "Phys. Lett. B. 2016. 752. 333.", "Journal. — 2016. —
   Vol. 752, no. 3. — P. 333–336.", "УФН. — 2001. — Т. 171, № 9. — С. 913–938."; the
   areas are parted by ". — ", the volume labelled "Vol."/"V."/"Т.", the issue
-  "No."/"№", the pages "P."/"pp."/"С.".
+  "No."/"№", the pages "P."/"pp."/"С.";
+- a book has no host: its imprint area follows the title ("Title. — М.: Наука, 2008. —
+  552 с.").
+
+Pasted lists also mix the layouts: the head's names initials first ("Y. H. Ahn, E. J.
+Chun. Title // ..."), a host written the physics way ("// Phys. Rev. D 95, 043541
+(2017)"), a preprint series as the host ("// Preprint JINR E1-2007-7. 2007").
 
 Read by the rules for other layouts, the family-first names without a comma lost their
 split ("Ahn Y. H." is BibTeX's given "Ahn Y.", family "H."), the responsibility ran into
@@ -26,7 +32,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["family_first_by", "family_first_names", "gost_host", "gost_reference", "initials_first_names"]
+__all__ = ["family_first_by", "family_first_names", "gost_host", "gost_reference",
+           "initials_first_names"]
 
 #: A capital of the Latin, Latin-1/Extended-A and Cyrillic alphabets.
 _UP = "A-Z\u00C0-\u00D6\u00D8-\u00DE\u0100-\u017F\u0400-\u042F"
@@ -49,6 +56,8 @@ _HEAD_FAMILY = (rf"(?:{_PARTICLE}\s+)*[{_UP}][\w'\u2019\-]*[{_LOW}][\w'\u2019\-]
 _GIVEN = rf"(?:[{_UP}][\w'\u2019\-]*\.?|{_INITIAL})(?:\s+(?:[{_UP}][\w'\u2019\-]*\.?|{_INITIAL})){{0,3}}"
 #: "Family I. I." or "Family, I. I." (GOST's head, rusnat and vak).
 _FAMILY_FIRST = rf"(?P<family>{_HEAD_FAMILY}),?\s+(?P<given>{_INITIALS})"
+#: "Family I. I." alone (rusnat's names block).
+_FAMILY_FIRST_ALONE = rf"(?P<family>{_HEAD_FAMILY})\s+(?P<given>{_INITIALS})"
 #: "I. I. Family" (the statement of responsibility).
 _INITIALS_FIRST = rf"(?P<given>{_INITIALS})\s*(?P<family>{_FAMILY})"
 #: The end of a truncated list: "et al.", "[et al.]", "и др.", BibTeX's "others".
@@ -82,8 +91,6 @@ def _names(text: str, one: str) -> tuple[list[str], bool] | None:
         names.append(f"{' '.join(m.group('family').split())}, {' '.join(m.group('given').split())}")
     return names, truncated
 
-
-_FAMILY_FIRST_ALONE = rf"(?P<family>{_HEAD_FAMILY})\s+(?P<given>{_INITIALS})"
 
 
 def family_first_names(text: str) -> tuple[list[str], bool] | None:
@@ -280,12 +287,12 @@ def gost_reference(text: str) -> dict[str, str] | None:
         names = listed
         head = given_first.group("title")
     elif names is None and re.match(rf"{_INITIALS_FIRST}\s*,", head):
-        return None  # names first, in another layout ("M.I. Krivopustov, ..., Title // ...")
+        return None  # names first and no host: another layout's ("A. B. Name, Title. — ...")
     elif names is None and _WRITTEN_OUT_NAMES.match(head):
         # names with their given names written out ("Du Xiaolong, Behrens Christoph,
         # Niemeyer Jens C. Substructure of ...", rusnat): where the title starts is
         # unknown, so neither is read (the host alone is)
-        return gost_host(pub)
+        return gost_host(pub, imprint=host is None)
     title = _title(head)
     if len(title.split()) < 2 and names is None:
         return None
