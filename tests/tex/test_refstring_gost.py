@@ -134,3 +134,37 @@ def test_a_pasted_gost_list_is_exact_and_its_errors_caught(tmp_path: Path,
     for key, fld in (("5", "volume"), ("6", "author")):
         assert got[key]["label"] in ("MINOR", "MAJOR"), got[key]
         assert [d["field"] for d in got[key]["discrepancies"]] == [fld], got[key]
+
+
+#: The same list unnumbered, under its Russian heading, wrapped at 80 characters as text
+#: copied from a PDF comes (the hanging indent lost). Lines open with a year ("294. —",
+#: a volume) or an area's dash and names break at an initial: the list had been taken for
+#: one numbered item ("294." its number) and every reference joined into it.
+GOST_WRAPPED = """\
+Список литературы
+Hui L., Ostriker J. P., Tremaine S., Witten E. Ultralight scalars as
+cosmological dark matter // Phys. Rev. D. 2017. Vol. 95, no. 4. P. 043541.
+Kosower D. A. A Natural Misalignment Mechanism // Nucl. Phys. B. — 1987. — Vol.
+294. — P. 244–252.
+Axion Dark Matter Coupling to Resonant Photons via Magnetic Field / B. T.
+McAllister, S. R. Parker, M. E. Tobar // Phys. Rev. Lett. — 2016. — Vol. 116,
+no. 16. — P. 161804.
+Ahn, Y. H. Minimal models for axion and neutrino / Y. H. Ahn, E. J. Chun //
+Phys. Lett. B. — 2016. — V. 752. — P. 333–337.
+Fang Z., He S., Li D. Chiral and deconfining phase transitions from holographic
+QCD study // Nucl. Phys. B. — 2016. — Т. 908. — С. 187–207.
+Gürsoy U., Iatrakas I., Järvinen M., Nijs G. Inverse magnetic catalysis from
+improved holographic QCD in the Veneziano limit // JHEP. 2017. 1703. 053.
+"""
+
+
+def test_a_wrapped_unnumbered_gost_list_is_split_and_checked(tmp_path: Path,
+                                                             index: Path) -> None:
+    got = {e["key"]: e for e in checked(tmp_path, index, "refs.txt", GOST_WRAPPED,
+                                        "--index-complete")}
+    assert sorted(got) == ["1", "2", "3", "4", "5", "6"]
+    for key in ("1", "2", "3", "4"):
+        assert got[key]["label"] == "EXACT", got[key]
+    for key, fld in (("5", "volume"), ("6", "author")):
+        assert got[key]["label"] in ("MINOR", "MAJOR"), got[key]
+        assert [d["field"] for d in got[key]["discrepancies"]] == [fld], got[key]
