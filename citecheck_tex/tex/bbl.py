@@ -22,6 +22,12 @@ from citecheck_tex.tex.bbl_macros import (
     expand_macros,
 )
 from citecheck_tex.tex.bib import build_entry, entry_hygiene, read_delimited
+from citecheck_tex.tex.gost import (
+    family_first_by,
+    family_first_names,
+    gost_reference,
+    initials_first_names,
+)
 from citecheck_tex.tex.merged import as_part, merged_references, part_key
 from citecheck_tex.tex.refstring import (
     PAGE_RANGE,
@@ -367,11 +373,14 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
                     decoded[k] = parsed[k]
                     raw[k] = parsed[k]
     else:
+        gost = _gost_item(cleaned, label)
         blocks = _names_date_colon_title(_names_colon_title(
             [b for b in re.split(r"\\newblock\b", cleaned) if b.strip()]))
         blocks = _quoted_title_split(_names_year_split(_names_nodate_split(blocks)))
         two = _two_blocks(blocks) if len(blocks) == 2 else ""
-        if two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
+        if gost is not None:
+            decoded = gost
+        elif two == "title":  # no author: "Title. \newblock {\em Journal}, 2024."
             decoded = parse_reference(latex_to_unicode(blocks[1]))
             decoded.pop("author", None)
             decoded["title"] = without_type_mark(_LEADING_YEAR.sub(
@@ -518,6 +527,43 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
     etype = "article" if raw.get("journal") else "misc"
     return build_entry(key, etype, filename, line, raw, origin=origin, end_line=end_line,
                        raw_text=free, decoded=decoded, parse_issue=issue)
+
+
+#: natbib's long author list in a label, after the year: rusnat's "[Ahn, Chun(2016)Y.~H.
+#: Ahn, E.~J. Chun]" (initials first, where the item prints them family first).
+_LABEL_LONG_NAMES = re.compile(r"\((?:[^()]*)\)(?P<names>[^()]+)$", re.S)
+
+
+def _gost_item(cleaned: str, label: str) -> dict[str, str] | None:
+    """The fields of a GOST 7.1 item (rusnat, vak; see :mod:`citecheck_tex.tex.gost`), or
+    None when the item is not one.
+
+    rusnat prints the names family first in a block of their own, given names as the
+    .bib has them ("{\\EM Day Francesca~V.}"), and none at all for some types; its label
+    lists them initials first ("(2017)F.~V. Day"), which tells where each family name
+    ends, or gives the names the item lacks."""
+    blocks = [latex_to_unicode(b).strip() for b in re.split(r"\\newblock\b", cleaned)]
+    blocks = [b for b in blocks if b]
+    fields = gost_reference(" ".join(blocks))
+    if fields is None:
+        return None
+    lm = _LABEL_LONG_NAMES.search(latex_to_unicode(label)) if label else None
+    labelled = initials_first_names(lm.group("names")) if lm else None
+    host = next((i for i, b in enumerate(blocks) if b.startswith("//")), None)
+    if "author" not in fields and host is not None and host >= 2:
+        # the names block, the title's, the host's
+        names = family_first_names(blocks[0]) or (
+            family_first_by(blocks[0], [n.split(",")[0] for n in labelled[0]])
+            if labelled else None)
+        rest = gost_reference(" ".join(blocks[1:]))
+        if names is not None and rest is not None:
+            fields = rest
+            fields["author"] = " and ".join([*names[0], *(["others"] if names[1] else [])])
+    if "author" not in fields and "title" in fields and labelled is not None \
+            and (host is None or host < 2):
+        # no names printed: the label's
+        fields["author"] = " and ".join([*labelled[0], *(["others"] if labelled[1] else [])])
+    return fields
 
 
 #: The field macros of the GB/T 7714 styles of Chinese thesis classes (hithesis,
@@ -1853,6 +1899,11 @@ def _plain_authors(text: str) -> str:
     listed = listed_names(t)
     if listed is not None:  # chicago.bst "Hui, L., J.~P. Ostriker, ...", vancouver "Hui L, ..."
         return " and ".join([*listed[0], *(["others"] if truncated or listed[1] else [])])
+    # (the last initial's full stop was stripped with the block's, which is read back only
+    # after names that keep theirs: plain's "Dinesh~P. R." is Dinesh P. R, one name)
+    gost = family_first_names(t) or (family_first_names(f"{t}.") if "," in t else None)
+    if gost is not None:  # GOST's (rusnat) "Noh H., Park C.-G., Hwang J.-c."
+        return " and ".join([*gost[0], *(["others"] if truncated or gost[1] else [])])
     # the word for "and" in the languages of babel-aware styles (dk-*, francais, din)
     t = _CONJUNCTION.sub(" and ", t.replace("&", " and "))
     if ";" in t:  # ACS, DIN 1505, munich: "Hui, L.; Ostriker, J. P.": whole names

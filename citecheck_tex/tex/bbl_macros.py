@@ -162,6 +162,10 @@ _OTHER_PACKAGE_MACROS = {
 #: the case of a letter.
 _OPCIT_MACROS = {"biblastnames": Macro(1, ""), "bibhereafter": Macro(1, ""),
                  "toomit": Macro(2, "#2", "omitted"), "bibcase": Macro(1, "#1")}
+#: A language switch prints nothing: vak's .bbl opens every item with
+#: ``\selectlanguageifdefined{english}`` (its definition programs TeX, so the .bbl's own is
+#: not read; dropped as an unknown macro, its argument "english" had opened the names).
+_LANGUAGE_MACROS = {"selectlanguageifdefined": Macro(1, ""), "selectlanguage": Macro(1, "")}
 
 
 #: apacite.sty's words and marks, as its reference list prints them (the .bbl of apacite,
@@ -210,6 +214,7 @@ def _package_macros() -> dict[str, Macro]:
     out.update(_OPCIT_MACROS)
     out.update({name: Macro(0, word) for name, word in _APACITE_WORDS.items()})
     out.update(_APACITE_MACROS)
+    out.update(_LANGUAGE_MACROS)
     return out
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 
+from citecheck_tex.tex.gost import gost_reference
 from citecheck_tex.vocab.ids import (
     find_arxiv,
     find_doi,
@@ -1831,6 +1832,9 @@ def _parse(text: str) -> dict[str, str]:
     text = re.sub(r"^(?:[\u2014\u2013]|-{2,3})\s*[.,]?\s*", "", text)
     rest = _NO_DATE.sub("()", _take_ids(text, out))
     rest = _GLUED_COLLABORATION.sub(r"\1, ", " ".join(_strip_noise(rest).split()))
+    gost = gost_reference(rest)
+    if gost is not None:  # "Names Title / Names // Journal. — 2016. — Vol. 7. — P. 1."
+        return {**out, **gost}
     vancouver = bool(_VANCOUVER_VENUE.search(rest))
     book = _IN_PROCEEDINGS.search(rest) or _IN_PROCEEDINGS_IEEE.search(rest)
     if book:  # elsarticle "..., Title, in: Booktitle, Vol. 141, 2026, p. 630."

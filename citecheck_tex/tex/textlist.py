@@ -17,7 +17,7 @@ logger = logging.getLogger(__name__)
 
 _ITEM = re.compile(r"^\s*(?:\[(\d+)\]|(\d+)[.)]|\((\d+)\)|[-*+•])\s+")
 _SKIP = re.compile(r"^\s*(?:#{1,6}\s|```|---+\s*$|===+\s*$|references\s*:?\s*$|"
-                   r"bibliography\s*:?\s*$)", re.I)
+                   r"bibliography\s*:?\s*$|(?:список\s+)?литератур[аы]\s*:?\s*$)", re.I)
 
 
 def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem]]:
@@ -28,7 +28,7 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
     are joined to it. Never raises.
     """
     lines = clean_pasted_text(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
-    numbered = sum(1 for ln in lines if _ITEM.match(ln) and not ln.lstrip().startswith(("-", "*", "+", "•"))) >= 1
+    numbered = _numbered(lines)
     items: list[tuple[str, int, int, str]] = []  # key, first line, last line, text
     width = None if numbered else _wrap_width(lines)
     prev = ""  # the last line read into an item
@@ -38,6 +38,8 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
                 continue
             continue
         m = _ITEM.match(ln)
+        if m and not numbered and not ln.lstrip().startswith(("-", "*", "+", "\u2022")):
+            m = None  # (a line of an unnumbered list that a number opens: "2016. — Vol. 9.")
         if m and numbered and items and _stray_number(m, items[-1][0]):
             m = None  # "161804. doi:..." goes on with "[19] ... Phys. Rev. Lett. 116,"
         if m:
@@ -65,26 +67,53 @@ def parse_text_list(text: str, filename: str) -> tuple[list[Entry], list[Problem
     return entries, problems
 
 
+def _numbered(lines: list[str]) -> bool:
+    """Whether the list numbers its items: a number in brackets or parentheses, a plain
+    "12." that opens the list's first line, or two plain numbers that follow each other
+    ("3." then "4."). (A wrapped line of an unnumbered list may begin with a year or a
+    volume, "2016. — Vol. 752. — P. 333." in GOST: the whole list had been taken for one
+    numbered item, every reference joined.)"""
+    first = next((ln for ln in lines if ln.strip() and not _SKIP.match(ln)), "")
+    plain: list[int] = []
+    for ln in lines:
+        m = _ITEM.match(ln)
+        if m is None or ln.lstrip().startswith(("-", "*", "+", "\u2022")):
+            continue
+        if m.group(1) or m.group(3) or ln is first or (plain and int(m.group(2)) == plain[-1] + 1):
+            return True
+        plain.append(int(m.group(2)))
+    return False
+
+
 #: Name particles and lower-case initials that can begin a family name ("de Téramond",
 #: "van der Meer", "q. Zhang" as bibtex abbreviates "Zi-qiang")
 _PARTICLES = r"(?:(?:de|da|das|dos|du|del|della|der|den|di|la|le|van|von|ten|ter|[a-z]\.)\s+|[dlDO]['\u2019])*"
-_NAME = r"[A-Z\u00C0-\u00D6\u00D8-\u00DE\u0100-\u017F][\w'\u2019-]*"
+#: (Cyrillic capitals too: a GOST list's "Рубаков В. А.")
+_NAME = r"[A-Z\u00C0-\u00D6\u00D8-\u00DE\u0100-\u017F\u0400-\u042F][\w'\u2019-]*"
 _FAMILY = rf"{_PARTICLES}{_NAME}(?:\s{_NAME})?"
-_INITIALS = r"[A-Z][a-z]?\.(?:-?[A-Za-z]\.)?(?:\s?[A-Z][a-z]?\.(?:-?[A-Za-z]\.)?)*"
+_INITIALS = (r"[A-Z\u0410-\u042F\u0401][a-z\u0430-\u044F]?\.(?:-?[A-Za-z\u0410-\u044F]\.)?"
+             r"(?:\s?[A-Z\u0410-\u042F\u0401][a-z\u0430-\u044F]?\.(?:-?[A-Za-z\u0410-\u044F]\.)?)*")
 #: How a reference of an unnumbered list begins: its first author as "Family I." (mnras),
 #: "Family, I." (aasjournal, apalike, harvard) or "I. Family," (physics), or a collaboration.
 _REFERENCE_START = re.compile(
-    rf"^(?:{_FAMILY}\s+{_INITIALS}(?=,|\s*&|\s+and\s|\s+et\sal|\s+\(?\d{{4}}|\s*$)"
+    # (or GOST's one name before the title: "Kosower D. A. A Natural ... // Nucl. Phys. B.")
+    rf"^(?:{_FAMILY}\s+{_INITIALS}(?=,|\s*&|\s+and\s|\s+et\sal|\s+\(?\d{{4}}|\s*$"
+    rf"|\s+[A-Z\u0410-\u042F\u0401][^/]*\s//\s)"
     rf"|{_FAMILY},\s+{_INITIALS}"
     rf"|{_INITIALS}\s*{_FAMILY}(?=,|\s+(?:and|&)\s|\s+et\.?\s+al|\s*$)"
     r"|(?:The\s+)?[A-Z][\w-]*\s+Collaboration\b)")
 #: A line no reference begins with: a lower-case word that is no name particle, a digit,
-#: an opening quote or bracket, punctuation.
+#: an opening quote or bracket, punctuation, GOST's host mark "//" or area dash "— " (not
+#: aasjournal's "———." for the names of the item before).
 #: (not an identifier's label: a reference may begin "arXiv:hep-th/0503128")
 _CONTINUATION = re.compile(rf"^(?!{_PARTICLES}{_NAME})(?!(?i:arxiv|doi\b|https?:|www\.|e-?print))"
-                           r"(?:[a-z]|\d|[(\[\u2018\u201c,;:.&])")
+                           r"(?:[a-z]|\d|[(\[\u2018\u201c,;:.&]|//|[\u2014\u2013]\s)")
 #: How a line that cannot end a reference ends: a comma, "and", an opening bracket.
 _OPEN_END = re.compile(r"(?:[,;:&(\[\u2013\u2014-]|\band)\s*$")
+#: A line that ends inside a name: a lone initial after a space or comma ("... / B. T.
+#: McAllister, S." + "R. Parker, M. E. Tobar // ..."), whose family name the next line
+#: holds; no reference ends so.
+_INITIAL_END = re.compile(r"(?:^|[\s,])[A-Z\u0410-\u042F\u0401]\.\s*$")
 #: How a reference ends: a page or article number, an identifier, a URL, a bracketed
 #: arXiv category; not a year in parentheses, which follows the names in author-year styles.
 _REFERENCE_END = re.compile(r"(?:\d\)?|\[[a-z-]+(?:\.[A-Z]{2})?\]|https?://\S*[\w#=])\.?\s*$")
@@ -150,6 +179,8 @@ def _continues(prev: str, line: str, width: float, following: str = "") -> bool:
         and _REFERENCE_START.match(f"{s} {following.strip()}") is not None)
     if _OPEN_END.search(p):
         return not (starts and len(p) + 1 + len(s.split()[0]) < _FULL_LINE_SHARE * width)
+    if _INITIAL_END.search(p) and _REFERENCE_START.match(s) is not None and not _ends_reference(p):
+        return True
     return not starts and not _ends_reference(p)
 
 
