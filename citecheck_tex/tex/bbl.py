@@ -14,6 +14,7 @@ import re
 
 from citecheck_tex.model import Entry, EntryOrigin, Problem
 from citecheck_tex.tex.bbl_apacite import read_apacite
+from citecheck_tex.tex.bbl_jurabib import read_jurabib
 from citecheck_tex.tex.bbl_macros import (
     CLASS_MACROS,
     PACKAGE_MACROS,
@@ -321,7 +322,7 @@ def _bibitem_entry(key: str, label: str, body: str, filename: str, line: int, en
         elif name not in raw:
             raw[name] = g[0]
     authors.extend(_field_macros(body, raw))
-    jurabib = _jurabib_fields(body, raw)
+    jurabib = read_jurabib(body, raw)
     authors.extend(jurabib or ())
     st = _SHOWARTICLETITLE.search(body)
     if st and "title" not in raw:  # ACM's \showarticletitle{...}
@@ -595,88 +596,6 @@ def _field_macros(body: str, raw: dict[str, str]) -> list[str]:
         elif name not in raw:
             value = g[0].strip()
             raw[name] = value.strip("()") if name == "number" else value
-    return people
-
-
-#: jurabib's item (jurabib, jureco, jurunsrt, jox): ``\\jbbibargs {names}{full names}
-#: {...}{body}{how cited}``, each field in the body in its own macro, and every author
-#: in ``\\jbdoitem {{Family}{Given}{Initials}{von}{Jr}; ...}``. Read as free text, the
-#: style's words ("jureco", "aus", "No address in") and the names' three copies had
-#: made the title, or left the item unread (52 of 53 UNVERIFIED from jurabib.bst).
-_JB_ARGS = re.compile(r"\\jbbibargs\s*(?=\{)")
-_JB_DOITEM = re.compile(r"\\jbdoitem\s*(?=\{)")
-_JB_NAME = re.compile(r"\\bibnf\s*(?=\{)")
-#: The body's field macros (jurabib.sty: \bibapifont an article's or a chapter's title,
-#: \bibtfont a work's own title, \bibbtfont the book of a chapter, \bibjtfont a journal).
-_JB_FIELD = re.compile(r"\\(bibapifont|bibtfont|bibbtfont|bibjtfont|artvolumeformat|"
-                       r"volumeformat|artvolnumformat|artnumberformat|jbPages|jbartPages|"
-                       r"jbpages|artyearformat|apyformat|peryearformat|bibYear)(?![A-Za-z@])"
-                       r"\s*(?=\{)")
-_JB_FIELD_NAMES = {"bibapifont": "title", "bibtfont": "title", "bibbtfont": "booktitle",
-                   "bibjtfont": "journal", "artvolumeformat": "volume",
-                   "volumeformat": "volume", "artnumberformat": "number", "jbPages": "pages",
-                   "jbartPages": "pages", "jbpages": "pages", "artyearformat": "year",
-                   "apyformat": "year", "peryearformat": "year", "bibYear": "year"}
-
-
-def _groups(text: str, i: int, n: int) -> tuple[list[str], int] | None:
-    """``n`` brace groups from ``i`` (white space between them), or None."""
-    out: list[str] = []
-    for _ in range(n):
-        g = _group(text, i)
-        if g is None:
-            return None
-        out.append(g[0])
-        i = g[1]
-    return out, i
-
-
-def _jurabib_name(parts: list[str]) -> str:
-    """jurabib's {Family}{Given}{Initials}{von}{Jr} as a BibTeX name."""
-    family, given, _, von, jr = (x.strip() for x in parts)
-    family = f"{von} {family}" if von else family
-    return ", ".join(x for x in (family, jr, given) if x)
-
-
-def _jurabib_fields(body: str, raw: dict[str, str]) -> list[str] | None:
-    """A jurabib item's fields into ``raw`` and its authors in BibTeX's form (None when
-    the item is not jurabib's, :data:`_JB_ARGS`)."""
-    start = _JB_ARGS.search(body)
-    args = _groups(body, start.end(), 4) if start else None
-    if args is None:
-        return None
-    names_arg, _, _, main = args[0]
-    people: list[str] = []
-    doitem = _JB_DOITEM.search(body, args[1])
-    listed = _group(body, doitem.end()) if doitem else None
-    if listed is not None:  # every author ("and others" left out)
-        i = 0
-        while (person := _groups(listed[0], i, 5)) is not None:
-            people.append(_jurabib_name(person[0]))
-            nxt = listed[0].find(";", person[1])
-            if nxt < 0:
-                break
-            i = nxt + 1
-    if not people:  # the names printed (the first, or all of a short list)
-        for m in _JB_NAME.finditer(names_arg):
-            person = _groups(names_arg, m.end(), 5)
-            if person is not None:
-                people.append(_jurabib_name(person[0]))
-    if people and "\\Bibetal" in names_arg:
-        # "et al." printed: \jbdoitem leaves out the .bib's "and others" (Kobayashi,
-        # Oikawa, Omoto "and others" listed as three authors: a false author MINOR)
-        people.append("others")
-    for text in (main, names_arg):
-        for m in _JB_FIELD.finditer(text):
-            if m.group(1) == "artvolnumformat":
-                got = _groups(text, m.end(), 2)
-                if got is not None:
-                    raw.setdefault("volume", got[0][0].strip())
-                    raw.setdefault("number", got[0][1].strip())
-                continue
-            g = _group(text, m.end())
-            if g is not None and g[0].strip():
-                raw.setdefault(_JB_FIELD_NAMES[m.group(1)], g[0].strip())
     return people
 
 

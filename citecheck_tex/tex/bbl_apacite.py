@@ -44,7 +44,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from citecheck_tex.tex.bib import read_delimited
+from citecheck_tex.tex.bib import read_arguments
 from citecheck_tex.vocab.latex_text import latex_to_unicode
 
 __all__ = ["ApaciteItem", "read_apacite"]
@@ -110,25 +110,11 @@ _ET_AL = re.compile(r"\bet[\s~]*al\.?")
 _DOTS = re.compile(r"\\dots\b\s*(?:\{\})?|\\ldots\b\s*(?:\{\})?|\.\.\.|\u2026")
 
 
-def _arguments(text: str, i: int, n: int) -> tuple[list[str], int] | None:
-    """``n`` braced arguments from ``text[i]`` on (spaces and line breaks between them),
-    and the index after them; None if one is missing."""
-    args: list[str] = []
-    for _ in range(n):
-        while i < len(text) and text[i] in " \t\n":
-            i += 1
-        if i >= len(text) or text[i] != "{":
-            return None
-        inner, i = read_delimited(text, i)
-        args.append(inner)
-    return args, i
-
-
 def _uses(text: str) -> Iterator[tuple[str, list[str], int, int]]:
     """Each use of a field macro: (name, arguments, start, end), in the text's order."""
     pos = 0
     while (m := _FIELD_MACRO.search(text, pos)) is not None:
-        got = _arguments(text, m.end(), _NARGS[m.group(1)])
+        got = read_arguments(text, m.end(), _NARGS[m.group(1)])
         if got is None:
             pos = m.end()
             continue

@@ -83,6 +83,20 @@ def read_delimited(s: str, i: int) -> tuple[str, int]:
     return s[i + 1:], len(s)
 
 
+def read_arguments(text: str, i: int, n: int) -> tuple[list[str], int] | None:
+    """``n`` braced arguments of a macro from ``text[i]`` on (spaces and line breaks
+    between them) and the index after them; None if one is missing."""
+    args: list[str] = []
+    for _ in range(n):
+        while i < len(text) and text[i] in " \t\n":
+            i += 1
+        if i >= len(text) or text[i] != "{":
+            return None
+        inner, i = read_delimited(text, i)
+        args.append(inner)
+    return args, i
+
+
 _WORD = re.compile(r"[^\s#]+")
 _QUOTED_SPECIAL = re.compile(r'["{}\\]')
 
