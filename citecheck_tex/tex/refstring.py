@@ -1010,7 +1010,13 @@ _FI_NAME = (rf"(?:(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|los|las|
 #: A list of them: ", " between, "&" or "and" before the last, "et al." after it.
 #: (the rest begins with no initial: "Dosch, H. G.: QCD on" is not "Dosch, H." and a
 #: title "G.: QCD on")
-_FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*{_FI_NAME})*)"
+#: One-word names (INSPIRE's mononyms, "Rai, Saurabh and Prisha and Kumar, Jitendra")
+#: inside such a list, only before its "&"/"and": "Rai, S., Prisha, \\& Kumar, J." and
+#: "Wu, Y., Yi, Chen, \\& Velkovska, J." (aasjournal; the list had not been read, the
+#: names became the title: false MINORs). Not "Ellis, J., Smith, John": no "&" follows.
+_FI_MONONYM_RUN = r"[A-Z\u00C0-\u024F][a-z\u00DF-\u024F]+(?:,\s*[A-Z\u00C0-\u024F][a-z\u00DF-\u024F]+)*"
+_FI_MONONYMS = rf"{_FI_MONONYM_RUN}(?=,?\s*(?:&|\band\b))"
+_FI_RUN = re.compile(rf"^(?P<names>{_FI_NAME}(?:,?\s*(?:,|;|&|\band\b)\s*(?:{_FI_NAME}|{_FI_MONONYMS}))*)"
                      r"(?P<etal>,?\s*et\s*al\.?)?\s+(?![A-Z][a-z]?\.[\s,:;])"
                      r"(?P<rest>.+)$")
 #: The volume and page alone after a quoted title: "“Title.”, 760, 110."
@@ -1185,7 +1191,11 @@ def _family_initials(rest: str) -> dict[str, str] | None:
     if _names_run_on(m.group("rest")):
         return None
     names = [n.strip(" ,") for n in _FI_SPLIT.split(m.group("names")) if n.strip(" ,")]
-    if not names or not all(re.fullmatch(_FI_NAME, n) for n in names):
+    names = [one for n in names for one in (
+        [w.strip() for w in n.split(",")] if re.fullmatch(_FI_MONONYM_RUN, n)
+        else [n])]
+    if not names or not all(re.fullmatch(_FI_NAME, n) or (k and re.fullmatch(_FI_WORD, n))
+                            for k, n in enumerate(names)):
         return None
     if _collaboration_with_initials(names):
         return None

@@ -43,3 +43,43 @@ def test_real_entries_typeset_by_bibtex_stay_exact(tmp_path: Path, style: str,
     assert len(labels) == 39
     assert {k: v for k, v in labels.items()
             if v[0] != "EXACT" and (keys is None or k in keys)} == {}
+
+
+#: INSPIRE's mononyms inside an aasjournal list ("Rai, S., Prisha, \\& Kumar, J. 2025",
+#: "Wu, Y., Yi, Chen, \\& Velkovska, J. 2025"): the list had not been read, the names had
+#: become the title (false author MINORs). Two real HEPML.bib entries, copied unchanged.
+MONONYMS = """@article{Rai:2025cog,
+    author = "Rai, Saurabh and Prisha and Kumar, Jitendra",
+    title = "{Investigating 1-Bit Quantization in Transformer-Based Top Tagging}",
+    eprint = "2508.07431",
+    journal="Eur.Phys.J.C",
+    volume="86",
+    pages="758",
+    doi="10.1140/epjc/s10052-026-15985-6",
+    archivePrefix = "arXiv",
+    primaryClass = "hep-ph",
+    month = "8",
+    year = "2025"
+}
+
+@article{Wu:2025kqh,
+    author = "Wu, Yilun and Yi and Chen and Velkovska, Julia",
+    title = "{Validating a Machine Learning Approach to Identify Quenched Jets in Heavy-Ion Collisions}",
+    eprint = "2511.04005",
+    journal="JHEP",
+    volume="06",
+    pages="154",
+    doi="10.1007/JHEP06(2026)154",
+    archivePrefix = "arXiv",
+    primaryClass = "hep-ph",
+    month = "11",
+    year = "2025"
+}
+"""
+
+
+def test_mononyms_inside_an_aasjournal_list_stay_exact(tmp_path: Path) -> None:
+    bib = tmp_path / "mononyms.bib"
+    bib.write_text(MONONYMS, encoding="utf-8")
+    labels = bbl_labels(tmp_path, bib, bibtex_bbl(tmp_path, bib, "aasjournal"))
+    assert labels == {"Rai:2025cog": ("EXACT", []), "Wu:2025kqh": ("EXACT", [])}
